@@ -1,0 +1,43 @@
+# Two commands on a fresh machine with python3 and make:
+#   make run   - set up, load the demo season, serve on http://127.0.0.1:8000
+#   make test  - set up, lint, check migrations, run the whole test suite
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test venv lint format migrate demo bench clean
+
+venv: $(STAMP)
+
+$(STAMP): requirements.txt requirements-dev.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $(STAMP)
+
+migrate: venv
+	DJANGO_DEBUG=1 $(BIN)/python manage.py migrate --noinput
+
+demo: migrate
+	DJANGO_DEBUG=1 $(BIN)/python manage.py load_demo
+
+run: demo
+	DJANGO_DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: venv
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+test: lint
+	DJANGO_DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run
+	DJANGO_SECRET_KEY=test-only-not-secret $(BIN)/pytest
+
+clean:
+	rm -rf $(VENV) db.sqlite3 db.sqlite3-* .pytest_cache .ruff_cache .hypothesis

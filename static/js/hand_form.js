@@ -1,0 +1,103 @@
+// Hand form: show only the inputs the chosen contract needs, and the engine's results as you type.
+// Without JavaScript every input is shown and "Show result" asks the server; nothing depends on this.
+(function () {
+  "use strict";
+  var form = document.getElementById("hand-form");
+  if (!form) return;
+  var game = form.dataset.game;
+
+  var CEGO = {
+    ladder: ["declarer", "declarer_points", "berg", "gegensolo", "forfeit"],
+    solo: ["declarer", "declarer_points", "berg", "forfeit"],
+    bettel: ["declarer", "declarer_tricks", "forfeit"],
+    piccolo: ["declarer", "declarer_tricks", "forfeit"],
+    ulti: ["declarer", "won", "forfeit"],
+    raeuber: ["points_", "announcer"]
+  };
+  var LADDER = ["cego", "halbe", "eine", "leere", "zwei_leere", "zwei_verschiedene", "geiss"];
+
+  function value(name) {
+    var el = form.elements[name];
+    return el ? el.value : "";
+  }
+
+  function visible(name) {
+    if (game === "cego") {
+      if (name === "contract") return true;
+      var c = value("contract");
+      if (!c) return false;
+      var list = CEGO[LADDER.indexOf(c) >= 0 ? "ladder" : c] || [];
+      return list.some(function (f) { return f === name || (f.slice(-1) === "_" && name.indexOf(f) === 0); });
+    }
+    if (game === "crazy_solo" && name === "partner") {
+      return value("contract").indexOf("alleingang") !== 0;
+    }
+    if (game === "hennes_sibbe" && (name.indexOf("hand_") === 0 || name.indexOf("penalty_") === 0 || name === "drillings")) {
+      return value("claim_correct") === "";
+    }
+    return true;
+  }
+
+  function update() {
+    form.querySelectorAll(".field[data-field]").forEach(function (div) {
+      div.hidden = !visible(div.dataset.field);
+    });
+  }
+
+  var timer = null;
+  function preview() {
+    clearTimeout(timer);
+    timer = setTimeout(function () {
+      var data = new FormData(form);
+      fetch(form.dataset.previewUrl, { method: "POST", body: data, credentials: "same-origin" })
+        .then(function (r) { return r.json(); })
+        .then(function (json) {
+          var box = document.getElementById("preview");
+          form.querySelectorAll(".live-error").forEach(function (e) { e.remove(); });
+          if (json.ok) {
+            var heads = Array.prototype.map.call(document.querySelectorAll("table.sheet thead th.player"), function (th) { return th.textContent; });
+            var cells = json.results.map(function (v) {
+              return "<td class='num'>" + (v > 0 ? "+" + v : v < 0 ? "\u2212" + (-v) : "0") + "</td>";
+            }).join("");
+            box.innerHTML = "<table class='sheet'><tr>" + heads.map(function (h) { return "<th class='num'>" + h.replace(/</g, "&lt;") + "</th>"; }).join("") + "</tr><tr>" + cells + "</tr></table>";
+          } else {
+            box.innerHTML = "";
+            Object.keys(json.errors).forEach(function (name) {
+              var div = form.querySelector(".field[data-field='" + name + "']");
+              var msg = document.createElement("div");
+              msg.className = "error live-error";
+              msg.textContent = json.errors[name].join(" ");
+              (div || box).appendChild(msg);
+            });
+          }
+        })
+        .catch(function () { /* offline for a moment: the server checks again on save */ });
+    }, 250);
+  }
+
+  form.addEventListener("change", function () { update(); preview(); });
+  form.addEventListener("input", preview);
+  update();
+
+  var counter = document.getElementById("card-counter");
+  if (counter) {
+    var result = document.getElementById("counter-result");
+    var points = null;
+    counter.addEventListener("input", function () {
+      var params = new URLSearchParams();
+      counter.querySelectorAll("input").forEach(function (i) { if (i.value) params.append(i.name, i.value); });
+      fetch(counter.dataset.url + "?" + params.toString(), { credentials: "same-origin" })
+        .then(function (r) { return r.json(); })
+        .then(function (json) {
+          result.textContent = json.ok ? json.points : json.error;
+          points = json.ok ? json.value : null;
+        });
+    });
+    document.getElementById("counter-use").addEventListener("click", function () {
+      if (points !== null && Number.isInteger(points) && form.elements.declarer_points) {
+        form.elements.declarer_points.value = points;
+        preview();
+      }
+    });
+  }
+})();

@@ -1,0 +1,318 @@
+"""The seating draw: table sizes for a player count, and a random, reproducible seating that keeps
+players who already met apart as far as possible.
+
+Pure Python on plain ids, so it can be tested and measured without the database; the service
+``draw_round`` feeds it and writes its result.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+import scoring
+
+from .models import Event, Game
+
+# Cego and Ziege are played at tables of four (RULES.md 6).
+FOUR = 4
+
+
+class DrawError(Exception):
+    """The players cannot be seated under the event's table policy; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    sizes: list[int]
+    sit_out: int
+    explanation: str
+
+
+@dataclass
+class Draw:
+    tables: list[list[int]]
+    sit_out: list[int]
+    repeats: int
+    explanation: str
+    seed: int
+    meta: dict[str, int] = field(default_factory=dict)
+
+
+def plan_tables(
+    players: int, game: str, policy: str, target: int = FOUR, unit: str = "players"
+) -> Plan:
+    """Table sizes for ``players`` under the event's table policy."""
+    if game in (Game.CEGO, Game.ZIEGE):
+        return _plan_fours(players, game, policy)
+    info = scoring.GAMES[game]
+    return _plan_around(players, info.name, info.min_seats, info.max_seats, target)
+
+
+def _plan_fours(n: int, game: str, policy: str) -> Plan:
+    name = scoring.GAMES[game].name
+    full, rest = divmod(n, FOUR)
+    if rest == 0 and full > 0:
+        return Plan(
+            [FOUR] * full,
+            0,
+            _("%(n)s players fill %(tables)s tables of four.") % {"n": n, "tables": full},
+        )
+    mixed = policy == Event.TablePolicy.MIXED and game == Game.CEGO
+    if mixed and n >= 3:
+        # Cego allows three ("notfalls zu dritt") and five (the dealer sits out) at a table.
+        # Use as few odd-sized tables as possible; with two left over, two tables of five keep more
+        # players at full four-handed play than two of three, where there are enough players.
+        if rest == 1:
+            sizes = [FOUR] * (full - 1) + [5]
+        elif rest == 2:
+            sizes = [FOUR] * (full - 2) + [5, 5] if full >= 2 else [3, 3]
+        else:
+            sizes = [FOUR] * full + [3]
+        fives, threes = sizes.count(5), sizes.count(3)
+        parts = []
+        if sizes.count(FOUR):
+            parts.append(
+                ngettext("%(count)s table of four", "%(count)s tables of four", sizes.count(FOUR))
+                % {"count": sizes.count(FOUR)}
+            )
+        if fives:
+            parts.append(
+                ngettext("%(count)s table of five", "%(count)s tables of five", fives)
+                % {"count": fives}
+            )
+        if threes:
+            parts.append(
+                ngettext("%(count)s table of three", "%(count)s tables of three", threes)
+                % {"count": threes}
+            )
+        return Plan(
+            sizes,
+            0,
+            _(
+                "%(n)s players do not divide into tables of four (%(rest)s left over), so the "
+                "event's policy allows other sizes: %(parts)s."
+            )
+            % {"n": n, "rest": rest, "parts": ", ".join(parts)},
+        )
+    if policy in (Event.TablePolicy.SIT_OUT, Event.TablePolicy.MIXED) and full > 0:
+        return Plan(
+            [FOUR] * full,
+            rest,
+            ngettext(
+                "%(n)s players: %(tables)s tables of four, %(rest)s player sits out this round "
+                "(whoever sat out least so far).",
+                "%(n)s players: %(tables)s tables of four, %(rest)s players sit out this round "
+                "(whoever sat out least so far).",
+                rest,
+            )
+            % {"n": n, "tables": full, "rest": rest},
+        )
+    missing = FOUR - rest
+    if full == 0:
+        raise DrawError(
+            _("%(game)s needs at least four players at a table; %(n)s are registered.")
+            % {"game": name, "n": n}
+        )
+    raise DrawError(
+        _(
+            "%(n)s players do not fill tables of four: register %(missing)s more, or withdraw "
+            "%(rest)s, or change the table policy so that extra players sit out."
+        )
+        % {"n": n, "missing": missing, "rest": rest}
+    )
+
+
+def _plan_around(n: int, name: str, low: int, high: int, target: int) -> Plan:
+    if n < low:
+        raise DrawError(
+            _("%(game)s needs at least %(low)s players; %(n)s are registered.")
+            % {"game": name, "low": low, "n": n}
+        )
+    target = min(max(target, low), high)
+    fewest, most = math.ceil(n / high), n // low
+    tables = min(max(round(n / target), fewest, 1), most)
+    base, extra = divmod(n, tables)
+    sizes = [base + 1] * extra + [base] * (tables - extra)
+    return Plan(
+        sizes,
+        0,
+        _(
+            "%(n)s players at tables of about %(target)s (allowed %(low)s to %(high)s): "
+            "%(tables)s tables of %(sizes)s, as even as possible."
+        )
+        % {
+            "n": n,
+            "target": target,
+            "low": low,
+            "high": high,
+            "tables": tables,
+            "sizes": ", ".join(str(s) for s in sizes),
+        },
+    )
+
+
+def pick_sit_outs(
+    players: Sequence[int], count: int, sat_out: Mapping[int, int], rng: random.Random
+) -> list[int]:
+    """A fair rotation: those who sat out least so far, drawn by lot among equals."""
+    if count == 0:
+        return []
+    order = sorted(players, key=lambda p: (sat_out.get(p, 0), rng.random()))
+    return sorted(order[:count])
+
+
+def meetings(tables: Iterable[Sequence[int]]) -> Counter[frozenset[int]]:
+    met: Counter[frozenset[int]] = Counter()
+    for table in tables:
+        for i, a in enumerate(table):
+            for b in table[i + 1 :]:
+                met[frozenset((a, b))] += 1
+    return met
+
+
+def count_repeats(tables: Iterable[Sequence[int]], met: Mapping[frozenset[int], int]) -> int:
+    """Pairs at the same table who already met in an earlier round."""
+    return sum(1 for pair in meetings(tables) if met.get(pair, 0) > 0)
+
+
+def seat_players(
+    players: Sequence[int],
+    sizes: Sequence[int],
+    met: Mapping[frozenset[int], int],
+    rng: random.Random,
+    max_steps: int = 20_000,
+) -> list[list[int]]:
+    """Random tables of the given sizes, then swaps between tables that reduce repeat meetings.
+
+    A swap is kept when it lowers the number of pairs who already met, or (now and then) when it
+    keeps it equal, to get out of plateaus. Deterministic for a given rng state.
+    """
+    order = list(players)
+    rng.shuffle(order)
+    tables: list[list[int]] = []
+    start = 0
+    for size in sizes:
+        tables.append(order[start : start + size])
+        start += size
+    if not met:
+        return tables
+
+    partners: dict[int, set[int]] = {p: set() for p in order}
+    for pair, times in met.items():
+        if times:
+            a, b = tuple(pair)
+            if a in partners and b in partners:
+                partners[a].add(b)
+                partners[b].add(a)
+    where = {p: t for t, table in enumerate(tables) for p in table}
+
+    def clashes(p: int, table: int, without: int | None = None) -> int:
+        return sum(1 for q in tables[table] if q != p and q != without and q in partners[p])
+
+    candidates_per_step = min(len(order), 400)
+    for _step in range(max_steps):
+        conflicted = [p for p in order if clashes(p, where[p])]
+        if not conflicted:
+            break
+        p = conflicted[rng.randrange(len(conflicted))]
+        tp = where[p]
+        before_p = clashes(p, tp)
+        best_delta, best_q = 1, None
+        pool = (
+            order if len(order) <= candidates_per_step else rng.sample(order, candidates_per_step)
+        )
+        for q in pool:
+            tq = where[q]
+            if tq == tp:
+                continue
+            delta = (clashes(p, tq, without=q) + clashes(q, tp, without=p)) - (
+                before_p + clashes(q, tq)
+            )
+            if delta < best_delta:
+                best_delta, best_q = delta, q
+        if best_q is None or (best_delta == 0 and rng.random() < 0.5):
+            continue
+        tq = where[best_q]
+        tables[tp][tables[tp].index(p)] = best_q
+        tables[tq][tables[tq].index(best_q)] = p
+        where[p], where[best_q] = tq, tp
+    for table in tables:
+        rng.shuffle(table)
+    return tables
+
+
+def draw(
+    *,
+    players: Sequence[int],
+    game: str,
+    policy: str,
+    target: int,
+    met: Mapping[frozenset[int], int],
+    sat_out: Mapping[int, int],
+    seed: int,
+    pairs: Sequence[tuple[int, int]] | None = None,
+) -> Draw:
+    """Seat ``players`` (entry ids) for one round. ``pairs``: Ziege's fixed pairs, which are seated
+    opposite each other (positions 0 and 2, 1 and 3)."""
+    rng = random.Random(seed)
+    if pairs is not None:
+        return _draw_pairs(pairs, met, sat_out, rng, seed, policy)
+    ordered = sorted(players)
+    plan = plan_tables(len(ordered), game, policy, target)
+    sitting_out = pick_sit_outs(ordered, plan.sit_out, sat_out, rng)
+    playing = [p for p in ordered if p not in set(sitting_out)]
+    tables = seat_players(playing, plan.sizes, met, rng)
+    return Draw(tables, sitting_out, count_repeats(tables, met), plan.explanation, seed)
+
+
+def _draw_pairs(
+    pairs: Sequence[tuple[int, int]],
+    met: Mapping[frozenset[int], int],
+    sat_out: Mapping[int, int],
+    rng: random.Random,
+    seed: int,
+    policy: str,
+) -> Draw:
+    units = sorted(tuple(sorted(pair)) for pair in pairs)
+    index = dict(enumerate(units))
+    count = len(units)
+    tables_of_two, rest = divmod(count, 2)
+    if tables_of_two == 0:
+        raise DrawError(_("Ziege needs at least two pairs; %(n)s registered.") % {"n": count})
+    if rest and policy == Event.TablePolicy.EXACT:
+        raise DrawError(
+            _(
+                "%(n)s pairs do not fill tables of two pairs: register one more pair, or change "
+                "the table policy so that a pair sits out."
+            )
+            % {"n": count}
+        )
+    # a pair has met another pair if any of their players met
+    unit_met: Counter[frozenset[int]] = Counter()
+    for i in index:
+        for j in index:
+            if i < j and any(met.get(frozenset((a, b)), 0) for a in index[i] for b in index[j]):
+                unit_met[frozenset((i, j))] += 1
+    unit_sat = {i: min(sat_out.get(p, 0) for p in index[i]) for i in index}
+    out_units = pick_sit_outs(list(index), rest, unit_sat, rng)
+    playing = [i for i in index if i not in out_units]
+    unit_tables = seat_players(playing, [2] * tables_of_two, unit_met, rng)
+    tables = []
+    for first, second in unit_tables:
+        (a1, a2), (b1, b2) = index[first], index[second]
+        tables.append([a1, b1, a2, b2])  # partners opposite: team A at 0 and 2, team B at 1 and 3
+    explanation = _("%(n)s fixed pairs: %(tables)s tables of two pairs.") % {
+        "n": count,
+        "tables": tables_of_two,
+    }
+    if rest:
+        explanation += " " + _("One pair sits out this round (whoever sat out least so far).")
+    sitting_out = sorted(p for i in out_units for p in index[i])
+    return Draw(tables, sitting_out, count_repeats(tables, met), explanation, seed)

@@ -1,0 +1,20 @@
+from django.core.management.base import BaseCommand
+
+from tournament.demo import DEMO_PASSWORD, DEMO_USER, load_demo
+
+
+class Command(BaseCommand):
+    help = (
+        "Load the demo season (two Cego tournaments, a Ziege, a Crazy Solo and a Hennes Sibbe "
+        "event, every hand played through the scoring engine) unless it is already there."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--reset", action="store_true", help="replace an existing demo season")
+
+    def handle(self, *args, **options):
+        if load_demo(reset=options["reset"]):
+            self.stdout.write(self.style.SUCCESS("Demo season loaded."))
+        else:
+            self.stdout.write("Demo season already loaded (use --reset to load it again).")
+        self.stdout.write(f"Director login: {DEMO_USER} / {DEMO_PASSWORD}")

@@ -1,0 +1,24 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from tournament.models import Event
+from tournament.services import recompute_scores
+
+
+class Command(BaseCommand):
+    help = (
+        "Rebuild the stored per-seat results from the stored hands with the current scoring engine "
+        "(after a rule fix). Optionally only one event."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("event", nargs="?", help="slug of one event (default: all events)")
+
+    def handle(self, *args, **options):
+        event = None
+        if options["event"]:
+            try:
+                event = Event.objects.get(slug=options["event"])
+            except Event.DoesNotExist as exc:
+                raise CommandError(f"No event with the short name {options['event']!r}.") from exc
+        done = recompute_scores(event=event)
+        self.stdout.write(self.style.SUCCESS(f"Recomputed the results of {done} tables."))

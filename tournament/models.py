@@ -1,0 +1,476 @@
+"""The tournament's data, and the words used for it everywhere in code, templates and tests.
+
+player
+    A person across events: first and last name, club, town, optional category (Damen, Jugend, ...).
+season
+    A series of events whose results are added up, e.g. "Schwarzwaldmeisterschaft 2026/27".
+event
+    One tournament: a date, a venue, one game, its rule settings (checked by ``scoring``), how
+    tables are sized and how many hands a table plays per round.
+entry
+    A player taking part in one event, with a start number. An entry can come late or withdraw.
+team
+    Entries grouped at registration: a *pair* of Ziege partners who always sit opposite, or a
+    *squad* of four whose totals add up to a side ranking.
+round
+    A Durchgang: seats are drawn for it, its tables play a fixed number of hands, then it closes.
+    Status: draft → seated (drawn) → playing → closed.
+table
+    The players sitting together for one round. A table's round can be voided by the director: it
+    then counts nothing for its players.
+seat
+    An entry at a table, at a position numbered from 0 in the order of the table sheet (the scoring
+    engine's seat number). An entry that sits out a round has a seat without a table.
+hand
+    One game at a table (a Cego game, a Ziege deal, a Crazy Solo deal, a Hennes Sibbe challenge):
+    the hand dict the scoring engine takes, stored as entered. A table in the paper fallback
+    instead has one *totals* hand with each player's total for the round.
+result
+    One seat's result of one hand, as the engine computed it: a rebuildable cache for fast sums
+    (``manage.py recompute_scores`` rebuilds it from the hands).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+import scoring
+
+from .querysets import EntryQuerySet, HandQuerySet, SeatQuerySet
+
+
+class Game(models.TextChoices):
+    CEGO = "cego", "Cego"
+    ZIEGE = "ziege", "Ziege"
+    CRAZY_SOLO = "crazy_solo", "Crazy Solo"
+    HENNES_SIBBE = "hennes_sibbe", "Hennes Sibbe"
+
+
+class Player(models.Model):
+    class Category(models.TextChoices):
+        NONE = "", _("—")
+        WOMEN = "damen", _("Women")
+        JUNIORS = "jugend", _("Juniors")
+        SENIORS = "senioren", _("Seniors")
+
+    first_name = models.CharField(_("first name"), max_length=100)
+    last_name = models.CharField(_("last name"), max_length=100)
+    club = models.CharField(_("club"), max_length=150, blank=True)
+    town = models.CharField(_("town"), max_length=150, blank=True)
+    category = models.CharField(
+        _("category"), max_length=20, choices=Category.choices, blank=True, default=""
+    )
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["last_name", "first_name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        indexes = [models.Index(fields=["last_name", "first_name"])]
+
+    def __str__(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+    @property
+    def sort_name(self) -> str:
+        return f"{self.last_name}, {self.first_name}"
+
+
+class Season(models.Model):
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("short name"), unique=True)
+    best_of = models.PositiveSmallIntegerField(
+        _("best results counted"),
+        null=True,
+        blank=True,
+        help_text=_("Count only each player's best N events; empty counts all of them."),
+    )
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("season", args=[self.slug])
+
+
+class Event(models.Model):
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", _("Registration")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    class TablePolicy(models.TextChoices):
+        EXACT = "exact", _("Only full tables: the draw stops and says how many players are missing")
+        SIT_OUT = "sit_out", _("Full tables; extra players sit out in turn")
+        MIXED = "mixed", _("Smaller or larger tables where the player count needs them")
+
+    class Pairing(models.TextChoices):
+        DRAWN = "drawn", _("Partners drawn every round")
+        FIXED = "fixed", _("Fixed pairs registered as teams")
+
+    season = models.ForeignKey(
+        Season,
+        verbose_name=_("season"),
+        related_name="events",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+    )
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("short name"), unique=True)
+    date = models.DateField(_("date"))
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    game = models.CharField(_("game"), max_length=20, choices=Game.choices, default=Game.CEGO)
+    rules = models.JSONField(_("rule settings"), default=dict, blank=True)
+    table_policy = models.CharField(
+        _("table sizes"), max_length=10, choices=TablePolicy.choices, default=TablePolicy.EXACT
+    )
+    target_table_size = models.PositiveSmallIntegerField(
+        _("preferred table size"),
+        default=4,
+        help_text=_("Crazy Solo 3–12, Hennes Sibbe 3–8; Cego and Ziege play at four."),
+    )
+    hands_per_round = models.JSONField(
+        _("hands per round by table size"),
+        default=dict,
+        blank=True,
+        help_text=_('For example {"4": 24, "5": 25}. Missing sizes use the game\'s default.'),
+    )
+    rounds_planned = models.PositiveSmallIntegerField(_("rounds"), default=2)
+    pairing = models.CharField(
+        _("Ziege partners"), max_length=10, choices=Pairing.choices, default=Pairing.DRAWN
+    )
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.REGISTRATION
+    )
+
+    class Meta:
+        ordering = ["-date", "name"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(target_table_size__gte=3, target_table_size__lte=12),
+                name="event_target_table_size_3_to_12",
+            ),
+            models.CheckConstraint(
+                condition=Q(rounds_planned__gte=1), name="event_rounds_at_least_1"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("event", args=[self.slug])
+
+    @property
+    def game_info(self) -> scoring.Game:
+        return scoring.GAMES[self.game]
+
+    def full_rules(self) -> dict[str, Any]:
+        """The game's defaults with this event's settings over them."""
+        return {**scoring.default_rules(self.game), **(self.rules or {})}
+
+    def hands_for(self, size: int) -> int | None:
+        """Hands a table of ``size`` plays in a round (None: no fixed number, the time decides)."""
+        value = (self.hands_per_round or {}).get(str(size))
+        if value is not None:
+            return int(value)
+        return default_hands(self.game, size)
+
+    def clean(self) -> None:
+        from .services import check_rules
+
+        errors: dict[str, Any] = {}
+        try:
+            check_rules(self.game, self.rules or {})
+        except ValidationError as exc:
+            errors["rules"] = exc.messages
+        game = scoring.GAMES.get(self.game)
+        sized_freely = self.game in (Game.CRAZY_SOLO, Game.HENNES_SIBBE)
+        if game and sized_freely and not game.min_seats <= self.target_table_size <= game.max_seats:
+            errors["target_table_size"] = _(
+                "%(game)s is played at tables of %(low)s to %(high)s."
+            ) % {"game": game.name, "low": game.min_seats, "high": game.max_seats}
+        for size, hands in (self.hands_per_round or {}).items():
+            if not str(size).isdigit() or not isinstance(hands, int) or hands < 1:
+                errors["hands_per_round"] = _(
+                    'Give a whole number of hands (1 or more) for each table size, e.g. {"4": 24}.'
+                )
+        if errors:
+            raise ValidationError(errors)
+
+
+def default_hands(game: str, size: int) -> int | None:
+    """RULES.md 6: a Cego Durchgang is 24 games; a Crazy Solo round is best a multiple of the table
+    size (two deals per player); Ziege plays 24 deals; Hennes Sibbe plays until the time is up."""
+    if game == Game.CEGO or game == Game.ZIEGE:
+        return 24
+    if game == Game.CRAZY_SOLO:
+        return 2 * size
+    return None
+
+
+class Team(models.Model):
+    class Kind(models.TextChoices):
+        PAIR = "pair", _("Ziege pair")
+        SQUAD = "squad", _("Team of four")
+
+    event = models.ForeignKey(Event, related_name="teams", on_delete=models.CASCADE)
+    name = models.CharField(_("name"), max_length=150)
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.SQUAD)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "kind", "name"], name="team_name_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("active")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    event = models.ForeignKey(Event, related_name="entries", on_delete=models.CASCADE)
+    player = models.ForeignKey(Player, related_name="entries", on_delete=models.PROTECT)
+    start_number = models.PositiveIntegerField(_("start number"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE
+    )
+    late = models.BooleanField(_("late entry"), default=False)
+    squad = models.ForeignKey(
+        Team,
+        verbose_name=_("team"),
+        related_name="squad_members",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+    )
+    pair = models.ForeignKey(
+        Team,
+        verbose_name=_("Ziege pair"),
+        related_name="pair_members",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+    )
+    lot = models.PositiveSmallIntegerField(
+        _("lot"), null=True, blank=True, help_text=_("Order drawn by lot among tied players.")
+    )
+
+    objects = EntryQuerySet.as_manager()
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["start_number"]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="entry_player_once"),
+            models.UniqueConstraint(fields=["event", "start_number"], name="entry_start_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.start_number} {self.player}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("not drawn")
+        SEATED = "seated", _("seated")
+        PLAYING = "playing", _("playing")
+        CLOSED = "closed", _("closed")
+
+    event = models.ForeignKey(Event, related_name="rounds", on_delete=models.CASCADE)
+    number = models.PositiveSmallIntegerField(_("number"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+    seed = models.BigIntegerField(_("draw seed"), null=True, blank=True)
+    repeat_meetings = models.PositiveIntegerField(_("repeat meetings"), default=0)
+    draw_explanation = models.TextField(_("why these table sizes"), blank=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="round_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_from_1"),
+        ]
+
+    def __str__(self) -> str:
+        return _("Round %(number)s") % {"number": self.number}
+
+
+class Table(models.Model):
+    round = models.ForeignKey(Round, related_name="tables", on_delete=models.CASCADE)
+    number = models.PositiveSmallIntegerField(_("number"))
+    size = models.PositiveSmallIntegerField(_("players"))
+    voided = models.BooleanField(_("voided"), default=False)
+    void_reason = models.CharField(_("reason for voiding"), max_length=300, blank=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["round", "number"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_number_unique"),
+            models.CheckConstraint(
+                condition=Q(size__gte=3, size__lte=12), name="table_size_3_to_12"
+            ),
+            models.CheckConstraint(
+                condition=Q(voided=False) | ~Q(void_reason=""), name="table_void_needs_reason"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return _("Table %(number)s") % {"number": self.number}
+
+    def get_absolute_url(self) -> str:
+        return reverse("table", args=[self.pk])
+
+
+class Seat(models.Model):
+    round = models.ForeignKey(Round, related_name="seats", on_delete=models.CASCADE)
+    table = models.ForeignKey(
+        Table, related_name="seats", on_delete=models.CASCADE, null=True, blank=True
+    )
+    position = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
+    entry = models.ForeignKey(Entry, related_name="seats", on_delete=models.CASCADE)
+
+    objects = SeatQuerySet.as_manager()
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["table__number", "position"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "entry"], name="seat_entry_once_per_round"),
+            models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
+            models.CheckConstraint(
+                condition=Q(table__isnull=True, position__isnull=True)
+                | Q(table__isnull=False, position__isnull=False),
+                name="seat_table_and_position_together",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry.player} @ {self.table_id}:{self.position}"
+
+
+class Hand(models.Model):
+    class Kind(models.TextChoices):
+        GAME = "game", _("game")
+        TOTALS = "totals", _("totals for the round")
+
+    table = models.ForeignKey(Table, related_name="hands", on_delete=models.CASCADE)
+    number = models.PositiveSmallIntegerField(_("game number"))
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.GAME)
+    dealer = models.PositiveSmallIntegerField(_("dealer"), null=True, blank=True)
+    data = models.JSONField(_("hand"))
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("entered by"),
+        related_name="+",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+    )
+    entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("changed at"), auto_now=True)
+    version = models.PositiveIntegerField(default=1)
+
+    objects = HandQuerySet.as_manager()
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["table", "number"]
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="hand_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_from_1"),
+        ]
+
+    def __str__(self) -> str:
+        return _("Game %(number)s") % {"number": self.number}
+
+
+class Result(models.Model):
+    """One seat's share of one hand; event, round and entry are copied in for one-table sums."""
+
+    hand = models.ForeignKey(Hand, related_name="results", on_delete=models.CASCADE)
+    position = models.PositiveSmallIntegerField()
+    entry = models.ForeignKey(Entry, related_name="results", on_delete=models.CASCADE)
+    table = models.ForeignKey(Table, related_name="results", on_delete=models.CASCADE)
+    round = models.ForeignKey(Round, related_name="results", on_delete=models.CASCADE)
+    event = models.ForeignKey(Event, related_name="results", on_delete=models.CASCADE)
+    points = models.IntegerField(default=0)
+    # Ziege: the defeat points this seat's team charged the other team in this deal
+    inflicted = models.IntegerField(default=0)
+    # Ziege: 1 on the deal that ends a match won by this seat's team
+    matches_won = models.SmallIntegerField(default=0)
+    # Hennes Sibbe: 1 on the challenge that brings this seat to the penalty limit
+    games_lost = models.SmallIntegerField(default=0)
+    counts = models.BooleanField(default=True, help_text="False while the table is voided")
+
+    class Meta:
+        ordering = ["hand", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "position"], name="result_position_unique"),
+        ]
+        indexes = [
+            models.Index(fields=["event", "entry"], name="result_event_entry"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand_id}:{self.position} {self.points:+d}"
+
+
+class LotDraw(models.Model):
+    """A director's draw by lot between tied entries, kept as a record of who did it and when."""
+
+    event = models.ForeignKey(Event, related_name="lot_draws", on_delete=models.CASCADE)
+    entries = models.JSONField(help_text="Start numbers in the order drawn")
+    seed = models.BigIntegerField()
+    drawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, related_name="+", on_delete=models.SET_NULL, null=True
+    )
+    drawn_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-drawn_at"]
+        verbose_name = _("draw by lot")
+        verbose_name_plural = _("draws by lot")
+
+    def __str__(self) -> str:
+        return f"{self.event}: {', '.join(str(n) for n in self.entries)}"

@@ -1,0 +1,87 @@
+"""Reads, named for their use. Pages, print views and exports share these, so a query is fixed once.
+
+Standings are one SQL query: per-seat results are summed per entry (``Sum`` with a filter per round)
+and ranked with ``Window(Rank())``, so equal scores share a rank.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.db import models
+from django.db.models import F, Q, Sum, Value, Window
+from django.db.models.functions import Coalesce, Rank
+
+if TYPE_CHECKING:
+    from .models import Event, Round, Table
+
+
+def _sum(field: str, condition: Q | None = None) -> Coalesce:
+    counted = Q(results__counts=True)
+    if condition is not None:
+        counted &= condition
+    return Coalesce(Sum(f"results__{field}", filter=counted), Value(0))
+
+
+def ranking_order(game: str) -> list:
+    """RULES.md 6: the standings order of each game; a recorded draw by lot breaks a tie."""
+    if game == "ziege":
+        keys = [F("matches").desc(), F("difference").desc(), F("conceded").asc()]
+    elif game == "hennes_sibbe":
+        keys = [F("total").asc(), F("games_lost").asc()]
+    else:  # Cego points, Crazy Solo chips: higher first
+        keys = [F("total").desc()]
+    return keys
+
+
+class EntryQuerySet(models.QuerySet):
+    def standings(self, event: Event, rounds: list[Round] | None = None) -> EntryQuerySet:
+        """Every entry of the event with its totals and rank; ``rounds`` adds a column per round
+        (``round_<number>``). One query."""
+        qs = self.filter(event=event).select_related("player", "squad")
+        annotations = {"total": _sum("points")}
+        for rnd in rounds or []:
+            annotations[f"round_{rnd.number}"] = _sum("points", Q(results__round_id=rnd.pk))
+        if event.game == "ziege":
+            annotations |= {
+                "matches": _sum("matches_won"),
+                "inflicted": _sum("inflicted"),
+                "conceded": _sum("points"),
+            }
+        if event.game == "hennes_sibbe":
+            annotations["games_lost"] = _sum("games_lost")
+        qs = qs.annotate(**annotations)
+        if event.game == "ziege":
+            qs = qs.annotate(difference=F("inflicted") - F("conceded"))
+        keys = ranking_order(event.game)
+        rank_keys = [*keys, F("lot").asc(nulls_last=True)]
+        return qs.annotate(rank=Window(expression=Rank(), order_by=rank_keys)).order_by(
+            *rank_keys, "player__last_name", "player__first_name", "start_number"
+        )
+
+    def active(self) -> EntryQuerySet:
+        return self.filter(status="active")
+
+
+class SeatQuerySet(models.QuerySet):
+    def for_round(self, rnd: Round) -> SeatQuerySet:
+        """Seats of a round with players and tables, by table and position; sit-outs last."""
+        return (
+            self.filter(round=rnd)
+            .select_related("entry__player", "table")
+            .order_by(F("table__number").asc(nulls_last=True), "position")
+        )
+
+    def alphabetical(self, rnd: Round) -> SeatQuerySet:
+        return self.for_round(rnd).order_by("entry__player__last_name", "entry__player__first_name")
+
+
+class HandQuerySet(models.QuerySet):
+    def for_table(self, table: Table) -> HandQuerySet:
+        """Hands of a table in order, with their per-seat results (two queries)."""
+        return (
+            self.filter(table=table)
+            .select_related("entered_by")
+            .prefetch_related("results")
+            .order_by("number")
+        )

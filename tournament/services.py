@@ -1,0 +1,580 @@
+"""Writes that touch more than one row: each is one function, one transaction.
+
+Views, management commands, the demo generator and the benchmarks all write through these, so the
+scoring engine sees every hand and the result cache never drifts from the hands.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+import scoring
+from scoring import ziege
+
+from . import draw as drawing
+from .models import Entry, Event, Game, Hand, LotDraw, Player, Result, Round, Seat, Table, Team
+
+User = AbstractBaseUser | AnonymousUser | None
+
+# Games whose hands are zero-sum (RULES.md conventions): a totals sheet must add up to zero.
+ZERO_SUM = {Game.CEGO, Game.CRAZY_SOLO}
+
+
+class Refused(Exception):
+    """An action that the state of the event does not allow; the message says why and what to do."""
+
+
+def check_rules(game: str, rules: dict[str, Any]) -> dict[str, Any]:
+    """Validate an event's rule settings with the engine; only the changed settings are stored."""
+    try:
+        scoring.check_rules(game, rules)
+    except scoring.InvalidHand as exc:
+        raise ValidationError(str(exc)) from exc
+    return rules
+
+
+def _user(user: User) -> Any:
+    return user if user is not None and user.is_authenticated else None
+
+
+# --- registration -----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def register_player(
+    *, event: Event, player: Player, start_number: int | None = None, squad: Team | None = None
+) -> Entry:
+    """Enter a player in an event. After the first draw the entry is marked late; a late entry is
+    seated from the next round drawn on."""
+    if event.status == Event.Status.FINISHED:
+        raise Refused(_("The event is finished; no more players can be registered."))
+    if Entry.objects.filter(event=event, player=player).exists():
+        raise Refused(_("%(player)s is already registered.") % {"player": player})
+    if start_number is None:
+        highest = Entry.objects.filter(event=event).aggregate(n=Max("start_number"))["n"]
+        start_number = (highest or 0) + 1
+    elif Entry.objects.filter(event=event, start_number=start_number).exists():
+        raise Refused(_("Start number %(n)s is taken.") % {"n": start_number})
+    late = event.rounds.exclude(status=Round.Status.DRAFT).exists()
+    return Entry.objects.create(
+        event=event, player=player, start_number=start_number, late=late, squad=squad
+    )
+
+
+@transaction.atomic
+def withdraw_entry(*, entry: Entry) -> Entry:
+    """Withdraw a player: the results so far stay, later draws leave the player out."""
+    seated = entry.seats.filter(
+        round__status=Round.Status.SEATED, table__isnull=False
+    ).select_related("round")
+    if seated:
+        raise Refused(
+            _(
+                "%(player)s is seated in round %(round)s, which has not started: draw that round "
+                "again after the withdrawal, or swap in another player first."
+            )
+            % {"player": entry.player, "round": seated[0].round.number}
+        )
+    entry.status = Entry.Status.WITHDRAWN
+    entry.save(update_fields=["status"])
+    return entry
+
+
+@transaction.atomic
+def reinstate_entry(*, entry: Entry) -> Entry:
+    entry.status = Entry.Status.ACTIVE
+    entry.save(update_fields=["status"])
+    return entry
+
+
+@transaction.atomic
+def create_pair(*, event: Event, name: str, entries: Sequence[Entry]) -> Team:
+    if len(entries) != 2 or entries[0] == entries[1]:
+        raise Refused(_("A Ziege pair is two different players."))
+    if any(e.pair_id for e in entries):
+        raise Refused(_("One of the players is already in a pair."))
+    team = Team.objects.create(event=event, name=name, kind=Team.Kind.PAIR)
+    Entry.objects.filter(pk__in=[e.pk for e in entries]).update(pair=team)
+    return team
+
+
+# --- rounds and the draw ----------------------------------------------------------------------
+
+
+@transaction.atomic
+def add_round(*, event: Event) -> Round:
+    highest = event.rounds.aggregate(n=Max("number"))["n"] or 0
+    if highest and event.rounds.filter(number=highest).exclude(status=Round.Status.CLOSED).exists():
+        raise Refused(_("Close round %(n)s before adding the next one.") % {"n": highest})
+    return Round.objects.create(event=event, number=highest + 1)
+
+
+def _history(rnd: Round) -> tuple[Counter[frozenset[int]], Counter[int]]:
+    """Who met whom, and who sat out how often, in the event's earlier rounds."""
+    earlier = Seat.objects.filter(round__event_id=rnd.event_id, round__number__lt=rnd.number)
+    tables: dict[int, list[int]] = {}
+    sat_out: Counter[int] = Counter()
+    for table_id, entry_id in earlier.values_list("table_id", "entry_id"):
+        if table_id is None:
+            sat_out[entry_id] += 1
+        else:
+            tables.setdefault(table_id, []).append(entry_id)
+    return drawing.meetings(tables.values()), sat_out
+
+
+@transaction.atomic
+def draw_round(*, round: Round, seed: int | None = None) -> Round:
+    """Draw the seats of a round (again, while no hand is played). Random but reproducible: the seed
+    is stored, and drawing with the same seed gives the same tables."""
+    rnd = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
+    event = rnd.event
+    if rnd.status not in (Round.Status.DRAFT, Round.Status.SEATED):
+        raise Refused(
+            _("Round %(n)s has started; its seats can no longer be drawn.") % {"n": rnd.number}
+        )
+    previous = event.rounds.filter(number__lt=rnd.number).exclude(status=Round.Status.CLOSED)
+    if previous.exists():
+        raise Refused(_("Close the earlier rounds before drawing round %(n)s.") % {"n": rnd.number})
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 2**31)
+    entries = list(Entry.objects.filter(event=event).active().select_related("pair"))
+    met, sat_out = _history(rnd)
+    pairs = None
+    if event.game == Game.ZIEGE and event.pairing == Event.Pairing.FIXED:
+        by_pair: dict[int, list[int]] = {}
+        unpaired = []
+        for entry in entries:
+            if entry.pair_id:
+                by_pair.setdefault(entry.pair_id, []).append(entry.pk)
+            else:
+                unpaired.append(str(entry.player))
+        incomplete = [ids for ids in by_pair.values() if len(ids) != 2]
+        if unpaired or incomplete:
+            raise Refused(
+                _("With fixed pairs every active player needs a partner. Without one: %(names)s")
+                % {"names": ", ".join(unpaired) or _("a pair with a withdrawn player")}
+            )
+        pairs = [(a, b) for a, b in by_pair.values()]
+    try:
+        result = drawing.draw(
+            players=[e.pk for e in entries],
+            game=event.game,
+            policy=event.table_policy,
+            target=event.target_table_size,
+            met=met,
+            sat_out=sat_out,
+            seed=seed,
+            pairs=pairs,
+        )
+    except drawing.DrawError as exc:
+        raise Refused(str(exc)) from exc
+
+    Seat.objects.filter(round=rnd).delete()
+    Table.objects.filter(round=rnd).delete()
+    tables = Table.objects.bulk_create(
+        Table(round=rnd, number=i + 1, size=len(players)) for i, players in enumerate(result.tables)
+    )
+    seats = [
+        Seat(round=rnd, table=table, position=pos, entry_id=entry_id)
+        for table, players in zip(tables, result.tables, strict=True)
+        for pos, entry_id in enumerate(players)
+    ]
+    seats += [Seat(round=rnd, entry_id=entry_id) for entry_id in result.sit_out]
+    Seat.objects.bulk_create(seats)
+    rnd.seed = seed
+    rnd.repeat_meetings = result.repeats
+    rnd.draw_explanation = result.explanation
+    rnd.status = Round.Status.SEATED
+    rnd.save(update_fields=["seed", "repeat_meetings", "draw_explanation", "status"])
+    if event.status == Event.Status.REGISTRATION:
+        event.status = Event.Status.RUNNING
+        event.save(update_fields=["status"])
+    return rnd
+
+
+@transaction.atomic
+def swap_seats(*, round: Round, first: Entry, second: Entry) -> Round:
+    """Swap two players' seats (or a seated player and one who sits out) before play starts."""
+    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    if rnd.status != Round.Status.SEATED:
+        raise Refused(_("Seats can only be swapped after the draw and before the round starts."))
+    if first == second:
+        raise Refused(_("Choose two different players to swap."))
+    try:
+        a = Seat.objects.get(round=rnd, entry=first)
+        b = Seat.objects.get(round=rnd, entry=second)
+    except Seat.DoesNotExist as exc:
+        raise Refused(_("Both players must be part of this round's draw.")) from exc
+    if rnd.event.game == Game.ZIEGE and rnd.event.pairing == Event.Pairing.FIXED:
+        raise Refused(_("With fixed pairs, draw the round again instead of swapping players."))
+    a_place, b_place = (a.table_id, a.position), (b.table_id, b.position)
+    # free both places first: the unique (table, position) constraint holds at every statement
+    Seat.objects.filter(pk__in=[a.pk, b.pk]).update(table=None, position=None)
+    Seat.objects.filter(pk=a.pk).update(table_id=b_place[0], position=b_place[1])
+    Seat.objects.filter(pk=b.pk).update(table_id=a_place[0], position=a_place[1])
+    met, _sat_out = _history(rnd)
+    tables: dict[int, list[int]] = {}
+    for table_id, entry_id in Seat.objects.filter(round=rnd, table__isnull=False).values_list(
+        "table_id", "entry_id"
+    ):
+        tables.setdefault(table_id, []).append(entry_id)
+    rnd.repeat_meetings = drawing.count_repeats(tables.values(), met)
+    rnd.save(update_fields=["repeat_meetings"])
+    return rnd
+
+
+@transaction.atomic
+def start_round(*, round: Round) -> Round:
+    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    if rnd.status != Round.Status.SEATED:
+        raise Refused(_("Draw the seats before the round starts."))
+    rnd.status = Round.Status.PLAYING
+    rnd.save(update_fields=["status"])
+    return rnd
+
+
+@transaction.atomic
+def close_round(*, round: Round) -> Round:
+    """Close a round when every table has played its hands (or is voided)."""
+    rnd = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
+    if rnd.status != Round.Status.PLAYING:
+        raise Refused(_("Only a round that is being played can be closed."))
+    unfinished = []
+    for table in rnd.tables.all().prefetch_related("hands"):
+        if table.voided:
+            continue
+        hands = list(table.hands.all())
+        if any(h.kind == Hand.Kind.TOTALS for h in hands):
+            continue
+        wanted = rnd.event.hands_for(table.size)
+        if (wanted is not None and len(hands) < wanted) or not hands:
+            unfinished.append(str(table.number))
+    if unfinished:
+        raise Refused(
+            _("Tables %(tables)s have not entered all their games yet.")
+            % {"tables": ", ".join(unfinished)}
+        )
+    rnd.status = Round.Status.CLOSED
+    rnd.save(update_fields=["status"])
+    return rnd
+
+
+# --- hands ------------------------------------------------------------------------------------
+
+
+def dealer_for(number: int, size: int) -> int:
+    """The deal passes round the table: game 1 is dealt by seat 0."""
+    return (number - 1) % size
+
+
+def hand_for_engine(
+    event: Event, table: Table, data: dict[str, Any], number: int
+) -> dict[str, Any]:
+    """The stored hand plus what the table layer knows: at a five-seat Cego table the dealer sits
+    out (RULES.md 2.1)."""
+    hand = dict(data)
+    if event.game == Game.CEGO and table.size == 5 and hand.get("contract"):
+        hand["sitting_out"] = dealer_for(number, table.size)
+    return hand
+
+
+def preview_hand(*, table: Table, data: dict[str, Any], number: int | None = None) -> list[int]:
+    """The results a hand would give, without saving it (raises InvalidHand)."""
+    event = table.round.event
+    if number is None:
+        number = _next_number(table)
+    hand = hand_for_engine(event, table, data, number)
+    if event.game == Game.ZIEGE:
+        previous = list(Hand.objects.for_table(table).filter(number__lt=number))
+        state = _ziege_state(event, previous)
+        hand["doubled"] = state.next_doubled
+    return scoring.score(event.game, hand, seats=table.size, rules=event.full_rules())
+
+
+def _next_number(table: Table) -> int:
+    taken = set(table.hands.values_list("number", flat=True))
+    number = 1
+    while number in taken:
+        number += 1
+    return number
+
+
+def _check_table_open(table: Table, *, new: bool) -> None:
+    rnd = table.round
+    if rnd.status in (Round.Status.DRAFT, Round.Status.SEATED):
+        raise Refused(_("Round %(n)s has not started yet.") % {"n": rnd.number})
+    if new and rnd.status == Round.Status.CLOSED:
+        raise Refused(
+            _("Round %(n)s is closed; correct an existing game instead.") % {"n": rnd.number}
+        )
+    if table.voided:
+        raise Refused(_("This table's round is voided; restore it before entering games."))
+
+
+def _locked_table(table: Table) -> Table:
+    return Table.objects.select_for_update().select_related("round__event").get(pk=table.pk)
+
+
+@transaction.atomic
+def record_hand(*, table: Table, data: dict[str, Any], user: User = None) -> Hand:
+    """Score a hand with the engine and store it as the table's next game."""
+    table = _locked_table(table)
+    event = table.round.event
+    _check_table_open(table, new=True)
+    if table.hands.filter(kind=Hand.Kind.TOTALS).exists():
+        raise Refused(_("This table's totals were entered directly; delete them to enter games."))
+    number = _next_number(table)
+    wanted = event.hands_for(table.size)
+    if wanted is not None and number > wanted:
+        raise Refused(_("This table has played all %(n)s games of the round.") % {"n": wanted})
+    preview_hand(table=table, data=data, number=number)  # raises InvalidHand before any write
+    try:
+        with transaction.atomic():
+            hand = Hand.objects.create(
+                table=table,
+                number=number,
+                dealer=dealer_for(number, table.size),
+                data=data,
+                entered_by=_user(user),
+            )
+    except IntegrityError as exc:  # the same number written at the same moment elsewhere
+        raise Refused(
+            _("Another game was saved at this table at the same moment; try again.")
+        ) from exc
+    rescore_table(table, from_number=number)
+    return hand
+
+
+@transaction.atomic
+def edit_hand(
+    *, hand: Hand, data: dict[str, Any], reason: str, user: User = None, version: int | None = None
+) -> Hand:
+    """Change a stored hand; a reason is required and kept in the hand's history."""
+    if not reason.strip():
+        raise Refused(_("Give a reason for the change."))
+    table = _locked_table(hand.table)
+    _check_table_open(table, new=False)
+    current = Hand.objects.select_for_update().get(pk=hand.pk)
+    if version is not None and current.version != version:
+        raise Refused(
+            _("This game was changed by someone else in the meantime; check the current entry.")
+        )
+    if current.kind == Hand.Kind.TOTALS:
+        check_totals(table.round.event, table, data.get("totals"))
+    else:
+        preview_hand(table=table, data=data, number=current.number)
+    current.data = data
+    current.version += 1
+    current._change_reason = reason.strip()
+    current.save()
+    rescore_table(table, from_number=current.number)
+    return current
+
+
+@transaction.atomic
+def delete_hand(*, hand: Hand, reason: str, user: User = None) -> None:
+    if not reason.strip():
+        raise Refused(_("Give a reason for deleting the game."))
+    table = _locked_table(hand.table)
+    _check_table_open(table, new=False)
+    current = Hand.objects.get(pk=hand.pk)
+    current._change_reason = reason.strip()
+    current.delete()
+    rescore_table(table, from_number=current.number)
+
+
+def check_totals(event: Event, table: Table, totals: Any) -> list[int]:
+    """The paper fallback: one whole number per seat, adding up to zero in a zero-sum game."""
+    if not isinstance(totals, list) or len(totals) != table.size:
+        raise scoring.InvalidHand("totals", _("give one total per player"))
+    for i, value in enumerate(totals):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise scoring.InvalidHand(f"totals[{i}]", _("must be a whole number"))
+        if event.game not in ZERO_SUM and value < 0:
+            raise scoring.InvalidHand(f"totals[{i}]", _("cannot be negative in this game"))
+    if event.game in ZERO_SUM and sum(totals) != 0:
+        raise scoring.InvalidHand(
+            "totals",
+            _("must add up to zero (every point won is lost by someone), they add up to %(sum)s")
+            % {"sum": sum(totals)},
+        )
+    return totals
+
+
+@transaction.atomic
+def record_totals(*, table: Table, totals: list[int], user: User = None) -> Hand:
+    """Enter each player's total of the round directly, when the game-by-game sheet is lost."""
+    table = _locked_table(table)
+    event = table.round.event
+    _check_table_open(table, new=False)
+    if table.hands.exists():
+        raise Refused(
+            _("This table already has games entered; the totals can only replace an empty sheet.")
+        )
+    if event.game == Game.ZIEGE:
+        raise Refused(
+            _("Ziege needs the deals: match wins cannot be taken from totals. Enter the deals.")
+        )
+    check_totals(event, table, totals)
+    hand = Hand.objects.create(
+        table=table,
+        number=1,
+        kind=Hand.Kind.TOTALS,
+        data={"totals": totals},
+        entered_by=_user(user),
+    )
+    rescore_table(table)
+    return hand
+
+
+@transaction.atomic
+def void_table(*, table: Table, reason: str, user: User = None) -> Table:
+    """Void a table's round: it counts nothing for its players (Meisterschaft rules)."""
+    if not reason.strip():
+        raise Refused(_("Give a reason for voiding the table."))
+    table = _locked_table(table)
+    table.voided = True
+    table.void_reason = reason.strip()
+    table._change_reason = reason.strip()
+    table.save()
+    Result.objects.filter(table=table).update(counts=False)
+    return table
+
+
+@transaction.atomic
+def restore_table(*, table: Table, reason: str, user: User = None) -> Table:
+    table = _locked_table(table)
+    table.voided = False
+    table.void_reason = ""
+    table._change_reason = reason.strip() or "restored"
+    table.save()
+    Result.objects.filter(table=table).update(counts=True)
+    return table
+
+
+def _ziege_state(event: Event, hands: Sequence[Hand]) -> ziege.MatchState:
+    """Follow a table's deals through the matches (the engine's match layer)."""
+    rules = event.full_rules()
+    pairs = []
+    for hand in hands:
+        doubled = ziege.play_matches(pairs, rules).next_doubled if pairs else False
+        data = {**hand.data, "doubled": doubled}
+        pairs.append((data, scoring.score("ziege", data, seats=4, rules=rules)))
+    return ziege.play_matches(pairs, rules)
+
+
+def rescore_table(table: Table, from_number: int = 1) -> None:
+    """Rebuild the result cache of one table from its hands, from game ``from_number`` on.
+
+    Ziege's doubled deals and match ends and Hennes Sibbe's lost games depend on the order of the
+    hands, so a change to one hand can change every later one: those are scored again too. Earlier
+    hands are followed through the engine for that state but their stored results stay.
+    """
+    event = table.round.event
+    rules = event.full_rules()
+    hands = list(Hand.objects.filter(table=table).order_by("number"))
+    seats = dict(Seat.objects.filter(table=table).values_list("position", "entry_id"))
+    rows: list[Result] = []
+
+    def add(hand: Hand, position: int, points: int, **extra: int) -> None:
+        if hand.number < from_number:
+            return
+        rows.append(
+            Result(
+                hand=hand,
+                position=position,
+                entry_id=seats[position],
+                table=table,
+                round_id=table.round_id,
+                event_id=event.pk,
+                points=points,
+                counts=not table.voided,
+                **extra,
+            )
+        )
+
+    ziege_deals: list[tuple[dict[str, Any], list[int]]] = []
+    penalties = [0] * table.size
+    for hand in hands:
+        if hand.kind == Hand.Kind.TOTALS:
+            for position, points in enumerate(hand.data["totals"]):
+                add(hand, position, points)
+            continue
+        engine_hand = hand_for_engine(event, table, hand.data, hand.number)
+        if event.game == Game.ZIEGE:
+            before = ziege.play_matches(ziege_deals, rules)
+            engine_hand["doubled"] = before.next_doubled if ziege_deals else False
+            result = scoring.score("ziege", engine_hand, seats=4, rules=rules)
+            ziege_deals.append((engine_hand, result))
+            # a deal that reaches the limit ends the match it belongs to; the next deal opens a
+            # new one, so the current match has a Ziege only if this deal made it
+            winner = ziege.play_matches(ziege_deals, rules).current.winner
+            for position in range(4):
+                team = "a" if position % 2 == 0 else "b"
+                add(
+                    hand,
+                    position,
+                    result[position],
+                    inflicted=result[(position + 1) % 4],
+                    matches_won=1 if winner == team else 0,
+                )
+            continue
+        result = scoring.score(event.game, engine_hand, seats=table.size, rules=rules)
+        if event.game == Game.HENNES_SIBBE:
+            lost = [0] * table.size
+            for position, points in enumerate(result):
+                penalties[position] += points
+                if penalties[position] >= rules["penalty_limit"]:
+                    lost[position] = 1
+            if any(lost):
+                penalties = [0] * table.size  # a new game starts
+            for position, points in enumerate(result):
+                add(hand, position, points, games_lost=lost[position])
+        else:
+            for position, points in enumerate(result):
+                add(hand, position, points)
+    Result.objects.filter(table=table, hand__number__gte=from_number).delete()
+    Result.objects.bulk_create(rows)
+
+
+def recompute_scores(*, event: Event | None = None) -> int:
+    """Rebuild every result from the stored hands (after a rule fix); returns the tables done."""
+    tables = Table.objects.select_related("round__event")
+    if event is not None:
+        tables = tables.filter(round__event=event)
+    done = 0
+    for table in tables:
+        with transaction.atomic():
+            rescore_table(table)
+        done += 1
+    return done
+
+
+# --- standings actions ------------------------------------------------------------------------
+
+
+@transaction.atomic
+def decide_by_lot(
+    *, event: Event, entries: Sequence[Entry], user: User = None, seed: int | None = None
+) -> LotDraw:
+    """Order tied entries by lot (e.g. a tie for first place) and record who drew it."""
+    if len(entries) < 2:
+        raise Refused(_("Choose at least two tied players for a draw by lot."))
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 2**31)
+    order = sorted(entries, key=lambda e: e.start_number)
+    random.Random(seed).shuffle(order)
+    for lot, entry in enumerate(order, start=1):
+        Entry.objects.filter(pk=entry.pk).update(lot=lot)
+    return LotDraw.objects.create(
+        event=event, entries=[e.start_number for e in order], seed=seed, drawn_by=_user(user)
+    )

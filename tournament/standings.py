@@ -1,0 +1,150 @@
+"""Standings beyond the event list: side rankings, teams, a round by table, the season.
+
+Each function costs a fixed number of queries, whatever the size of the event or season.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from django.db.models import Q, Sum, Value
+from django.db.models.functions import Coalesce
+
+from scoring import ziege
+
+from .models import Entry, Event, Hand, Result, Round, Season, Seat, Team
+
+PRIZE_PLACES = 3
+
+
+def shared_ranks(values: Sequence[Any]) -> list[int]:
+    """Competition ranking (1, 2, 2, 4) of values already sorted best first."""
+    ranks: list[int] = []
+    for i, value in enumerate(values):
+        ranks.append(ranks[-1] if i and value == values[i - 1] else i + 1)
+    return ranks
+
+
+def category_standings(event: Event, rounds: list[Round], category: str) -> Any:
+    """A side ranking (Damen, Jugend, ...): ranks among the players of the category only."""
+    return Entry.objects.filter(player__category=category).standings(event, rounds)
+
+
+def prize_ties(event: Event, rounds: list[Round]) -> list[list[Entry]]:
+    """Groups of entries sharing a prize place (not yet decided by lot): one query."""
+    groups: dict[int, list[Entry]] = defaultdict(list)
+    for entry in Entry.objects.standings(event, rounds):
+        if entry.rank <= PRIZE_PLACES:
+            groups[entry.rank].append(entry)
+    return [group for _rank, group in sorted(groups.items()) if len(group) > 1]
+
+
+def team_standings(event: Event) -> list[dict[str, Any]]:
+    """Teams of four: the sum of their members' totals (RULES.md 6). Two queries."""
+    teams = list(
+        Team.objects.filter(event=event, kind=Team.Kind.SQUAD)
+        .annotate(
+            total=Coalesce(
+                Sum(
+                    "squad_members__results__points",
+                    filter=Q(squad_members__results__counts=True),
+                ),
+                Value(0),
+            )
+        )
+        .prefetch_related("squad_members__player")
+        .order_by("-total", "name")
+    )
+    ranks = shared_ranks([t.total for t in teams])
+    return [
+        {
+            "rank": rank,
+            "name": team.name,
+            "members": ", ".join(str(m.player) for m in team.squad_members.all()),
+            "total": team.total,
+        }
+        for rank, team in zip(ranks, teams, strict=True)
+    ]
+
+
+def round_tables(rnd: Round) -> list[dict[str, Any]]:
+    """A round's results by table: each seat's total for the round. Two queries."""
+    seats = list(
+        Seat.objects.filter(round=rnd, table__isnull=False)
+        .select_related("entry__player", "table")
+        .order_by("table__number", "position")
+    )
+    totals = {
+        (row["table_id"], row["position"]): row["points"]
+        for row in Result.objects.filter(round=rnd)
+        .values("table_id", "position")
+        .annotate(points=Sum("points"))
+    }
+    tables: dict[int, dict[str, Any]] = {}
+    for seat in seats:
+        table = tables.setdefault(seat.table_id, {"table": seat.table, "seats": []})
+        table["seats"].append(
+            {"seat": seat, "points": totals.get((seat.table_id, seat.position), 0)}
+        )
+    return list(tables.values())
+
+
+def season_standings(season: Season) -> tuple[list[Event], list[dict[str, Any]]]:
+    """One column per event and the sum, optionally of each player's best N events. Two queries."""
+    events = list(season.events.order_by("date", "pk"))
+    per_player: dict[int, dict[str, Any]] = {}
+    rows = (
+        Entry.objects.filter(event__season=season)
+        .values("player_id", "player__first_name", "player__last_name", "player__club", "event_id")
+        .annotate(points=Coalesce(Sum("results__points", filter=Q(results__counts=True)), Value(0)))
+    )
+    for row in rows:
+        player = per_player.setdefault(
+            row["player_id"],
+            {
+                "name": f"{row['player__last_name']}, {row['player__first_name']}",
+                "club": row["player__club"],
+                "scores": {},
+            },
+        )
+        player["scores"][row["event_id"]] = row["points"]
+    result = []
+    for player in per_player.values():
+        scores = sorted(player["scores"].values(), reverse=True)
+        counted = scores[: season.best_of] if season.best_of else scores
+        row = {"name": player["name"], "club": player["club"], "total": sum(counted)}
+        for event in events:
+            row[f"event_{event.pk}"] = player["scores"].get(event.pk)
+        result.append(row)
+    result.sort(key=lambda r: (-r["total"], r["name"]))
+    for rank, row in zip(shared_ranks([r["total"] for r in result]), result, strict=True):
+        row["rank"] = rank
+    return events, result
+
+
+def ziege_matches(event: Event, hands: Sequence[Hand]) -> ziege.MatchState:
+    """The running match score of a Ziege table, from its results already computed."""
+    rules = event.full_rules()
+    deals = []
+    for hand in hands:
+        results = [0] * 4
+        for result in hand.results.all():
+            results[result.position] = result.points
+        deals.append((hand.data, results))
+    return ziege.play_matches(deals, rules)
+
+
+def hennes_current_game(hands: Sequence[Hand], size: int, limit: int) -> list[int]:
+    """Penalty cards each seat holds in the game now being played (they reset when one seat
+    reaches the limit)."""
+    current = [0] * size
+    for hand in hands:
+        ended = False
+        for result in hand.results.all():
+            current[result.position] += result.points
+            ended = ended or result.games_lost > 0
+        if ended:
+            current = [0] * size
+    return current

@@ -1,0 +1,127 @@
+"""django-tables2 declarations for standings and lists (imported as ``tables``: a card table is a
+``models.Table``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_tables2 as tables
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from .models import Entry, Event, Round
+from .templatetags.tournament import signed
+
+
+class SignedColumn(tables.Column):
+    """A score column: right-aligned, plus or minus as on the sheet."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("attrs", {"td": {"class": "num"}, "th": {"class": "num"}})
+        super().__init__(*args, **kwargs)
+
+    def render(self, value: Any) -> str:
+        return signed(value)
+
+    def value(self, value: Any) -> Any:
+        return value
+
+
+class NumberColumn(tables.Column):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("attrs", {"td": {"class": "num"}, "th": {"class": "num"}})
+        super().__init__(*args, **kwargs)
+
+
+class BalanceColumn(NumberColumn):
+    """Crazy Solo: chips held, the start balance plus every result (RULES.md 4)."""
+
+    def __init__(self, start: int) -> None:
+        self.start = start
+        super().__init__(verbose_name=_("Balance"), accessor="total")
+
+    def render(self, value: Any) -> str:
+        return str(self.start + int(value))
+
+    def value(self, value: Any) -> int:
+        return self.start + int(value)
+
+
+class StandingsTable(tables.Table):
+    rank = tables.Column(verbose_name=_("Rank"), attrs={"td": {"class": "num rank"}})
+    start_number = NumberColumn(verbose_name=_("No."))
+    name = tables.Column(
+        verbose_name=_("Name"),
+        accessor="player__last_name",
+        order_by=("player__last_name", "player__first_name"),
+    )
+    club = tables.Column(verbose_name=_("Club"), accessor="player__club")
+    total = SignedColumn(verbose_name=_("Total"))
+
+    class Meta:
+        model = Entry
+        fields: tuple[str, ...] = ()
+        sequence = ("rank", "start_number", "name", "club", "...", "total")
+        order_by = ("rank",)
+        attrs = {"class": "standings"}
+        row_attrs = {"class": lambda record: "withdrawn" if not record.is_active else ""}
+        empty_text = _("No players registered yet.")
+
+    def render_name(self, record: Entry) -> str:
+        text = format_html("{}, {}", record.player.last_name, record.player.first_name)
+        if not record.is_active:
+            text = format_html('{} <span class="tag">{}</span>', text, _("withdrawn"))
+        return text
+
+    def value_name(self, record: Entry) -> str:
+        return record.player.sort_name
+
+
+def standings_table(event: Event, data: Any, rounds: list[Round], **kwargs: Any) -> StandingsTable:
+    """The standings table of an event: a column per round, then the game's own columns."""
+    extra: list[tuple[str, tables.Column]] = [
+        (
+            f"round_{r.number}",
+            SignedColumn(verbose_name=_("R%(n)s") % {"n": r.number}, accessor=f"round_{r.number}"),
+        )
+        for r in rounds
+    ]
+    if event.game == "ziege":
+        extra += [
+            ("matches", NumberColumn(verbose_name=_("Matches won"))),
+            ("difference", SignedColumn(verbose_name=_("Defeat points difference"))),
+            ("conceded", NumberColumn(verbose_name=_("Defeat points conceded"))),
+        ]
+    if event.game == "hennes_sibbe":
+        extra.append(("games_lost", NumberColumn(verbose_name=_("Games lost"))))
+    if event.game == "crazy_solo":
+        extra.append(("total", BalanceColumn(event.full_rules()["start_balance"])))
+    elif event.game == "hennes_sibbe":
+        extra.append(("total", NumberColumn(verbose_name=_("Penalty cards"))))
+    elif event.game == "ziege":
+        extra.append(("total", NumberColumn(verbose_name=_("Defeat points"))))
+    return StandingsTable(data, extra_columns=extra, **kwargs)
+
+
+class SeasonTable(tables.Table):
+    rank = tables.Column(verbose_name=_("Rank"), attrs={"td": {"class": "num rank"}})
+    name = tables.Column(verbose_name=_("Name"))
+    club = tables.Column(verbose_name=_("Club"))
+    total = SignedColumn(verbose_name=_("Total"))
+
+    class Meta:
+        sequence = ("rank", "name", "club", "...", "total")
+        order_by = ("rank",)
+        attrs = {"class": "standings"}
+        empty_text = _("No results in this season yet.")
+
+
+class SideTable(tables.Table):
+    rank = tables.Column(verbose_name=_("Rank"), attrs={"td": {"class": "num rank"}})
+    name = tables.Column(verbose_name=_("Team"))
+    members = tables.Column(verbose_name=_("Players"), orderable=False)
+    total = SignedColumn(verbose_name=_("Total"))
+
+    class Meta:
+        attrs = {"class": "standings"}
+        empty_text = _("No teams registered.")

@@ -1,0 +1,45 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("anmelden/", auth_views.LoginView.as_view(), name="login"),
+    path("abmelden/", auth_views.LogoutView.as_view(), name="logout"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+    path("saison/neu/", views.season_create, name="season_create"),
+    path("saison/<slug:slug>/", views.season_detail, name="season"),
+    path("turnier/neu/", views.event_create, name="event_create"),
+    path("turnier/<slug:slug>/", views.event_detail, name="event"),
+    path("turnier/<slug:slug>/bearbeiten/", views.event_edit, name="event_edit"),
+    path("turnier/<slug:slug>/spieler/", views.event_players, name="event_players"),
+    path("turnier/<slug:slug>/spieler/<int:pk>/status/", views.entry_status, name="entry_status"),
+    path("turnier/<slug:slug>/rangliste/", views.event_standings, name="event_standings"),
+    path("turnier/<slug:slug>/mannschaften/", views.event_teams, name="event_teams"),
+    path("turnier/<slug:slug>/los/", views.decide_lot, name="decide_lot"),
+    path("turnier/<slug:slug>/durchgang/neu/", views.round_add, name="round_add"),
+    path(
+        "turnier/<slug:slug>/durchgang/<int:number>/",
+        views.round_seating,
+        name="round_seating",
+    ),
+    path(
+        "turnier/<slug:slug>/durchgang/<int:number>/ergebnisse/",
+        views.round_results,
+        name="round_results",
+    ),
+    path(
+        "turnier/<slug:slug>/durchgang/<int:number>/<str:action>/",
+        views.round_action,
+        name="round_action",
+    ),
+    path("tisch/<int:pk>/", views.table_sheet, name="table"),
+    path("tisch/<int:pk>/vorschau/", views.hand_preview, name="hand_preview"),
+    path("tisch/<int:pk>/summen/", views.table_totals, name="table_totals"),
+    path("tisch/<int:pk>/werten/", views.table_void, name="table_void"),
+    path("spiel/<int:pk>/", views.hand_edit, name="hand_edit"),
+    path("kartenpunkte/", views.card_points, name="card_points"),
+]

@@ -1,0 +1,556 @@
+"""Views: access helper → form → service → redirect or render. Reads are public; every write needs a
+login and a POST."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+from django_tables2 import RequestConfig
+
+import scoring
+from scoring import cego
+
+from . import services, standings
+from . import tables as tables_
+from .forms import (
+    HAND_FORMS,
+    CardCounterForm,
+    EventForm,
+    ReasonForm,
+    RegisterForm,
+    SeasonForm,
+    SwapForm,
+    TotalsForm,
+)
+from .models import Entry, Event, Hand, Player, Round, Season, Seat, Table
+from .templatetags.tournament import card_points_text, describe_hand
+
+# --- access helpers: the object and its related rows in one call ------------------------------
+
+
+def _event(slug: str) -> Event:
+    return get_object_or_404(Event.objects.select_related("season"), slug=slug)
+
+
+def _round(slug: str, number: int) -> Round:
+    return get_object_or_404(
+        Round.objects.select_related("event__season"), event__slug=slug, number=number
+    )
+
+
+def _table(pk: int) -> Table:
+    return get_object_or_404(Table.objects.select_related("round__event"), pk=pk)
+
+
+def _refused(request: HttpRequest, exc: Exception) -> None:
+    messages.error(request, str(exc))
+
+
+# --- public pages -----------------------------------------------------------------------------
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    events = Event.objects.select_related("season").annotate(players=Count("entries"))
+    return render(
+        request,
+        "tournament/home.html",
+        {
+            "events": events,
+            "seasons": Season.objects.annotate(event_count=Count("events")),
+            "games": scoring.GAMES.values(),
+        },
+    )
+
+
+@require_GET
+def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(slug)
+    rounds = list(
+        event.rounds.annotate(
+            table_count=Count("tables", distinct=True),
+            voided=Count("tables", filter=Q(tables__voided=True), distinct=True),
+        )
+    )
+    entries = event.entries.aggregate(
+        total=Count("id"), active=Count("id", filter=Q(status=Entry.Status.ACTIVE))
+    )
+    return render(
+        request,
+        "tournament/event_detail.html",
+        {"event": event, "rounds": rounds, "entries": entries, "rules": event.full_rules()},
+    )
+
+
+@require_GET
+def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(slug)
+    rounds = list(event.rounds.all())
+    category = request.GET.get("category", "")
+    data = Entry.objects.standings(event, rounds)
+    if category in Player.Category.values and category:
+        data = standings.category_standings(event, rounds, category)
+    table = tables_.standings_table(event, data, rounds, request=request)
+    per_page = request.GET.get("per_page")
+    paginate: Any = False
+    if per_page and per_page.isdigit():
+        paginate = {"per_page": max(10, min(int(per_page), 500))}
+    RequestConfig(request, paginate=paginate).configure(table)
+    ties = standings.prize_ties(event, rounds) if request.user.is_authenticated else []
+    return render(
+        request,
+        "tournament/standings.html",
+        {
+            "event": event,
+            "table": table,
+            "rounds": rounds,
+            "category": category,
+            "categories": [c for c in Player.Category.choices if c[0]],
+            "provisional": any(r.status != Round.Status.CLOSED for r in rounds),
+            "ties": ties,
+        },
+    )
+
+
+@require_GET
+def event_teams(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(slug)
+    rows = standings.team_standings(event)
+    table = tables_.SideTable(rows)
+    RequestConfig(request, paginate=False).configure(table)
+    return render(request, "tournament/teams.html", {"event": event, "table": table})
+
+
+@require_GET
+def round_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    rnd = _round(slug, number)
+    seats = list(Seat.objects.for_round(rnd))
+    tables: dict[int, list[Seat]] = {}
+    sitting_out = []
+    for seat in seats:
+        if seat.table is None:
+            sitting_out.append(seat)
+        else:
+            tables.setdefault(seat.table.number, []).append(seat)
+    alphabetical = sorted(
+        (s for s in seats), key=lambda s: (s.entry.player.last_name, s.entry.player.first_name)
+    )
+    swap_form = None
+    if request.user.is_authenticated and rnd.status == Round.Status.SEATED:
+        swap_form = SwapForm(
+            entries=Entry.objects.filter(seats__round=rnd).select_related("player")
+        )
+    return render(
+        request,
+        "tournament/seating.html",
+        {
+            "event": rnd.event,
+            "round": rnd,
+            "tables": sorted(tables.items()),
+            "sitting_out": sitting_out,
+            "alphabetical": alphabetical,
+            "swap_form": swap_form,
+        },
+    )
+
+
+@require_GET
+def round_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    rnd = _round(slug, number)
+    return render(
+        request,
+        "tournament/round_results.html",
+        {"event": rnd.event, "round": rnd, "tables": standings.round_tables(rnd)},
+    )
+
+
+@require_GET
+def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    season = get_object_or_404(Season, slug=slug)
+    events, rows = standings.season_standings(season)
+    extra = [
+        (f"event_{e.pk}", tables_.SignedColumn(verbose_name=e.name, accessor=f"event_{e.pk}"))
+        for e in events
+    ]
+    table = tables_.SeasonTable(rows, extra_columns=extra)
+    RequestConfig(request, paginate=False).configure(table)
+    return render(
+        request, "tournament/season.html", {"season": season, "events": events, "table": table}
+    )
+
+
+def _players(table: Table) -> list[str]:
+    seats = Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
+    return [str(s.entry.player) for s in seats]
+
+
+def _sheet(table: Table) -> dict[str, Any]:
+    """The paper sheet on screen: a row per game with each seat's result and running totals."""
+    event = table.round.event
+    seats = list(
+        Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
+    )
+    players = [str(s.entry.player) for s in seats]
+    hands = list(Hand.objects.for_table(table))
+    running = [0] * table.size
+    rows = []
+    for hand in hands:
+        results = [0] * table.size
+        for result in hand.results.all():
+            results[result.position] = result.points
+        running = [a + b for a, b in zip(running, results, strict=True)]
+        rows.append(
+            {
+                "hand": hand,
+                "description": describe_hand(event.game, hand.data, players),
+                "results": results,
+                "running": list(running),
+                "dealer": hand.dealer,
+            }
+        )
+    extra: dict[str, Any] = {}
+    if event.game == "ziege":
+        extra["matches"] = standings.ziege_matches(event, hands)
+    if event.game == "crazy_solo":
+        start = event.full_rules()["start_balance"]
+        extra["balances"] = [start + r for r in running]
+    if event.game == "hennes_sibbe":
+        extra["penalty_limit"] = event.full_rules()["penalty_limit"]
+        extra["penalties"] = standings.hennes_current_game(
+            hands, table.size, extra["penalty_limit"]
+        )
+    wanted = event.hands_for(table.size)
+    return {
+        "event": event,
+        "round": table.round,
+        "table": table,
+        "seats": seats,
+        "players": players,
+        "rows": rows,
+        "totals": running,
+        "wanted": wanted,
+        "next_number": len(hands) + 1,
+        "next_dealer": services.dealer_for(len(hands) + 1, table.size) if table.size else 0,
+        **extra,
+    }
+
+
+def table_sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    """The table sheet; for a logged-in scorer also the form for the next game."""
+    table = _table(pk)
+    event = table.round.event
+    context = _sheet(table)
+    form_class = HAND_FORMS[event.game]
+    form = None
+    if request.user.is_authenticated:
+        if request.method == "POST":
+            form = form_class(request.POST, table=table, players=context["players"])
+            if form.is_valid():
+                if request.POST.get("action") == "preview":
+                    context["preview"] = form.result
+                else:
+                    try:
+                        services.record_hand(table=table, data=form.hand, user=request.user)
+                    except services.Refused as exc:
+                        _refused(request, exc)
+                    else:
+                        messages.success(request, _("Game saved."))
+                        return redirect(table)
+        else:
+            form = form_class(table=table, players=context["players"])
+    elif request.method == "POST":
+        return redirect(f"{reverse('login')}?next={request.path}")
+    context["form"] = form
+    context["counter"] = CardCounterForm(prefix="cc") if event.game == "cego" else None
+    context["totals_form"] = (
+        TotalsForm(table=table, players=context["players"])
+        if request.user.is_authenticated and not context["rows"] and event.game != "ziege"
+        else None
+    )
+    return render(request, "tournament/table.html", context)
+
+
+# --- director pages ---------------------------------------------------------------------------
+
+
+@login_required
+def season_create(request: HttpRequest) -> HttpResponse:
+    form = SeasonForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        season = form.save()
+        messages.success(request, _("Season created."))
+        return redirect(season)
+    return render(request, "tournament/form.html", {"form": form, "title": _("New season")})
+
+
+@login_required
+def event_create(request: HttpRequest) -> HttpResponse:
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        event = form.save()
+        messages.success(request, _("Event created. Now register the players."))
+        return redirect("event_players", slug=event.slug)
+    return render(request, "tournament/form.html", {"form": form, "title": _("New event")})
+
+
+@login_required
+def event_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(slug)
+    form = EventForm(request.POST or None, instance=event)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("Event saved."))
+        return redirect(event)
+    return render(
+        request, "tournament/form.html", {"form": form, "title": event.name, "event": event}
+    )
+
+
+@login_required
+def event_players(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(slug)
+    form = RegisterForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            entry = services.register_player(event=event, player=form.get_player())
+        except services.Refused as exc:
+            _refused(request, exc)
+        else:
+            messages.success(
+                request,
+                _("%(player)s registered with start number %(n)s.")
+                % {"player": entry.player, "n": entry.start_number},
+            )
+            return redirect("event_players", slug=event.slug)
+    entries = event.entries.select_related("player", "squad", "pair")
+    return render(
+        request, "tournament/players.html", {"event": event, "entries": entries, "form": form}
+    )
+
+
+@login_required
+@require_POST
+def entry_status(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    event = _event(slug)
+    entry = get_object_or_404(Entry.objects.select_related("player"), event=event, pk=pk)
+    try:
+        if request.POST.get("action") == "reinstate":
+            services.reinstate_entry(entry=entry)
+            messages.success(request, _("%(player)s is active again.") % {"player": entry.player})
+        else:
+            services.withdraw_entry(entry=entry)
+            messages.success(request, _("%(player)s withdrawn.") % {"player": entry.player})
+    except services.Refused as exc:
+        _refused(request, exc)
+    return redirect("event_players", slug=event.slug)
+
+
+@login_required
+@require_POST
+def round_add(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(slug)
+    try:
+        rnd = services.add_round(event=event)
+    except services.Refused as exc:
+        _refused(request, exc)
+        return redirect(event)
+    return redirect("round_seating", slug=event.slug, number=rnd.number)
+
+
+@login_required
+@require_POST
+def round_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
+    rnd = _round(slug, number)
+    try:
+        if action == "draw":
+            seed_text = request.POST.get("seed", "").strip()
+            if seed_text and not seed_text.isdigit():
+                raise services.Refused(
+                    _("The seed is a whole number; leave it empty for a new draw.")
+                )
+            services.draw_round(round=rnd, seed=int(seed_text) if seed_text else None)
+            messages.success(request, _("Seats drawn."))
+        elif action == "start":
+            services.start_round(round=rnd)
+            messages.success(request, _("Round started: the tables can enter their games."))
+        elif action == "close":
+            services.close_round(round=rnd)
+            messages.success(request, _("Round closed."))
+        elif action == "swap":
+            entries = Entry.objects.filter(seats__round=rnd)
+            form = SwapForm(request.POST, entries=entries)
+            if not form.is_valid():
+                raise services.Refused(_("Choose the two players to swap."))
+            services.swap_seats(
+                round=rnd, first=form.cleaned_data["first"], second=form.cleaned_data["second"]
+            )
+            messages.success(request, _("Seats swapped."))
+        else:
+            raise Http404
+    except services.Refused as exc:
+        _refused(request, exc)
+    return redirect("round_seating", slug=slug, number=number)
+
+
+@login_required
+@require_POST
+def table_totals(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _table(pk)
+    form = TotalsForm(request.POST, table=table, players=_players(table))
+    if form.is_valid():
+        try:
+            services.record_totals(table=table, totals=form.totals, user=request.user)
+            messages.success(request, _("Totals saved."))
+        except services.Refused as exc:
+            _refused(request, exc)
+    else:
+        for error in form.non_field_errors():
+            messages.error(request, error)
+        for name, errors in form.errors.items():
+            if name != "__all__":
+                messages.error(request, f"{form.fields[name].label}: {' '.join(errors)}")
+    return redirect(table)
+
+
+@login_required
+@require_POST
+def table_void(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _table(pk)
+    form = ReasonForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Give a reason."))
+        return redirect(table)
+    try:
+        if request.POST.get("action") == "restore":
+            services.restore_table(
+                table=table, reason=form.cleaned_data["reason"], user=request.user
+            )
+            messages.success(request, _("The table counts again."))
+        else:
+            services.void_table(table=table, reason=form.cleaned_data["reason"], user=request.user)
+            messages.success(request, _("The table's round is voided and counts nothing."))
+    except services.Refused as exc:
+        _refused(request, exc)
+    return redirect(table)
+
+
+@login_required
+def hand_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    hand = get_object_or_404(Hand.objects.select_related("table__round__event"), pk=pk)
+    table = hand.table
+    event = table.round.event
+    players = _players(table)
+    if hand.kind == Hand.Kind.TOTALS:
+        raise Http404
+    form_class = HAND_FORMS[event.game]
+    reason_form = ReasonForm(request.POST or None)
+    if request.method == "POST":
+        form = form_class(request.POST, table=table, players=players, number=hand.number)
+        if request.POST.get("action") == "delete":
+            if reason_form.is_valid():
+                try:
+                    services.delete_hand(
+                        hand=hand, reason=reason_form.cleaned_data["reason"], user=request.user
+                    )
+                except services.Refused as exc:
+                    _refused(request, exc)
+                else:
+                    messages.success(request, _("Game %(n)s deleted.") % {"n": hand.number})
+                    return redirect(table)
+        elif form.is_valid() and reason_form.is_valid():
+            version = request.POST.get("version", "")
+            try:
+                services.edit_hand(
+                    hand=hand,
+                    data=form.hand,
+                    reason=reason_form.cleaned_data["reason"],
+                    user=request.user,
+                    version=int(version) if version.isdigit() else None,
+                )
+            except services.Refused as exc:
+                _refused(request, exc)
+            else:
+                messages.success(request, _("Game %(n)s changed.") % {"n": hand.number})
+                return redirect(table)
+    else:
+        form = form_class(
+            table=table,
+            players=players,
+            number=hand.number,
+            initial=form_class.initial_from(hand.data),
+        )
+    history = hand.history.select_related("history_user").order_by("-history_date")
+    return render(
+        request,
+        "tournament/hand_edit.html",
+        {
+            "event": event,
+            "round": table.round,
+            "table": table,
+            "hand": hand,
+            "form": form,
+            "reason_form": reason_form,
+            "history": history,
+            "players": players,
+        },
+    )
+
+
+@login_required
+@require_POST
+def hand_preview(request: HttpRequest, pk: int) -> JsonResponse:
+    """Live preview for the hand form: the engine's results, or its reason for refusing."""
+    table = _table(pk)
+    form_class = HAND_FORMS[table.round.event.game]
+    number = request.POST.get("number")
+    form = form_class(
+        request.POST,
+        table=table,
+        players=_players(table),
+        number=int(number) if number and number.isdigit() else None,
+    )
+    if form.is_valid():
+        return JsonResponse({"ok": True, "results": form.result})
+    errors = {name: [str(e) for e in errs] for name, errs in form.errors.items()}
+    return JsonResponse({"ok": False, "errors": errors})
+
+
+@require_GET
+def card_points(request: HttpRequest) -> JsonResponse:
+    """Cego card counter: counts of cards → card points, computed by the engine."""
+    form = CardCounterForm(request.GET, prefix="cc")
+    if not form.is_valid():
+        return JsonResponse({"ok": False, "error": _("Counts are whole numbers of 0 or more.")})
+    counts = {k: v for k, v in form.cleaned_data.items() if v}
+    try:
+        points = cego.card_points(counts)
+    except scoring.InvalidHand as exc:
+        return JsonResponse({"ok": False, "error": str(exc)})
+    return JsonResponse({"ok": True, "points": card_points_text(points), "value": float(points)})
+
+
+@login_required
+@require_POST
+def decide_lot(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(slug)
+    ids = [int(i) for i in request.POST.getlist("entry") if i.isdigit()]
+    entries = list(Entry.objects.filter(event=event, pk__in=ids))
+    try:
+        draw = services.decide_by_lot(event=event, entries=entries, user=request.user)
+    except services.Refused as exc:
+        _refused(request, exc)
+    else:
+        messages.success(
+            request,
+            _("Drawn by lot: start numbers %(order)s.")
+            % {"order": ", ".join(str(n) for n in draw.entries)},
+        )
+    return redirect("event_standings", slug=event.slug)
