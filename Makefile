@@ -37,7 +37,7 @@ format: venv
 
 test: lint
 	DJANGO_DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run
-	DJANGO_SECRET_KEY=test-only-not-secret $(BIN)/pytest
+	$(BIN)/pytest
 
 clean:
 	rm -rf $(VENV) db.sqlite3 db.sqlite3-* .pytest_cache .ruff_cache .hypothesis

@@ -347,10 +347,11 @@ def fixed_game_value(hand: Hand, rules: Rules) -> tuple[bool, int]:
 
 
 def declarer_result(hand: Hand, won: bool, value: int) -> list[int]:
-    """Every active opponent pays V to the declarer, or receives V from him."""
+    """Every other seat pays V to the declarer, or receives V from him; at five seats that includes
+    the dealer who sits out the hand (2.1: the declarer gets ±4V)."""
     result = [0] * hand.seats
     sign = 1 if won else -1
-    for s in hand.active_seats():
+    for s in range(hand.seats):
         if s != hand.declarer:
             result[s] = -sign * value
             result[hand.declarer] += sign * value

@@ -98,19 +98,19 @@ def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
     data = Entry.objects.standings(event, rounds)
     if category in Player.Category.values and category:
         data = standings.category_standings(event, rounds, category)
-    table = tables_.standings_table(event, data, rounds, request=request)
+    ranking = tables_.standings_table(event, data, rounds)
     per_page = request.GET.get("per_page")
     paginate: Any = False
     if per_page and per_page.isdigit():
         paginate = {"per_page": max(10, min(int(per_page), 500))}
-    RequestConfig(request, paginate=paginate).configure(table)
+    RequestConfig(request, paginate=paginate).configure(ranking)
     ties = standings.prize_ties(event, rounds) if request.user.is_authenticated else []
     return render(
         request,
         "tournament/standings.html",
         {
             "event": event,
-            "table": table,
+            "ranking": ranking,
             "rounds": rounds,
             "category": category,
             "categories": [c for c in Player.Category.choices if c[0]],
@@ -124,9 +124,9 @@ def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
 def event_teams(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(slug)
     rows = standings.team_standings(event)
-    table = tables_.SideTable(rows)
-    RequestConfig(request, paginate=False).configure(table)
-    return render(request, "tournament/teams.html", {"event": event, "table": table})
+    ranking = tables_.SideTable(rows)
+    RequestConfig(request, paginate=False).configure(ranking)
+    return render(request, "tournament/teams.html", {"event": event, "ranking": ranking})
 
 
 @require_GET
@@ -180,10 +180,10 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
         (f"event_{e.pk}", tables_.SignedColumn(verbose_name=e.name, accessor=f"event_{e.pk}"))
         for e in events
     ]
-    table = tables_.SeasonTable(rows, extra_columns=extra)
-    RequestConfig(request, paginate=False).configure(table)
+    ranking = tables_.SeasonTable(rows, extra_columns=extra)
+    RequestConfig(request, paginate=False).configure(ranking)
     return render(
-        request, "tournament/season.html", {"season": season, "events": events, "table": table}
+        request, "tournament/season.html", {"season": season, "events": events, "ranking": ranking}
     )
 
 

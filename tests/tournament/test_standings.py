@@ -1,0 +1,268 @@
+"""Standings: shared ranks, each game's order and tie-breaks, lots, withdrawn players, voided
+tables, side rankings, teams, seasons; and a fixed number of queries whatever the size."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.factories import (
+    cego,
+    make_entries,
+    make_event,
+    make_player,
+    make_round,
+    make_season,
+    make_table,
+)
+from tournament import services, standings
+from tournament.models import Entry, Event, Game, Round, Team
+
+pytestmark = pytest.mark.django_db
+
+
+def by_seat(table) -> list[Entry]:
+    return [s.entry for s in table.seats.select_related("entry").order_by("position")]
+
+
+def ranked(event) -> list[tuple[int, int, int]]:
+    """(rank, start number, total) in standings order."""
+    return [(e.rank, e.start_number, e.total) for e in Entry.objects.standings(event)]
+
+
+def test_cego_standings_rank_by_total_and_share_ranks_on_equal_totals():
+    table = make_table()
+    seats = by_seat(table)
+    services.record_hand(table=table, data=cego("halbe", 0, 47))  # +60 for seat 0
+    rows = {e.pk: (e.rank, e.total) for e in Entry.objects.standings(table.round.event)}
+    assert rows[seats[0].pk] == (1, 60)
+    assert {rows[e.pk] for e in seats[1:]} == {(2, -20)}
+
+
+def test_the_last_place_is_visible_in_the_standings():
+    table = make_table()
+    services.record_hand(table=table, data=cego("halbe", 2, 34))  # seat 2 loses 60
+    last = list(Entry.objects.standings(table.round.event))[-1]
+    assert last.pk == by_seat(table)[2].pk
+    assert last.rank == 4
+    assert last.total == -60
+
+
+def test_standings_have_a_column_per_round():
+    event = make_event(hands_per_round={"4": 1})
+    make_entries(event, 4)
+    first = make_round(event)
+    table = first.tables.get()
+    services.record_hand(table=table, data=cego("halbe", 0, 47))
+    services.close_round(round=first)
+    second = make_round(event, seed=5)
+    services.record_hand(table=second.tables.get(), data=cego("cego", 0, 40))
+    rows = list(Entry.objects.standings(event, [first, second]))
+    for row in rows:
+        assert row.total == row.round_1 + row.round_2
+    assert sorted(r.round_1 for r in rows) == [-20, -20, -20, 60]
+
+
+def test_ziege_orders_by_matches_won_then_difference_then_fewer_conceded():
+    table = make_table(Game.ZIEGE, 4)
+    a1, _b1, a2, _b2 = by_seat(table)
+    services.record_hand(table=table, data={"team_a_points": 120})  # B concedes 6
+    services.record_hand(table=table, data={"team_a_points": 120})  # B concedes 6: A wins match
+    services.record_hand(table=table, data={"team_a_points": 20})  # A concedes 4
+    rows = list(Entry.objects.standings(table.round.event))
+    top = {rows[0].pk, rows[1].pk}
+    assert top == {a1.pk, a2.pk}
+    assert (rows[0].matches, rows[0].difference, rows[0].conceded) == (1, 8, 4)
+    assert (rows[2].matches, rows[2].difference, rows[2].conceded) == (0, -8, 12)
+    assert [r.rank for r in rows] == [1, 1, 3, 3]
+
+
+def test_hennes_sibbe_fewest_penalty_cards_rank_first_then_fewest_games_lost():
+    table = make_table(Game.HENNES_SIBBE, 3, rules={"penalty_limit": 2})
+    seats = by_seat(table)
+
+    def challenge(loser: int) -> dict:
+        # the claimant is wrong: the claimant takes the penalty card
+        return {
+            "claimant": loser,
+            "challenger": (loser + 1) % 3,
+            "claim": {"count": 5, "colour": "gelb"},
+            "claim_correct": False,
+        }
+
+    for loser in (0, 0, 1, 2):  # seat 0 reaches the limit (a lost game), then 1 and 2 get one each
+        services.record_hand(table=table, data=challenge(loser))
+    rows = list(Entry.objects.standings(table.round.event))
+    assert {(r.pk, r.total, r.games_lost, r.rank) for r in rows[:2]} == {
+        (seats[1].pk, 1, 0, 1),
+        (seats[2].pk, 1, 0, 1),
+    }
+    assert (rows[2].pk, rows[2].total, rows[2].games_lost, rows[2].rank) == (seats[0].pk, 2, 1, 3)
+
+
+def test_a_draw_by_lot_separates_a_tie_for_first_place():
+    table = make_table()
+    services.record_hand(table=table, data=cego("halbe", 0, 47))
+    services.record_hand(table=table, data=cego("halbe", 1, 47))
+    event = table.round.event
+    tied = [e for e in Entry.objects.standings(event) if e.rank == 1]
+    assert len(tied) == 2
+    assert [len(group) for group in standings.prize_ties(event, [])] == [2, 2]
+    services.decide_by_lot(event=event, entries=tied, seed=11)
+    ranks = sorted(e.rank for e in Entry.objects.standings(event) if e.pk in {t.pk for t in tied})
+    assert ranks == [1, 2]
+    assert [len(g) for g in standings.prize_ties(event, [])] == [2]
+
+
+def test_withdrawn_players_stay_in_the_standings_with_their_points():
+    event = make_event(table_policy=Event.TablePolicy.SIT_OUT)
+    make_entries(event, 4)
+    table = make_round(event).tables.get()
+    services.record_hand(table=table, data=cego("halbe", 0, 47))
+    leaver = by_seat(table)[0]
+    Round.objects.update(status=Round.Status.CLOSED)
+    services.withdraw_entry(entry=leaver)
+    row = next(e for e in Entry.objects.standings(event) if e.pk == leaver.pk)
+    assert (row.rank, row.total, row.is_active) == (1, 60, False)
+
+
+def test_a_voided_table_counts_nothing_in_the_standings():
+    event = make_event()
+    make_entries(event, 8)
+    rnd = make_round(event)
+    first, second = rnd.tables.order_by("number")
+    services.record_hand(table=first, data=cego("halbe", 0, 47))
+    services.record_hand(table=second, data=cego("halbe", 0, 47))
+    services.void_table(table=first, reason="Blatt unleserlich")
+    totals = {e.pk: e.total for e in Entry.objects.standings(event)}
+    assert [totals[e.pk] for e in by_seat(first)] == [0, 0, 0, 0]
+    assert [totals[e.pk] for e in by_seat(second)] == [60, -20, -20, -20]
+
+
+def test_a_side_ranking_ranks_a_category_among_itself():
+    event = make_event()
+    women = make_entries(event, 2, category="damen")
+    make_entries(event, 2)
+    table = make_round(event).tables.get()
+    seat_of = {s.entry_id: s.position for s in table.seats.all()}
+    services.record_hand(table=table, data=cego("halbe", seat_of[women[1].pk], 47))
+    rows = list(standings.category_standings(event, [], "damen"))
+    assert [(r.pk, r.rank) for r in rows] == [(women[1].pk, 1), (women[0].pk, 2)]
+
+
+def test_a_team_of_four_scores_the_sum_of_its_members():
+    event = make_event()
+    entries = make_entries(event, 8)
+    red = Team.objects.create(event=event, name="Rot", kind=Team.Kind.SQUAD)
+    blue = Team.objects.create(event=event, name="Blau", kind=Team.Kind.SQUAD)
+    Entry.objects.filter(pk__in=[e.pk for e in entries[:4]]).update(squad=red)
+    Entry.objects.filter(pk__in=[e.pk for e in entries[4:]]).update(squad=blue)
+    rnd = make_round(event)
+    for table in rnd.tables.all():
+        services.record_hand(table=table, data=cego("halbe", 0, 47))
+    expected = {}
+    for team in (red, blue):
+        expected[team.name] = sum(
+            e.total for e in Entry.objects.standings(event) if e.squad_id == team.pk
+        )
+    rows = standings.team_standings(event)
+    assert {r["name"]: r["total"] for r in rows} == expected
+    assert sum(expected.values()) == 0
+
+
+def _season_with_two_events(best_of=None):
+    season = make_season(best_of=best_of)
+    players = [make_player() for _ in range(4)]
+    events = []
+    for n, declarer_points in enumerate((47, 34)):
+        event = make_event(season=season)
+        for player in players:
+            services.register_player(event=event, player=player)
+        table = make_round(event, seed=n + 1).tables.get()
+        declarer = next(s.position for s in table.seats.all() if s.entry.player == players[0])
+        services.record_hand(table=table, data=cego("halbe", declarer, declarer_points))
+        events.append(event)
+    return season, players, events
+
+
+def test_season_standings_add_up_each_players_events():
+    season, players, events = _season_with_two_events()
+    columns, rows = standings.season_standings(season)
+    assert columns == events
+    first = next(r for r in rows if r["name"].startswith(players[0].last_name))
+    assert (first[f"event_{events[0].pk}"], first[f"event_{events[1].pk}"]) == (60, -60)
+    assert first["total"] == 0
+    assert sorted(r["total"] for r in rows) == [0, 0, 0, 0]
+
+
+def test_season_best_n_counts_only_each_players_best_events():
+    season, players, _events = _season_with_two_events(best_of=1)
+    _columns, rows = standings.season_standings(season)
+    first = next(r for r in rows if r["name"].startswith(players[0].last_name))
+    assert first["total"] == 60
+    others = [r["total"] for r in rows if r is not first]
+    assert others == [20, 20, 20]
+    assert [r["rank"] for r in rows] == [1, 2, 2, 2]
+
+
+# --- query counts: a page costs the same whatever the size of the event ------------------------
+
+
+def _event_of(players: int, hands: int) -> Event:
+    event = make_event(table_policy=Event.TablePolicy.SIT_OUT)
+    make_entries(event, players)
+    rnd = make_round(event)
+    for table in rnd.tables.all():
+        for _ in range(hands):
+            services.record_hand(table=table, data=cego("halbe", 0, 47))
+    return event
+
+
+def _queries(client, url: str) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code == 200
+    return len(ctx.captured_queries)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/turnier/{slug}/rangliste/",
+        "/turnier/{slug}/rangliste/?category=damen",
+        "/turnier/{slug}/mannschaften/",
+        "/turnier/{slug}/durchgang/1/",
+        "/turnier/{slug}/durchgang/1/ergebnisse/",
+    ],
+)
+def test_standings_and_lists_cost_the_same_queries_for_8_and_40_players(client, url):
+    small, large = _event_of(8, 2), _event_of(40, 3)
+    assert _queries(client, url.format(slug=small.slug)) == _queries(
+        client, url.format(slug=large.slug)
+    )
+
+
+def test_the_event_standings_page_costs_three_queries(client):
+    event = _event_of(12, 2)
+    # Expect 3 queries: the event (with its season), its rounds, the standings themselves
+    assert _queries(client, f"/turnier/{event.slug}/rangliste/") == 3
+
+
+def test_a_table_sheet_costs_the_same_queries_for_2_and_20_games(client):
+    short, long = _event_of(4, 2), _event_of(4, 20)
+    urls = [f"/tisch/{e.rounds.get().tables.get().pk}/" for e in (short, long)]
+    assert _queries(client, urls[0]) == _queries(client, urls[1])
+
+
+def test_season_standings_cost_the_same_queries_for_one_and_three_events(client):
+    small_season = make_season()
+    large_season = make_season()
+    for season, count in ((small_season, 1), (large_season, 3)):
+        for _ in range(count):
+            event = _event_of(8, 1)
+            event.season = season
+            event.save()
+    assert _queries(client, f"/saison/{small_season.slug}/") == _queries(
+        client, f"/saison/{large_season.slug}/"
+    )
