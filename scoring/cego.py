@@ -56,6 +56,12 @@ MAX_FACH = 8
 # tricks than that, also at a three-seat table.
 TRICKS_PER_HAND = 11
 
+# the allowed values of the settings that are words
+SETTING_CHOICES: dict[str, tuple[str, ...]] = {
+    "solo_double": ("before_rounding", "after_rounding"),
+    "gegensolo_raises": ("all", "cego_only"),
+}
+
 DEFAULT_RULES: dict[str, Any] = {
     "total_points": 79,
     "win_threshold": 40,
@@ -87,8 +93,10 @@ def check_rules(given: Any) -> Rules:
         {
             "total_points": _positive,
             "win_threshold": _positive,
-            "solo_double": lambda v, f: check.choice(v, f, ("before_rounding", "after_rounding")),
-            "gegensolo_raises": lambda v, f: check.choice(v, f, ("all", "cego_only")),
+            "solo_double": lambda v, f: check.choice(v, f, SETTING_CHOICES["solo_double"]),
+            "gegensolo_raises": lambda v, f: check.choice(
+                v, f, SETTING_CHOICES["gegensolo_raises"]
+            ),
             "bettel": _positive,
             "piccolo": _positive,
             "ulti": _positive,

@@ -30,6 +30,8 @@ HEARTS_CONTRACTS = ("herz_solo", "alleingang_herz")
 ALONE_CONTRACTS = ("alleingang", "alleingang_herz")
 TRUMPS = ("kreuz", "pik", "karo", "herz")
 
+SETTING_CHOICES: dict[str, tuple[str, ...]] = {"rounding": ("nearest", "up")}
+
 DEFAULT_RULES: dict[str, Any] = {"rounding": "nearest", "start_balance": 150}
 
 KEYS = {"contract", "bidder", "partner", "soloist_points", "trump"}
@@ -53,7 +55,7 @@ def check_rules(given: Any) -> dict[str, Any]:
         given,
         DEFAULT_RULES,
         {
-            "rounding": lambda v, f: check.choice(v, f, ("nearest", "up")),
+            "rounding": lambda v, f: check.choice(v, f, SETTING_CHOICES["rounding"]),
             "start_balance": lambda v, f: check.integer(v, f, 0),
         },
     )

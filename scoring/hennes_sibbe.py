@@ -48,6 +48,8 @@ CARDS = (*COLOURS, *JOKERS)
 DRILLING_VALUE = 3
 GOATS_FOR_DOUBLING = 3
 
+SETTING_CHOICES: dict[str, tuple[str, ...]] = {"goat_doubling": ("all", "hand", "off")}
+
 DEFAULT_RULES: dict[str, Any] = {
     "jokers_fit_all": False,
     "goat_doubling": "all",
@@ -91,7 +93,7 @@ def check_rules(given: Any) -> dict[str, Any]:
         DEFAULT_RULES,
         {
             "jokers_fit_all": check.boolean,
-            "goat_doubling": lambda v, f: check.choice(v, f, ("all", "hand", "off")),
+            "goat_doubling": lambda v, f: check.choice(v, f, SETTING_CHOICES["goat_doubling"]),
             "hennes_value": lambda v, f: check.integer(v, f, 1),
             "penalty_limit": lambda v, f: check.integer(v, f, 1),
         },

@@ -20,6 +20,8 @@ TOTAL_POINTS = 120
 HALF = TOTAL_POINTS // 2  # 60:60 is "Kugeln": nobody is charged
 TEAMS: dict[str, tuple[int, int]] = {"a": (0, 2), "b": (1, 3)}
 
+SETTING_CHOICES: dict[str, tuple[str, ...]] = {}
+
 DEFAULT_RULES: dict[str, Any] = {"match_limit": 12, "balls_double_next": False}
 
 KEYS = {"team_a_points", "team_a_took_trick", "team_b_took_trick", "doubled"}

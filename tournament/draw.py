@@ -117,8 +117,14 @@ def _plan_fours(n: int, game: str, policy: str) -> Plan:
     missing = FOUR - rest
     if full == 0:
         raise DrawError(
-            _("%(game)s needs at least four players at a table; %(n)s are registered.")
-            % {"game": name, "n": n}
+            ngettext(
+                "%(game)s needs four players at a table; %(n)s player is registered: "
+                "register %(missing)s more.",
+                "%(game)s needs four players at a table; %(n)s players are registered: "
+                "register %(missing)s more.",
+                n,
+            )
+            % {"game": name, "n": n, "missing": missing}
         )
     raise DrawError(
         _(

@@ -22,7 +22,105 @@ from .services import check_totals, preview_hand
 NONE = ""
 
 
+# Rule settings in the director's words; the values themselves come from the engine.
+SETTING_LABELS: dict[str, Any] = {
+    "total_points": _("Card points in the deck"),
+    "win_threshold": _("The declarer wins with at least (card points)"),
+    "solo_double": _("A won Solo is doubled"),
+    "gegensolo_raises": _("After a Gegensolo, one step higher counts"),
+    "bettel": _("Bettel is worth"),
+    "piccolo": _("Piccolo is worth"),
+    "ulti": _("Ulti is worth"),
+    "raeuber": _("Räuber costs each loser"),
+    "match_limit": _("A match ends at (defeat points)"),
+    "balls_double_next": _("After 60:60 the next deal counts double"),
+    "rounding": _("Payout rounded to a multiple of 5"),
+    "start_balance": _("Start balance (chips)"),
+    "jokers_fit_all": _("Every joker fits every colour"),
+    "goat_doubling": _("Three goats in one hand double"),
+    "hennes_value": _("Hennes Sibbe counts for the claimant"),
+    "penalty_limit": _("A game ends at (penalty cards)"),
+}
+CHOICE_LABELS: dict[str, Any] = {
+    "before_rounding": _("before rounding to tens"),
+    "after_rounding": _("after rounding to tens"),
+    "all": _("for every contract"),
+    "cego_only": _("only for a Cego"),
+    "nearest": _("to the nearest"),
+    "up": _("upwards"),
+    "hand": _("only that hand's jokers"),
+    "off": _("never"),
+}
+CHOICE_LABELS_BY_SETTING: dict[tuple[str, str], Any] = {
+    ("goat_doubling", "all"): _("every joker on the table"),
+}
+
+
+def rule_fields(game: str) -> dict[str, forms.Field]:
+    """One form field per rule setting of a game, named ``<game>__<setting>``."""
+    info = scoring.GAMES[game]
+    options = getattr(info.module, "SETTING_CHOICES", {})
+    fields: dict[str, forms.Field] = {}
+    for key, default in info.default_rules().items():
+        label = SETTING_LABELS.get(key, key)
+        if isinstance(default, bool):
+            field: forms.Field = forms.BooleanField(label=label, required=False, initial=default)
+        elif key in options:
+            field = forms.ChoiceField(
+                label=label,
+                initial=default,
+                choices=[
+                    (c, CHOICE_LABELS_BY_SETTING.get((key, c), CHOICE_LABELS.get(c, c)))
+                    for c in options[key]
+                ],
+            )
+        else:
+            field = forms.IntegerField(label=label, initial=default)
+        fields[f"{game}__{key}"] = field
+    return fields
+
+
+def parse_hands(text: str) -> dict[str, int]:
+    """ "24" (every table size) or "4: 24, 5: 25" (per table size) → {"*": 24} or {"4": 24, ...}."""
+    text = (text or "").strip()
+    if not text:
+        return {}
+    if text.isdigit():
+        return {"*": int(text)}
+    result: dict[str, int] = {}
+    for part in text.split(","):
+        size, sep, hands = part.partition(":")
+        if not sep or not size.strip().isdigit() or not hands.strip().isdigit():
+            raise forms.ValidationError(
+                _(
+                    'Write one number for every table size ("24") or sizes with their games '
+                    '("4: 24, 5: 25").'
+                )
+            )
+        if int(hands) < 1:
+            raise forms.ValidationError(_("A round has at least one game."))
+        result[size.strip()] = int(hands)
+    return result
+
+
+def hands_text(value: dict[str, int]) -> str:
+    if not value:
+        return ""
+    if set(value) == {"*"}:
+        return str(value["*"])
+    return ", ".join(f"{size}: {hands}" for size, hands in sorted(value.items()))
+
+
 class EventForm(forms.ModelForm):
+    games_per_round = forms.CharField(
+        label=_("Games per round"),
+        required=False,
+        help_text=_(
+            "Empty: the game's default (Cego and Ziege 24, Crazy Solo two deals per player, "
+            'Hennes Sibbe until the time is up). "24" for every table, or "4: 24, 5: 25".'
+        ),
+    )
+
     class Meta:
         model = Event
         fields = [
@@ -36,24 +134,30 @@ class EventForm(forms.ModelForm):
             "target_table_size",
             "rounds_planned",
             "pairing",
-            "hands_per_round",
-            "rules",
         ]
-        widgets = {
-            "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-            "hands_per_round": forms.Textarea(attrs={"rows": 2}),
-            "rules": forms.Textarea(attrs={"rows": 3}),
-        }
-        help_texts = {
-            "rules": _(
-                'Only the settings that differ from the game\'s defaults, e.g. {"bettel": 40}.'
-            ),
-        }
+        widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["slug"].required = False
         self.fields["slug"].help_text = _("Part of the address; made from the name when empty.")
+        self.fields["games_per_round"].initial = hands_text(self.instance.hands_per_round or {})
+        for game in scoring.GAMES:
+            for name, field in rule_fields(game).items():
+                key = name.split("__", 1)[1]
+                if self.instance.pk and self.instance.game == game and key in self.instance.rules:
+                    field.initial = self.instance.rules[key]
+                self.fields[name] = field
+
+    def general_fields(self) -> list[Any]:
+        return [f for f in self if "__" not in f.name]
+
+    def rule_groups(self) -> list[tuple[str, str, list[Any]]]:
+        """(game key, game name, bound fields) for the template's per-game fieldsets."""
+        return [
+            (key, game.name, [f for f in self if f.name.startswith(f"{key}__")])
+            for key, game in scoring.GAMES.items()
+        ]
 
     def clean_slug(self) -> str:
         slug = self.cleaned_data.get("slug") or slugify(self.cleaned_data.get("name", ""))
@@ -63,21 +167,28 @@ class EventForm(forms.ModelForm):
             raise forms.ValidationError(_("Another event already uses this short name."))
         return slug
 
-    def clean_rules(self) -> dict[str, Any]:
-        rules = self.cleaned_data.get("rules") or {}
-        if not isinstance(rules, dict):
-            raise forms.ValidationError(_('Write the settings as {"name": value, ...}.'))
-        return rules
+    def clean_games_per_round(self) -> dict[str, int]:
+        return parse_hands(self.cleaned_data.get("games_per_round", ""))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         game = data.get("game")
-        rules = data.get("rules") or {}
-        if game:
-            try:
-                scoring.check_rules(game, rules)
-            except scoring.InvalidHand as exc:
-                self.add_error("rules", str(exc))
+        if not game or game not in scoring.GAMES:
+            return data
+        defaults = scoring.default_rules(game)
+        # only the settings that differ from the defaults are stored
+        rules = {
+            key: data[f"{game}__{key}"]
+            for key in defaults
+            if data.get(f"{game}__{key}") is not None and data[f"{game}__{key}"] != defaults[key]
+        }
+        try:
+            scoring.check_rules(game, rules)
+        except scoring.InvalidHand as exc:
+            name = f"{game}__{exc.field.removeprefix('rules.')}"
+            self.add_error(name if name in self.fields else None, exc.reason)
+        self.instance.rules = rules
+        self.instance.hands_per_round = data.get("games_per_round") or {}
         return data
 
 
@@ -106,6 +217,12 @@ class RegisterForm(forms.Form):
     category = forms.ChoiceField(
         label=_("category"), choices=Player.Category.choices, required=False
     )
+    team = forms.CharField(
+        label=_("Team of four"),
+        max_length=150,
+        required=False,
+        help_text=_("For the team ranking: the team's name (created with its first member)."),
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -126,6 +243,20 @@ class RegisterForm(forms.Form):
             defaults={"town": data.get("town", "").strip(), "category": data.get("category", "")},
         )
         return player
+
+
+class PairForm(forms.Form):
+    """Ziege with fixed pairs: two registered players who always sit opposite."""
+
+    first = forms.ModelChoiceField(queryset=Entry.objects.none(), label=_("Player"))
+    second = forms.ModelChoiceField(queryset=Entry.objects.none(), label=_("partner"))
+    name = forms.CharField(label=_("Pair name"), max_length=150, required=False)
+
+    def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        unpaired = Entry.objects.filter(event=event, pair__isnull=True).select_related("player")
+        self.fields["first"].queryset = unpaired
+        self.fields["second"].queryset = unpaired
 
 
 class SwapForm(forms.Form):

@@ -148,7 +148,10 @@ class Event(models.Model):
         _("hands per round by table size"),
         default=dict,
         blank=True,
-        help_text=_('For example {"4": 24, "5": 25}. Missing sizes use the game\'s default.'),
+        help_text=_(
+            'For example {"4": 24, "5": 25}, or {"*": 24} for every size. Missing sizes '
+            "use the game's default."
+        ),
     )
     rounds_planned = models.PositiveSmallIntegerField(_("rounds"), default=2)
     pairing = models.CharField(
@@ -188,7 +191,8 @@ class Event(models.Model):
 
     def hands_for(self, size: int) -> int | None:
         """Hands a table of ``size`` plays in a round (None: no fixed number, the time decides)."""
-        value = (self.hands_per_round or {}).get(str(size))
+        chosen = self.hands_per_round or {}
+        value = chosen.get(str(size), chosen.get("*"))
         if value is not None:
             return int(value)
         return default_hands(self.game, size)
@@ -208,7 +212,7 @@ class Event(models.Model):
                 "%(game)s is played at tables of %(low)s to %(high)s."
             ) % {"game": game.name, "low": game.min_seats, "high": game.max_seats}
         for size, hands in (self.hands_per_round or {}).items():
-            if not str(size).isdigit() or not isinstance(hands, int) or hands < 1:
+            if not (str(size).isdigit() or size == "*") or not isinstance(hands, int) or hands < 1:
                 errors["hands_per_round"] = _(
                     'Give a whole number of hands (1 or more) for each table size, e.g. {"4": 24}.'
                 )

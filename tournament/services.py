@@ -27,6 +27,8 @@ User = AbstractBaseUser | AnonymousUser | None
 
 # Games whose hands are zero-sum (RULES.md conventions): a totals sheet must add up to zero.
 ZERO_SUM = {Game.CEGO, Game.CRAZY_SOLO}
+# RULES.md 6: side ranking for teams of four
+SQUAD_SIZE = 4
 
 
 class Refused(Exception):
@@ -64,6 +66,8 @@ def register_player(
         start_number = (highest or 0) + 1
     elif Entry.objects.filter(event=event, start_number=start_number).exists():
         raise Refused(_("Start number %(n)s is taken.") % {"n": start_number})
+    if squad is not None and squad.squad_members.count() >= SQUAD_SIZE:
+        raise Refused(_("The team %(team)s already has four players.") % {"team": squad.name})
     late = event.rounds.exclude(status=Round.Status.DRAFT).exists()
     return Entry.objects.create(
         event=event, player=player, start_number=start_number, late=late, squad=squad
@@ -98,10 +102,14 @@ def reinstate_entry(*, entry: Entry) -> Entry:
 
 @transaction.atomic
 def create_pair(*, event: Event, name: str, entries: Sequence[Entry]) -> Team:
+    """Register two players as a fixed Ziege pair: they always sit opposite each other."""
     if len(entries) != 2 or entries[0] == entries[1]:
         raise Refused(_("A Ziege pair is two different players."))
     if any(e.pair_id for e in entries):
         raise Refused(_("One of the players is already in a pair."))
+    name = name.strip() or " / ".join(e.player.last_name for e in entries)
+    if Team.objects.filter(event=event, kind=Team.Kind.PAIR, name=name).exists():
+        raise Refused(_("A pair called %(name)s already exists.") % {"name": name})
     team = Team.objects.create(event=event, name=name, kind=Team.Kind.PAIR)
     Entry.objects.filter(pk__in=[e.pk for e in entries]).update(pair=team)
     return team

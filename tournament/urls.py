@@ -17,6 +17,7 @@ urlpatterns = [
     path("turnier/<slug:slug>/bearbeiten/", views.event_edit, name="event_edit"),
     path("turnier/<slug:slug>/spieler/", views.event_players, name="event_players"),
     path("turnier/<slug:slug>/spieler/<int:pk>/status/", views.entry_status, name="entry_status"),
+    path("turnier/<slug:slug>/paare/", views.event_pair, name="event_pair"),
     path("turnier/<slug:slug>/rangliste/", views.event_standings, name="event_standings"),
     path("turnier/<slug:slug>/mannschaften/", views.event_teams, name="event_teams"),
     path("turnier/<slug:slug>/los/", views.decide_lot, name="decide_lot"),

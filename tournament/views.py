@@ -24,13 +24,14 @@ from .forms import (
     HAND_FORMS,
     CardCounterForm,
     EventForm,
+    PairForm,
     ReasonForm,
     RegisterForm,
     SeasonForm,
     SwapForm,
     TotalsForm,
 )
-from .models import Entry, Event, Hand, Player, Round, Season, Seat, Table
+from .models import Entry, Event, Hand, Player, Round, Season, Seat, Table, Team
 from .templatetags.tournament import card_points_text, describe_hand
 
 # --- access helpers: the object and its related rows in one call ------------------------------
@@ -298,7 +299,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
         event = form.save()
         messages.success(request, _("Event created. Now register the players."))
         return redirect("event_players", slug=event.slug)
-    return render(request, "tournament/form.html", {"form": form, "title": _("New event")})
+    return render(request, "tournament/event_form.html", {"form": form, "title": _("New event")})
 
 
 @login_required
@@ -310,7 +311,7 @@ def event_edit(request: HttpRequest, slug: str) -> HttpResponse:
         messages.success(request, _("Event saved."))
         return redirect(event)
     return render(
-        request, "tournament/form.html", {"form": form, "title": event.name, "event": event}
+        request, "tournament/event_form.html", {"form": form, "title": event.name, "event": event}
     )
 
 
@@ -320,7 +321,12 @@ def event_players(request: HttpRequest, slug: str) -> HttpResponse:
     form = RegisterForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            entry = services.register_player(event=event, player=form.get_player())
+            squad = None
+            if form.cleaned_data.get("team"):
+                squad, _created = Team.objects.get_or_create(
+                    event=event, kind=Team.Kind.SQUAD, name=form.cleaned_data["team"].strip()
+                )
+            entry = services.register_player(event=event, player=form.get_player(), squad=squad)
         except services.Refused as exc:
             _refused(request, exc)
         else:
@@ -331,9 +337,36 @@ def event_players(request: HttpRequest, slug: str) -> HttpResponse:
             )
             return redirect("event_players", slug=event.slug)
     entries = event.entries.select_related("player", "squad", "pair")
-    return render(
-        request, "tournament/players.html", {"event": event, "entries": entries, "form": form}
+    pair_form = (
+        PairForm(event=event)
+        if event.game == "ziege" and event.pairing == Event.Pairing.FIXED
+        else None
     )
+    return render(
+        request,
+        "tournament/players.html",
+        {"event": event, "entries": entries, "form": form, "pair_form": pair_form},
+    )
+
+
+@login_required
+@require_POST
+def event_pair(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(slug)
+    form = PairForm(request.POST, event=event)
+    if not form.is_valid():
+        messages.error(request, _("Choose two players who have no partner yet."))
+    else:
+        try:
+            pair = services.create_pair(
+                event=event,
+                name=form.cleaned_data["name"],
+                entries=[form.cleaned_data["first"], form.cleaned_data["second"]],
+            )
+            messages.success(request, _("Pair %(name)s registered.") % {"name": pair.name})
+        except services.Refused as exc:
+            _refused(request, exc)
+    return redirect("event_players", slug=event.slug)
 
 
 @login_required

@@ -1,0 +1,61 @@
+"""Settings come from the environment; without a secret key and with debug off the app refuses
+to start."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_check(**env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    return subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env={**clean, "DJANGO_SETTINGS_MODULE": "tournament.settings", **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_the_app_refuses_to_start_without_a_secret_key_when_debug_is_off():
+    result = run_check()
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY is not set" in result.stderr
+
+
+def test_the_app_starts_with_a_secret_key():
+    result = run_check(DJANGO_SECRET_KEY="x" * 50)
+    assert result.returncode == 0, result.stderr
+
+
+def test_debug_needs_no_secret_key():
+    result = run_check(DJANGO_DEBUG="1")
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_postgres_url_switches_the_database_engine():
+    code = (
+        "import django; django.setup(); from django.conf import settings; "
+        "print(settings.DATABASES['default']['ENGINE'], settings.DATABASES['default']['NAME'])"
+    )
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={
+            **clean,
+            "DJANGO_SETTINGS_MODULE": "tournament.settings",
+            "DJANGO_SECRET_KEY": "x" * 50,
+            "DATABASE_URL": "postgres://u:p@127.0.0.1:5432/cego",
+        },
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.stdout.split() == ["django.db.backends.postgresql", "cego"], result.stderr
