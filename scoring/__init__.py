@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any
 
 from . import cego, crazy_solo, hennes_sibbe, ziege
-from ._validate import InvalidHand
+from ._validate import InvalidHand, show
 
 __all__ = ["GAMES", "Game", "InvalidHand", "check_rules", "default_rules", "score"]
 
@@ -55,7 +55,7 @@ GAMES: dict[str, Game] = {
 
 def _game(game: Any) -> Game:
     if not isinstance(game, str) or game not in GAMES:
-        raise InvalidHand("game", f"must be one of {', '.join(GAMES)}, got {game!r:.40}")
+        raise InvalidHand("game", f"must be one of {', '.join(GAMES)}, got {show(game)}")
     return GAMES[game]
 
 

@@ -106,14 +106,14 @@ def check_rules(given: Any) -> Rules:
     if merged["win_threshold"] > merged["total_points"]:
         raise InvalidHand(
             "rules.win_threshold",
-            f"must not exceed rules.total_points ({merged['total_points']}), "
-            f"got {merged['win_threshold']}",
+            f"must not exceed rules.total_points ({check.show(merged['total_points'])}), "
+            f"got {check.show(merged['win_threshold'])}",
         )
     return Rules(**merged)
 
 
 def _positive(value: Any, field: str) -> int:
-    return check.integer(value, field, 1)
+    return check.integer(value, field, 1, check.SETTING_MAX)
 
 
 def default_rules() -> dict[str, Any]:
@@ -241,7 +241,8 @@ def parse(hand: Any, seats: int, rules: Rules) -> Hand:
             if not took_trick and points != 0:
                 raise InvalidHand(
                     "declarer_points",
-                    f"must be 0 or left out when the declarer took no trick (Berg), got {points}",
+                    "must be 0 or left out when the declarer took no trick (Berg), "
+                    f"got {check.show(points)}",
                 )
         elif took_trick and needs_result:
             raise InvalidHand(
@@ -284,7 +285,8 @@ def _parse_raeuber(
         )
     if sum(points) != rules.total_points:
         raise InvalidHand(
-            "points", f"must add up to {rules.total_points} card points, got {sum(points)}"
+            "points",
+            f"must add up to {rules.total_points} card points, got {check.show(sum(points))}",
         )
     announcer = hand.get("announcer")
     if announcer is not None:

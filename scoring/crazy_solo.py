@@ -56,7 +56,7 @@ def check_rules(given: Any) -> dict[str, Any]:
         DEFAULT_RULES,
         {
             "rounding": lambda v, f: check.choice(v, f, SETTING_CHOICES["rounding"]),
-            "start_balance": lambda v, f: check.integer(v, f, 0),
+            "start_balance": lambda v, f: check.integer(v, f, 0, check.SETTING_MAX),
         },
     )
 

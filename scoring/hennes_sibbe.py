@@ -94,8 +94,8 @@ def check_rules(given: Any) -> dict[str, Any]:
         {
             "jokers_fit_all": check.boolean,
             "goat_doubling": lambda v, f: check.choice(v, f, SETTING_CHOICES["goat_doubling"]),
-            "hennes_value": lambda v, f: check.integer(v, f, 1),
-            "penalty_limit": lambda v, f: check.integer(v, f, 1),
+            "hennes_value": lambda v, f: check.integer(v, f, 1, check.SETTING_MAX),
+            "penalty_limit": lambda v, f: check.integer(v, f, 1, check.SETTING_MAX),
         },
     )
 

@@ -44,7 +44,7 @@ def check_rules(given: Any) -> dict[str, Any]:
         given,
         DEFAULT_RULES,
         {
-            "match_limit": lambda v, f: check.integer(v, f, 1),
+            "match_limit": lambda v, f: check.integer(v, f, 1, check.SETTING_MAX),
             "balls_double_next": check.boolean,
         },
     )

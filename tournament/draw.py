@@ -194,6 +194,7 @@ def seat_players(
     met: Mapping[frozenset[int], int],
     rng: random.Random,
     max_steps: int = 20_000,
+    patience: int = 1_000,
 ) -> list[list[int]]:
     """Random tables of the given sizes, then swaps between tables that reduce repeat meetings.
 
@@ -223,7 +224,12 @@ def seat_players(
         return sum(1 for q in tables[table] if q != p and q != without and q in partners[p])
 
     candidates_per_step = min(len(order), 400)
+    # clashes counted from both sides: twice the pairs who already met
+    cost = sum(clashes(p, where[p]) for p in order)
+    best_cost, since_best = cost, 0
     for _step in range(max_steps):
+        if since_best > patience:  # repeats that cannot be avoided: stop searching
+            break
         conflicted = [p for p in order if clashes(p, where[p])]
         if not conflicted:
             break
@@ -243,8 +249,12 @@ def seat_players(
             )
             if delta < best_delta:
                 best_delta, best_q = delta, q
+        since_best += 1
         if best_q is None or (best_delta == 0 and rng.random() < 0.5):
             continue
+        cost += 2 * best_delta
+        if cost < best_cost:
+            best_cost, since_best = cost, 0
         tq = where[best_q]
         tables[tp][tables[tp].index(p)] = best_q
         tables[tq][tables[tq].index(best_q)] = p

@@ -17,6 +17,8 @@ from scoring import ziege
 from .models import Entry, Event, Hand, Result, Round, Season, Seat, Team
 
 PRIZE_PLACES = 3
+# the prize-giving list shows this many places (and the last place)
+PRIZE_LIST = 10
 
 
 def shared_ranks(values: Sequence[Any]) -> list[int]:

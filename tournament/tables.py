@@ -33,6 +33,14 @@ class NumberColumn(tables.Column):
         super().__init__(*args, **kwargs)
 
 
+def value_of_total(event: Event, total: int) -> int:
+    """The standings figure of an entry: Crazy Solo shows chips held (start balance plus every
+    result, RULES.md 4); the other games their sum."""
+    if event.game == "crazy_solo":
+        return event.full_rules()["start_balance"] + int(total)
+    return int(total)
+
+
 class BalanceColumn(NumberColumn):
     """Crazy Solo: chips held, the start balance plus every result (RULES.md 4)."""
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
@@ -18,7 +19,7 @@ from django_tables2 import RequestConfig
 import scoring
 from scoring import cego
 
-from . import services, standings
+from . import exports, services, standings
 from . import tables as tables_
 from .forms import (
     HAND_FORMS,
@@ -587,3 +588,160 @@ def decide_lot(request: HttpRequest, slug: str) -> HttpResponse:
             % {"order": ", ".join(str(n) for n in draw.entries)},
         )
     return redirect("event_standings", slug=event.slug)
+
+
+# --- paper and spreadsheets -------------------------------------------------------------------
+
+
+def _qr_svg(url: str) -> str:
+    """The table's page as a QR code, inline SVG (segno), printed on the table sheet."""
+    return segno.make(url, error="m").svg_inline(scale=3, border=2)
+
+
+@require_GET
+def print_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Every table sheet of a round, one A4 page each (or one table with ``?table=<number>``)."""
+    rnd = _round(slug, number)
+    event = rnd.event
+    seats = list(
+        Seat.objects.filter(round=rnd, table__isnull=False)
+        .select_related("entry__player", "table")
+        .order_by("table__number", "position")
+    )
+    only = request.GET.get("table", "")
+    if only.isdigit():
+        seats = [s for s in seats if s.table.number == int(only)]
+        if not seats:
+            raise Http404
+    results: dict[int, dict[int, int]] = {}
+    hands: dict[int, list[Hand]] = {}
+    for hand in (
+        Hand.objects.filter(table__round=rnd).prefetch_related("results").order_by("number")
+    ):
+        hands.setdefault(hand.table_id, []).append(hand)
+        results[hand.pk] = {r.position: r.points for r in hand.results.all()}
+    by_table: dict[int, list[Seat]] = {}
+    for seat in seats:
+        by_table.setdefault(seat.table_id, []).append(seat)
+    rules = event.full_rules()
+    sheets = []
+    for table_seats in by_table.values():
+        table = table_seats[0].table
+        names = [str(s.entry.player) for s in table_seats]
+        played = hands.get(table.pk, [])
+        count = max(event.hands_for(table.size) or 24, len(played))
+        rows = []
+        totals = [0] * table.size
+        for number in range(1, count + 1):
+            hand = played[number - 1] if number <= len(played) else None
+            dealer = services.dealer_for(number, table.size)
+            row = {
+                "number": number,
+                "dealer": names[dealer],
+                "description": describe_hand(event.game, hand.data, names) if hand else "",
+                "results": [None] * table.size,
+            }
+            if hand:
+                row["results"] = [results[hand.pk].get(p, 0) for p in range(table.size)]
+                totals = [a + b for a, b in zip(totals, row["results"], strict=True)]
+            rows.append(row)
+        sheets.append(
+            {
+                "table": table,
+                "seats": table_seats,
+                "rows": rows,
+                "totals": totals,
+                "has_hands": bool(played),
+                "qr": _qr_svg(request.build_absolute_uri(table.get_absolute_url())),
+                "penalty_limit": rules.get("penalty_limit"),
+                "limit_boxes": range(rules.get("penalty_limit") or 0),
+            }
+        )
+    return render(
+        request, "tournament/print/sheets.html", {"event": event, "round": rnd, "sheets": sheets}
+    )
+
+
+@require_GET
+def print_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The seating list for the wall: by table, and by name for players to look themselves up."""
+    rnd = _round(slug, number)
+    seats = list(Seat.objects.for_round(rnd))
+    tables: dict[int, list[Seat]] = {}
+    for seat in seats:
+        if seat.table is not None:
+            tables.setdefault(seat.table.number, []).append(seat)
+    alphabetical = sorted(
+        seats, key=lambda s: (s.entry.player.last_name, s.entry.player.first_name)
+    )
+    half = (len(alphabetical) + 1) // 2
+    left, right = alphabetical[:half], alphabetical[half:]
+    pairs = [(a, right[i] if i < len(right) else None) for i, a in enumerate(left)]
+    return render(
+        request,
+        "tournament/print/seating.html",
+        {
+            "event": rnd.event,
+            "round": rnd,
+            "tables": sorted(tables.items()),
+            "sitting_out": [s for s in seats if s.table is None],
+            "alphabetical_pairs": pairs,
+        },
+    )
+
+
+@require_GET
+def print_standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings on paper: the full list, or (``?prize=1``) the prize places and the last."""
+    event = _event(slug)
+    rounds = list(event.rounds.all())
+    rows = list(Entry.objects.standings(event, rounds))
+    prize = request.GET.get("prize") == "1"
+    if rows:
+        rows[-1].is_last = True
+    for row in rows:
+        row.round_values = [getattr(row, f"round_{r.number}") for r in rounds]
+        row.shown_total = tables_.value_of_total(event, row.total)
+    if prize and len(rows) > standings.PRIZE_LIST + 1:
+        shown = [r for r in rows if r.rank <= standings.PRIZE_LIST]
+        rows[-1].gap = True
+        rows = [*shown, rows[-1]]
+    heading = {
+        "crazy_solo": _("Balance"),
+        "hennes_sibbe": _("Penalty cards"),
+        "ziege": _("Defeat points"),
+    }.get(event.game, _("Total"))
+    return render(
+        request,
+        "tournament/print/standings.html",
+        {
+            "event": event,
+            "rounds": rounds,
+            "rows": rows,
+            "prize": prize,
+            "total_heading": heading,
+            "columns": 5 + (0 if prize else len(rounds)),
+            "provisional": any(r.status != Round.Status.CLOSED for r in rounds),
+        },
+    )
+
+
+def _xlsx_response(content: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(
+        content,
+        content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    )
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_GET
+def event_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(slug)
+    return _xlsx_response(exports.event_workbook(event).getvalue(), f"{event.slug}.xlsx")
+
+
+@require_GET
+def season_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
+    season = get_object_or_404(Season, slug=slug)
+    return _xlsx_response(exports.season_workbook(season).getvalue(), f"{season.slug}.xlsx")

@@ -1,0 +1,309 @@
+"""Excel workbooks (openpyxl, write-only: memory stays flat however many hands an event has).
+
+Fed by the same reads as the pages (``Entry.objects.standings``, ``standings.round_tables``,
+``standings.season_standings``), so a workbook shows what the standings page shows. Sheets look like
+a careful club secretary's: bold frozen header row, autofilter, fitting widths, number formats,
+landscape pages fitted to the width with the header row repeated.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from io import BytesIO
+from typing import IO, Any
+
+from django.utils.translation import gettext as _
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+from openpyxl.worksheet.worksheet import Worksheet
+
+from . import standings
+from .models import Entry, Event, Hand, Result, Round, Season, Seat
+from .tables import value_of_total
+from .templatetags.tournament import describe_hand
+
+HEADER_FONT = Font(bold=True)
+HEADER_FILL = PatternFill("solid", fgColor="E5E9E0")
+SIGNED = "+0;-0;0"  # results as on the sheet: +20, -60, 0
+INTEGER = "0"
+MAX_SHEET_TITLE = 31  # Excel's limit
+FORMULA_START = ("=", "+", "-", "@")
+
+
+def text(value: Any) -> Any:
+    """A user's text never becomes a formula in Excel (names like "=1+1" or "@cmd")."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+def sheet_title(title: str) -> str:
+    """Excel forbids []:*?/\\ in sheet names and allows 31 characters."""
+    return re.sub(r"[\[\]:*?/\\]", "-", title)[:MAX_SHEET_TITLE] or "-"
+
+
+class Sheet:
+    """A write-only sheet with a formatted header; column widths are set from the header and the
+    widths the caller expects, since a write-only sheet cannot be measured afterwards."""
+
+    def __init__(
+        self,
+        workbook: Workbook,
+        title: str,
+        columns: Sequence[tuple[str, int, str | None]],
+    ) -> None:
+        self.ws: WriteOnlyWorksheet = workbook.create_sheet(sheet_title(title))
+        self.formats = [fmt for _name, _width, fmt in columns]
+        self.rows = 0
+        for i, (name, width, _fmt) in enumerate(columns, start=1):
+            self.ws.column_dimensions[get_column_letter(i)].width = max(width, len(name) + 2)
+        last = get_column_letter(len(columns))
+        self.ws.freeze_panes = "A2"
+        self.ws.print_title_rows = "1:1"
+        self.ws.page_setup.orientation = "landscape"
+        self.ws.page_setup.paperSize = Worksheet.PAPERSIZE_A4
+        self.ws.page_setup.fitToWidth = 1
+        self.ws.page_setup.fitToHeight = 0
+        self.ws.sheet_properties.pageSetUpPr.fitToPage = True
+        self.last_column = last
+        header = []
+        for name, _width, _fmt in columns:
+            cell = WriteOnlyCell(self.ws, value=name)
+            cell.font = HEADER_FONT
+            cell.fill = HEADER_FILL
+            cell.alignment = Alignment(vertical="center", wrap_text=True)
+            header.append(cell)
+        self.ws.append(header)
+
+    def append(self, values: Iterable[Any]) -> None:
+        row = []
+        for value, fmt in zip(values, self.formats, strict=False):
+            cell = WriteOnlyCell(self.ws, value=text(value))
+            if fmt and isinstance(value, int):
+                cell.number_format = fmt
+            row.append(cell)
+        self.ws.append(row)
+        self.rows += 1
+
+    def close(self) -> None:
+        self.ws.auto_filter.ref = f"A1:{self.last_column}{self.rows + 1}"
+
+
+def _standings_sheet(workbook: Workbook, event: Event, rounds: list[Round]) -> None:
+    columns: list[tuple[str, int, str | None]] = [
+        (_("Rank"), 6, INTEGER),
+        (_("No."), 6, INTEGER),
+        (_("Last name"), 18, None),
+        (_("First name"), 14, None),
+        (_("Club"), 28, None),
+    ]
+    columns += [(_("Round %(n)s") % {"n": r.number}, 10, SIGNED) for r in rounds]
+    extra: list[str] = []
+    if event.game == "ziege":
+        extra = ["matches", "difference", "conceded"]
+        columns += [
+            (_("Matches won"), 10, INTEGER),
+            (_("Defeat points difference"), 12, SIGNED),
+            (_("Defeat points conceded"), 12, INTEGER),
+        ]
+    if event.game == "hennes_sibbe":
+        extra = ["games_lost"]
+        columns.append((_("Games lost"), 10, INTEGER))
+    total_name, total_format = _total_heading(event)
+    columns.append((total_name, 10, total_format))
+    columns.append((_("Status"), 12, None))
+    sheet = Sheet(workbook, _("Standings"), columns)
+    for entry in Entry.objects.standings(event, rounds):
+        sheet.append(
+            [
+                entry.rank,
+                entry.start_number,
+                entry.player.last_name,
+                entry.player.first_name,
+                entry.player.club,
+                *[getattr(entry, f"round_{r.number}") for r in rounds],
+                *[getattr(entry, name) for name in extra],
+                value_of_total(event, entry.total),
+                "" if entry.is_active else _("withdrawn"),
+            ]
+        )
+    sheet.close()
+
+
+def _total_heading(event: Event) -> tuple[str, str]:
+    return {
+        "crazy_solo": (_("Balance"), INTEGER),
+        "hennes_sibbe": (_("Penalty cards"), INTEGER),
+        "ziege": (_("Defeat points"), INTEGER),
+    }.get(event.game, (_("Total"), SIGNED))
+
+
+def _round_sheet(workbook: Workbook, rnd: Round) -> None:
+    sheet = Sheet(
+        workbook,
+        _("Round %(n)s") % {"n": rnd.number},
+        [
+            (_("Table"), 7, INTEGER),
+            (_("Seat"), 6, INTEGER),
+            (_("No."), 6, INTEGER),
+            (_("Name"), 26, None),
+            (_("Club"), 28, None),
+            (_("Result"), 10, SIGNED),
+            (_("Note"), 24, None),
+        ],
+    )
+    for table in standings.round_tables(rnd):
+        note = (
+            _("voided: %(reason)s") % {"reason": table["table"].void_reason}
+            if table["table"].voided
+            else ""
+        )
+        for row in table["seats"]:
+            seat = row["seat"]
+            sheet.append(
+                [
+                    table["table"].number,
+                    seat.position + 1,
+                    seat.entry.start_number,
+                    seat.entry.player.sort_name,
+                    seat.entry.player.club,
+                    row["points"],
+                    note,
+                ]
+            )
+    sheet.close()
+
+
+def _hands_sheet(workbook: Workbook, event: Event) -> None:
+    """One row per hand: round, table, game, dealer, contract and its inputs, each seat's result.
+
+    Three queries: the seats, the hands (as tuples) and the results (as tuples), in one order.
+    """
+    names: dict[tuple[int, int], str] = {}
+    largest = 0
+    for table_id, position, first, last in Seat.objects.filter(
+        round__event=event, table__isnull=False
+    ).values_list("table_id", "position", "entry__player__first_name", "entry__player__last_name"):
+        names[(table_id, position)] = f"{first} {last}"
+        largest = max(largest, position + 1)
+    columns: list[tuple[str, int, str | None]] = [
+        (_("Round"), 8, INTEGER),
+        (_("Table"), 7, INTEGER),
+        (_("Game"), 7, INTEGER),
+        (_("Dealer"), 20, None),
+        (_("Game played"), 40, None),
+    ]
+    for seat in range(1, largest + 1):
+        columns += [
+            (_("Player %(n)s") % {"n": seat}, 20, None),
+            (_("Result %(n)s") % {"n": seat}, 10, SIGNED),
+        ]
+    sheet = Sheet(workbook, _("Games"), columns)
+    results: dict[int, dict[int, int]] = defaultdict(dict)
+    for hand_id, position, points in (
+        Result.objects.filter(event=event).values_list("hand_id", "position", "points").iterator()
+    ):
+        results[hand_id][position] = points
+    hands = (
+        Hand.objects.filter(table__round__event=event)
+        .order_by("table__round__number", "table__number", "number")
+        .values_list(
+            "id", "table_id", "table__round__number", "table__number", "number", "dealer", "data"
+        )
+    )
+    for hand_id, table_id, round_number, table_number, number, dealer, data in hands.iterator():
+        players = [names.get((table_id, p), "") for p in range(largest)]
+        seated = [n for n in players if n]
+        row: list[Any] = [
+            round_number,
+            table_number,
+            number,
+            players[dealer] if dealer is not None else "",
+            describe_hand(event.game, data, seated),
+        ]
+        for position in range(largest):
+            row += [
+                players[position],
+                results[hand_id].get(position) if players[position] else None,
+            ]
+        sheet.append(row)
+    sheet.close()
+
+
+def _seating_sheet(workbook: Workbook, event: Event) -> None:
+    sheet = Sheet(
+        workbook,
+        _("Seating"),
+        [
+            (_("Round"), 8, INTEGER),
+            (_("Table"), 7, INTEGER),
+            (_("Seat"), 6, INTEGER),
+            (_("No."), 6, INTEGER),
+            (_("Name"), 26, None),
+            (_("Club"), 28, None),
+        ],
+    )
+    seats = (
+        Seat.objects.filter(round__event=event)
+        .select_related("entry__player", "table", "round")
+        .order_by("round__number", "table__number", "position")
+    )
+    for seat in seats:
+        sheet.append(
+            [
+                seat.round.number,
+                seat.table.number if seat.table else None,
+                seat.position + 1 if seat.position is not None else None,
+                seat.entry.start_number,
+                seat.entry.player.sort_name,
+                seat.entry.player.club,
+            ]
+        )
+    sheet.close()
+
+
+def event_workbook(event: Event, output: IO[bytes] | None = None) -> IO[bytes]:
+    """The event workbook: standings, one sheet per round, every game, the seating."""
+    workbook = Workbook(write_only=True)
+    rounds = list(event.rounds.all())
+    _standings_sheet(workbook, event, rounds)
+    for rnd in rounds:
+        _round_sheet(workbook, rnd)
+    _hands_sheet(workbook, event)
+    _seating_sheet(workbook, event)
+    output = output or BytesIO()
+    workbook.save(output)
+    return output
+
+
+def season_workbook(season: Season, output: IO[bytes] | None = None) -> IO[bytes]:
+    """The season workbook: one column per event and the sum."""
+    workbook = Workbook(write_only=True)
+    events, rows = standings.season_standings(season)
+    columns: list[tuple[str, int, str | None]] = [
+        (_("Rank"), 6, INTEGER),
+        (_("Name"), 26, None),
+        (_("Club"), 28, None),
+    ]
+    columns += [(event.name, 14, SIGNED) for event in events]
+    columns.append((_("Total"), 10, SIGNED))
+    sheet = Sheet(workbook, season.name, columns)
+    for row in rows:
+        sheet.append(
+            [
+                row["rank"],
+                row["name"],
+                row["club"],
+                *[row[f"event_{e.pk}"] for e in events],
+                row["total"],
+            ]
+        )
+    sheet.close()
+    output = output or BytesIO()
+    workbook.save(output)
+    return output

@@ -1,0 +1,29 @@
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import translation
+
+from tournament.exports import event_workbook
+from tournament.models import Event
+
+
+class Command(BaseCommand):
+    help = (
+        "Write an event's Excel workbook (standings, one sheet per round, every game, seating) "
+        "to a file."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("event", help="the event's short name (slug)")
+        parser.add_argument("--output", "-o", help="file to write (default: <slug>.xlsx)")
+        parser.add_argument("--language", default="de", help="sheet and column names (de or en)")
+
+    def handle(self, *args, **options):
+        try:
+            event = Event.objects.get(slug=options["event"])
+        except Event.DoesNotExist as exc:
+            raise CommandError(f"No event with the short name {options['event']!r}.") from exc
+        output = Path(options["output"] or f"{event.slug}.xlsx")
+        with translation.override(options["language"]), output.open("wb") as handle:
+            event_workbook(event, handle)
+        self.stdout.write(self.style.SUCCESS(f"Wrote {output}"))
