@@ -20,6 +20,21 @@ from .models import Entry, Event, Game, Player, Season, Table
 from .services import check_totals, preview_hand
 
 NONE = ""
+INT_MAX = 2**31 - 1  # what every database stores in an integer column
+
+
+def whole_number(text: Any, high: int = INT_MAX) -> int | None:
+    """A plain number typed or sent in a URL (ASCII digits only), or None: "²" or "1e9" or a
+    hundred digits are not numbers here."""
+    text = str(text or "").strip()
+    if not re.fullmatch(r"[0-9]{1,18}", text):
+        return None
+    value = int(text)
+    return value if value <= high else None
+
+
+UPLOAD_MAX_BYTES = 5 * 1024 * 1024
+TOTAL_MAX = 1_000_000  # far beyond any round's total, well inside the database's integers
 
 
 # Rule settings in the director's words; the values themselves come from the engine.
@@ -85,12 +100,12 @@ def parse_hands(text: str) -> dict[str, int]:
     text = (text or "").strip()
     if not text:
         return {}
-    if text.isdigit():
-        return {"*": int(text)}
+    if whole_number(text) is not None:
+        return {"*": whole_number(text)}
     result: dict[str, int] = {}
     for part in text.split(","):
         size, sep, hands = part.partition(":")
-        if not sep or not size.strip().isdigit() or not hands.strip().isdigit():
+        if not sep or whole_number(size) is None or whole_number(hands, 10_000) is None:
             raise forms.ValidationError(
                 _(
                     'Write one number for every table size ("24") or sizes with their games '
@@ -187,6 +202,7 @@ class EventForm(forms.ModelForm):
         except scoring.InvalidHand as exc:
             name = f"{game}__{exc.field.removeprefix('rules.')}"
             self.add_error(name if name in self.fields else None, exc.reason)
+            return data
         self.instance.rules = rules
         self.instance.hands_per_round = data.get("games_per_round") or {}
         return data
@@ -267,6 +283,16 @@ class SwapForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["first"].queryset = entries
         self.fields["second"].queryset = entries
+
+
+class UploadForm(forms.Form):
+    file = forms.FileField(label=_("File"), help_text=_("Excel (.xlsx) or CSV"))
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > UPLOAD_MAX_BYTES:
+            raise forms.ValidationError(_("The file is larger than 5 MB."))
+        return upload
 
 
 class ReasonForm(forms.Form):
@@ -584,7 +610,7 @@ class HennesSibbeHandForm(HandForm):
     }
 
     claimant = forms.ChoiceField(label=_("Claim by"), choices=[])
-    claim_count = forms.IntegerField(label=_("Claimed number"), min_value=1)
+    claim_count = forms.IntegerField(label=_("Claimed number"), min_value=1, max_value=999)
     claim_colour = forms.ChoiceField(
         label=_("Colour"), choices=list(hennes_sibbe.COLOUR_NAMES.items())
     )
@@ -672,7 +698,9 @@ class TotalsForm(forms.Form):
         self.table = table
         super().__init__(*args, **kwargs)
         for i, name in enumerate(players):
-            self.fields[f"total_{i}"] = forms.IntegerField(label=name)
+            self.fields[f"total_{i}"] = forms.IntegerField(
+                label=name, min_value=-TOTAL_MAX, max_value=TOTAL_MAX
+            )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

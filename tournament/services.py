@@ -27,6 +27,7 @@ User = AbstractBaseUser | AnonymousUser | None
 
 # Games whose hands are zero-sum (RULES.md conventions): a totals sheet must add up to zero.
 ZERO_SUM = {Game.CEGO, Game.CRAZY_SOLO}
+TOTAL_MAX = 1_000_000  # a round's total far beyond any real one, inside the database's integers
 # RULES.md 6: side ranking for teams of four
 SQUAD_SIZE = 4
 
@@ -405,8 +406,10 @@ def check_totals(event: Event, table: Table, totals: Any) -> list[int]:
     if not isinstance(totals, list) or len(totals) != table.size:
         raise scoring.InvalidHand("totals", _("give one total per player"))
     for i, value in enumerate(totals):
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise scoring.InvalidHand(f"totals[{i}]", _("must be a whole number"))
+        if not isinstance(value, int) or isinstance(value, bool) or abs(value) > TOTAL_MAX:
+            raise scoring.InvalidHand(
+                f"totals[{i}]", _("must be a whole number from -1000000 to 1000000")
+            )
         if event.game not in ZERO_SUM and value < 0:
             raise scoring.InvalidHand(f"totals[{i}]", _("cannot be negative in this game"))
     if event.game in ZERO_SUM and sum(totals) != 0:

@@ -18,6 +18,17 @@ urlpatterns = [
     path("turnier/<slug:slug>/spieler/", views.event_players, name="event_players"),
     path("turnier/<slug:slug>/spieler/<int:pk>/status/", views.entry_status, name="entry_status"),
     path("turnier/<slug:slug>/paare/", views.event_pair, name="event_pair"),
+    path("turnier/<slug:slug>/spieler/import/", views.import_players, name="import_players"),
+    path(
+        "turnier/<slug:slug>/durchgang/<int:number>/ergebnisvorlage/",
+        views.result_template,
+        name="result_template",
+    ),
+    path(
+        "turnier/<slug:slug>/durchgang/<int:number>/ergebnisimport/",
+        views.import_results,
+        name="import_results",
+    ),
     path("turnier/<slug:slug>/rangliste/", views.event_standings, name="event_standings"),
     path("turnier/<slug:slug>/mannschaften/", views.event_teams, name="event_teams"),
     path("turnier/<slug:slug>/los/", views.decide_lot, name="decide_lot"),

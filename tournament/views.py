@@ -8,6 +8,7 @@ from typing import Any
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core import signing
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -19,7 +20,7 @@ from django_tables2 import RequestConfig
 import scoring
 from scoring import cego
 
-from . import exports, services, standings
+from . import exports, imports, services, standings
 from . import tables as tables_
 from .forms import (
     HAND_FORMS,
@@ -31,9 +32,13 @@ from .forms import (
     SeasonForm,
     SwapForm,
     TotalsForm,
+    UploadForm,
+    whole_number,
 )
 from .models import Entry, Event, Hand, Player, Round, Season, Seat, Table, Team
 from .templatetags.tournament import card_points_text, describe_hand
+
+SEED_MAX = 2**62  # draw seeds are stored in a 64-bit column
 
 # --- access helpers: the object and its related rows in one call ------------------------------
 
@@ -103,8 +108,8 @@ def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
     ranking = tables_.standings_table(event, data, rounds)
     per_page = request.GET.get("per_page")
     paginate: Any = False
-    if per_page and per_page.isdigit():
-        paginate = {"per_page": max(10, min(int(per_page), 500))}
+    if whole_number(per_page) is not None:
+        paginate = {"per_page": max(10, min(whole_number(per_page), 500))}
     RequestConfig(request, paginate=paginate).configure(ranking)
     ties = standings.prize_ties(event, rounds) if request.user.is_authenticated else []
     return render(
@@ -406,11 +411,16 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
     try:
         if action == "draw":
             seed_text = request.POST.get("seed", "").strip()
-            if seed_text and not seed_text.isdigit():
+            seed = whole_number(seed_text, SEED_MAX)
+            if seed_text and not seed:
                 raise services.Refused(
-                    _("The seed is a whole number; leave it empty for a new draw.")
+                    _(
+                        "The seed is a whole number from 1 to %(max)s; "
+                        "leave it empty for a new draw."
+                    )
+                    % {"max": SEED_MAX}
                 )
-            services.draw_round(round=rnd, seed=int(seed_text) if seed_text else None)
+            services.draw_round(round=rnd, seed=seed)
             messages.success(request, _("Seats drawn."))
         elif action == "start":
             services.start_round(round=rnd)
@@ -507,7 +517,7 @@ def hand_edit(request: HttpRequest, pk: int) -> HttpResponse:
                     data=form.hand,
                     reason=reason_form.cleaned_data["reason"],
                     user=request.user,
-                    version=int(version) if version.isdigit() else None,
+                    version=whole_number(version),
                 )
             except services.Refused as exc:
                 _refused(request, exc)
@@ -549,7 +559,7 @@ def hand_preview(request: HttpRequest, pk: int) -> JsonResponse:
         request.POST,
         table=table,
         players=_players(table),
-        number=int(number) if number and number.isdigit() else None,
+        number=whole_number(number),
     )
     if form.is_valid():
         return JsonResponse({"ok": True, "results": form.result})
@@ -575,7 +585,7 @@ def card_points(request: HttpRequest) -> JsonResponse:
 @require_POST
 def decide_lot(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(slug)
-    ids = [int(i) for i in request.POST.getlist("entry") if i.isdigit()]
+    ids = [whole_number(i) for i in request.POST.getlist("entry") if whole_number(i) is not None]
     entries = list(Entry.objects.filter(event=event, pk__in=ids))
     try:
         draw = services.decide_by_lot(event=event, entries=entries, user=request.user)
@@ -609,8 +619,8 @@ def print_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         .order_by("table__number", "position")
     )
     only = request.GET.get("table", "")
-    if only.isdigit():
-        seats = [s for s in seats if s.table.number == int(only)]
+    if whole_number(only) is not None:
+        seats = [s for s in seats if s.table.number == whole_number(only)]
         if not seats:
             raise Http404
     results: dict[int, dict[int, int]] = {}
@@ -745,3 +755,93 @@ def event_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
 def season_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
     season = get_object_or_404(Season, slug=slug)
     return _xlsx_response(exports.season_workbook(season).getvalue(), f"{season.slug}.xlsx")
+
+
+# --- imports ----------------------------------------------------------------------------------
+
+IMPORT_MAX_AGE = 3600  # a preview must be confirmed within an hour
+
+
+def _payload_salt(kind: str, pk: int) -> str:
+    return f"tournament.import.{kind}.{pk}"
+
+
+@login_required
+def import_players(request: HttpRequest, slug: str) -> HttpResponse:
+    """Player list from XLSX or CSV: upload, preview (new / known / rejected), confirm."""
+    event = _event(slug)
+    context: dict[str, Any] = {"event": event, "form": UploadForm()}
+    if request.method == "POST" and request.POST.get("action") == "confirm":
+        try:
+            rows = signing.loads(
+                request.POST.get("payload", ""),
+                salt=_payload_salt("players", event.pk),
+                max_age=IMPORT_MAX_AGE,
+            )
+            saved = imports.save_players(event, rows)
+        except signing.BadSignature:
+            messages.error(request, _("The preview has expired; upload the file again."))
+        except services.Refused as exc:
+            _refused(request, exc)
+        else:
+            messages.success(request, _("%(n)s players registered.") % {"n": saved})
+            return redirect("event_players", slug=event.slug)
+    elif request.method == "POST":
+        form = UploadForm(request.POST, request.FILES)
+        context["form"] = form
+        if form.is_valid():
+            upload = form.cleaned_data["file"]
+            try:
+                preview = imports.read_players(event, imports.read_table(upload, upload.name))
+            except imports.UnreadableFile as exc:
+                form.add_error("file", str(exc))
+            else:
+                context["preview"] = preview
+                context["payload"] = signing.dumps(
+                    preview.payload(), salt=_payload_salt("players", event.pk), compress=True
+                )
+    return render(request, "tournament/import_players.html", context)
+
+
+@login_required
+@require_GET
+def result_template(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    rnd = _round(slug, number)
+    content = imports.result_template(rnd).getvalue()
+    return _xlsx_response(content, f"{rnd.event.slug}-{_('round')}-{rnd.number}.xlsx")
+
+
+@login_required
+def import_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A round's results filled in offline: upload, preview (checked like typed entry), confirm."""
+    rnd = _round(slug, number)
+    context: dict[str, Any] = {"event": rnd.event, "round": rnd, "form": UploadForm()}
+    if request.method == "POST" and request.POST.get("action") == "confirm":
+        try:
+            rows = signing.loads(
+                request.POST.get("payload", ""),
+                salt=_payload_salt("results", rnd.pk),
+                max_age=IMPORT_MAX_AGE,
+            )
+            saved = imports.save_results(rnd, rows, user=request.user)
+        except signing.BadSignature:
+            messages.error(request, _("The preview has expired; upload the file again."))
+        except services.Refused as exc:
+            _refused(request, exc)
+        else:
+            messages.success(request, _("%(n)s games saved.") % {"n": saved})
+            return redirect("round_results", slug=slug, number=number)
+    elif request.method == "POST":
+        form = UploadForm(request.POST, request.FILES)
+        context["form"] = form
+        if form.is_valid():
+            try:
+                preview = imports.read_results(rnd, form.cleaned_data["file"])
+            except imports.UnreadableFile as exc:
+                form.add_error("file", str(exc))
+            else:
+                context["preview"] = preview
+                context["payload"] = signing.dumps(
+                    preview.payload(), salt=_payload_salt("results", rnd.pk), compress=True
+                )
+    return render(request, "tournament/import_results.html", context)
