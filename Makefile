@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test venv lint format migrate demo bench clean
+.PHONY: run serve test venv lint format migrate demo bench clean
 
 venv: $(STAMP)
 
@@ -26,6 +26,17 @@ demo: migrate
 
 run: demo
 	DJANGO_DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# A real event on the hall's network: gunicorn, static files by WhiteNoise, debug off. The secret
+# key is made once and kept in .secret_key (not in git); phones reach http://<this laptop's IP>:8000
+SECRET_FILE := .secret_key
+serve: venv
+	test -s $(SECRET_FILE) || $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > $(SECRET_FILE)
+	DJANGO_SECRET_KEY=$$(cat $(SECRET_FILE)) $(BIN)/python manage.py migrate --noinput
+	DJANGO_SECRET_KEY=$$(cat $(SECRET_FILE)) $(BIN)/python manage.py collectstatic --noinput -v0
+	DJANGO_SECRET_KEY=$$(cat $(SECRET_FILE)) \
+	DJANGO_ALLOWED_HOSTS=$${DJANGO_ALLOWED_HOSTS:-localhost,127.0.0.1,$$(hostname -I 2>/dev/null | tr ' ' ',')} \
+	$(BIN)/gunicorn tournament.wsgi --bind 0.0.0.0:$(PORT) --workers 3 --threads 4 --timeout 60
 
 lint: venv
 	$(BIN)/ruff check .

@@ -15,10 +15,24 @@ from tournament.models import Entry, Event, Game, Player, Round, Season, Table
 _counter = itertools.count(1)
 
 
-def make_user(username: str = "director", password: str = "pw-for-tests-only") -> Any:
+def make_user(
+    username: str = "director", password: str = "pw-for-tests-only", *, staff: bool = True
+) -> Any:
+    """A director (staff: organiser of every event) unless ``staff=False``."""
     user_model = get_user_model()
     user = user_model.objects.filter(username=username).first()
-    return user or user_model.objects.create_user(username=username, password=password)
+    return user or user_model.objects.create_user(
+        username=username, password=password, is_staff=staff
+    )
+
+
+def make_role(event: Event, role: str, username: str | None = None) -> Any:
+    """A non-staff user with one role (organiser or scorer) for one event."""
+    from tournament.models import EventRole
+
+    user = make_user(username or f"{role}-{next(_counter)}", staff=False)
+    EventRole.objects.create(event=event, user=user, role=role)
+    return user
 
 
 def make_player(**kwargs: Any) -> Player:

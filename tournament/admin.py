@@ -10,7 +10,21 @@ from django.http import HttpRequest
 from simple_history.admin import SimpleHistoryAdmin
 
 from . import services
-from .models import Entry, Event, Hand, LotDraw, Player, Result, Round, Season, Seat, Table, Team
+from .models import (
+    Confirmation,
+    Entry,
+    Event,
+    EventRole,
+    Hand,
+    LotDraw,
+    Player,
+    Result,
+    Round,
+    Season,
+    Seat,
+    Table,
+    Team,
+)
 
 
 @admin.register(Player)
@@ -100,3 +114,18 @@ class ResultAdmin(admin.ModelAdmin):
 @admin.register(LotDraw)
 class LotDrawAdmin(admin.ModelAdmin):
     list_display = ["event", "entries", "drawn_by", "drawn_at"]
+
+
+@admin.register(EventRole)
+class EventRoleAdmin(admin.ModelAdmin):
+    """Give a user the organiser or scorer role for one event."""
+
+    list_display = ["event", "user", "role"]
+    list_filter = ["role", "event"]
+    list_select_related = ["event", "user"]
+
+
+@admin.register(Confirmation)
+class ConfirmationAdmin(SimpleHistoryAdmin):
+    list_display = ["table", "position", "via", "user", "confirmed_at"]
+    list_select_related = ["table__round__event", "user"]

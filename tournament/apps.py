@@ -5,3 +5,10 @@ from django.utils.translation import gettext_lazy as _
 class TournamentConfig(AppConfig):
     name = "tournament"
     verbose_name = _("Tournaments")
+
+    def ready(self) -> None:
+        from simple_history.signals import pre_create_historical_record
+
+        from .audit import note_actor
+
+        pre_create_historical_record.connect(note_actor, dispatch_uid="tournament-history-actor")

@@ -7,6 +7,7 @@ A hand form turns the fields its contract needs into the hand dict of RULES.md a
 from __future__ import annotations
 
 import re
+import uuid
 from typing import Any
 
 from django import forms
@@ -316,6 +317,9 @@ class HandForm(forms.Form):
     game: str = ""
     # which engine field belongs to which form field, for errors the engine names
     error_fields: dict[str, str] = {}
+
+    # one key per rendered form: a form sent twice stores one hand (services.record_hand)
+    submission = forms.UUIDField(widget=forms.HiddenInput, required=False, initial=uuid.uuid4)
 
     def __init__(
         self, *args: Any, table: Table, players: list[str], number: int | None = None, **kwargs: Any

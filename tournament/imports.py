@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from openpyxl import Workbook, load_workbook
 from openpyxl.styles import Font, PatternFill
 from openpyxl.utils import get_column_letter
+from simple_history.utils import bulk_create_with_history
 
 import scoring
 
@@ -72,7 +73,12 @@ def read_table(upload: IO[bytes], filename: str) -> list[list[Any]]:
                 continue
         sample = text[:4096]
         delimiter = ";" if sample.count(";") > sample.count(",") else ","
-        return list(csv.reader(io.StringIO(text), delimiter=delimiter))
+        try:
+            return list(csv.reader(io.StringIO(text), delimiter=delimiter))
+        except csv.Error as exc:
+            raise UnreadableFile(
+                _("The file is not a readable CSV list: %(error)s") % {"error": exc}
+            ) from exc
     raise UnreadableFile(_("Upload an Excel file (.xlsx) or a CSV file (.csv)."))
 
 
@@ -227,7 +233,7 @@ def read_players(event: Event, rows: list[list[Any]]) -> PlayerImport:
 
 
 @transaction.atomic
-def save_players(event: Event, rows: Iterable[dict[str, Any]]) -> int:
+def save_players(event: Event, rows: Iterable[dict[str, Any]], user: Any = None) -> int:
     """Register every row (creating new players); all or nothing. Returns the entries made.
 
     The rows are checked again against the database as it is now: a list previewed a minute ago
@@ -263,7 +269,7 @@ def save_players(event: Event, rows: Iterable[dict[str, Any]]) -> int:
         for r in checked.rows
         if r.status == "new"
     ]
-    created = iter(Player.objects.bulk_create(new))
+    created = iter(bulk_create_with_history(new, Player, default_user=user))
     start = (Entry.objects.filter(event=event).aggregate(n=Max("start_number"))["n"] or 0) + 1
     late = event.rounds.exclude(status=Round.Status.DRAFT).exists()
     entries = []
@@ -272,7 +278,7 @@ def save_players(event: Event, rows: Iterable[dict[str, Any]]) -> int:
         entries.append(
             Entry(event=event, player_id=player_id, start_number=start + offset, late=late)
         )
-    Entry.objects.bulk_create(entries)
+    bulk_create_with_history(entries, Entry, default_user=user)
     return len(entries)
 
 
@@ -290,7 +296,7 @@ def _form_class(event: Event) -> type[HandForm]:
 
 def _template_fields(event: Event, table: Table, players: list[str]) -> list[tuple[str, str]]:
     form = _form_class(event)(table=table, players=players)
-    return [(name, str(bound.label)) for name, bound in form.fields.items()]
+    return [(f.name, str(f.label)) for f in form.visible_fields()]
 
 
 def _round_tables(rnd: Round) -> Iterator[tuple[Table, list[str]]]:

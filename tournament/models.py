@@ -32,6 +32,7 @@ result
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.conf import settings
@@ -45,6 +46,25 @@ from simple_history.models import HistoricalRecords
 import scoring
 
 from .querysets import EntryQuerySet, HandQuerySet, SeatQuerySet
+
+
+class Audited(models.Model):
+    """Fields every history row has besides simple-history's own: who acted when no user was logged
+    in (a table link), in words a director can read."""
+
+    history_actor = models.CharField(max_length=150, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+def audit() -> HistoricalRecords:
+    return HistoricalRecords(bases=[Audited])
+
+
+def new_token() -> str:
+    """An unguessable table link (about 190 bits)."""
+    return secrets.token_urlsafe(24)
 
 
 class Game(models.TextChoices):
@@ -69,7 +89,7 @@ class Player(models.Model):
         _("category"), max_length=20, choices=Category.choices, blank=True, default=""
     )
 
-    history = HistoricalRecords()
+    history = audit()
 
     class Meta:
         ordering = ["last_name", "first_name"]
@@ -284,7 +304,7 @@ class Entry(models.Model):
     )
 
     objects = EntryQuerySet.as_manager()
-    history = HistoricalRecords()
+    history = audit()
 
     class Meta:
         ordering = ["start_number"]
@@ -338,8 +358,11 @@ class Table(models.Model):
     size = models.PositiveSmallIntegerField(_("players"))
     voided = models.BooleanField(_("voided"), default=False)
     void_reason = models.CharField(_("reason for voiding"), max_length=300, blank=True)
+    token = models.CharField(_("table link"), max_length=64, unique=True, default=new_token)
+    submitted_at = models.DateTimeField(_("submitted at"), null=True, blank=True)
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
 
-    history = HistoricalRecords()
+    history = audit()
 
     class Meta:
         ordering = ["round", "number"]
@@ -361,6 +384,14 @@ class Table(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("table", args=[self.pk])
 
+    def get_link_url(self) -> str:
+        """The table link printed as the sheet's QR code: the players' way to enter and confirm."""
+        return reverse("table_link", args=[self.token])
+
+    @property
+    def is_confirmed(self) -> bool:
+        return self.confirmed_at is not None
+
 
 class Seat(models.Model):
     round = models.ForeignKey(Round, related_name="seats", on_delete=models.CASCADE)
@@ -371,7 +402,7 @@ class Seat(models.Model):
     entry = models.ForeignKey(Entry, related_name="seats", on_delete=models.CASCADE)
 
     objects = SeatQuerySet.as_manager()
-    history = HistoricalRecords()
+    history = audit()
 
     class Meta:
         ordering = ["table__number", "position"]
@@ -412,9 +443,11 @@ class Hand(models.Model):
     entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("changed at"), auto_now=True)
     version = models.PositiveIntegerField(default=1)
+    # the form's one-time key: a form sent twice (a retry after a timeout) stores one hand
+    submission_key = models.UUIDField(null=True, blank=True, editable=False)
 
     objects = HandQuerySet.as_manager()
-    history = HistoricalRecords()
+    history = audit()
 
     class Meta:
         ordering = ["table", "number"]
@@ -422,6 +455,9 @@ class Hand(models.Model):
         verbose_name_plural = _("hands")
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="hand_number_unique"),
+            models.UniqueConstraint(
+                fields=["table", "submission_key"], name="hand_submission_once"
+            ),
             models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_from_1"),
         ]
 
@@ -478,3 +514,56 @@ class LotDraw(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event}: {', '.join(str(n) for n in self.entries)}"
+
+
+class Confirmation(models.Model):
+    """A player's (or a scorer's) agreement with a table's sheet for the round."""
+
+    class Via(models.TextChoices):
+        LINK = "link", _("table link")
+        SCORER = "scorer", _("scorer")
+
+    table = models.ForeignKey(Table, related_name="confirmations", on_delete=models.CASCADE)
+    position = models.PositiveSmallIntegerField(_("seat"))
+    via = models.CharField(max_length=10, choices=Via.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, related_name="+", on_delete=models.SET_NULL, null=True
+    )
+    confirmed_at = models.DateTimeField(auto_now_add=True)
+
+    history = audit()
+
+    class Meta:
+        ordering = ["table", "position"]
+        verbose_name = _("confirmation")
+        verbose_name_plural = _("confirmations")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="confirmation_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}:{self.position} {self.via}"
+
+
+class EventRole(models.Model):
+    """Who may do what for one event: an organiser everything, a scorer the results."""
+
+    class Role(models.TextChoices):
+        ORGANISER = "organiser", _("organiser")
+        SCORER = "scorer", _("scorer")
+
+    event = models.ForeignKey(Event, related_name="roles", on_delete=models.CASCADE)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, related_name="event_roles", on_delete=models.CASCADE
+    )
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices)
+
+    class Meta:
+        verbose_name = _("role")
+        verbose_name_plural = _("roles")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "user"], name="event_role_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} – {self.get_role_display()} – {self.event}"

@@ -63,6 +63,17 @@ class EntryQuerySet(models.QuerySet):
         return self.filter(status="active")
 
 
+def provisional_entries(event: Event) -> set[int]:
+    """Entries with a counted result from a table whose sheet is not confirmed yet (one query)."""
+    from .models import Result
+
+    return set(
+        Result.objects.filter(event=event, counts=True, table__confirmed_at__isnull=True)
+        .values_list("entry_id", flat=True)
+        .distinct()
+    )
+
+
 class SeatQuerySet(models.QuerySet):
     def for_round(self, rnd: Round) -> SeatQuerySet:
         """Seats of a round with players and tables, by table and position; sit-outs last."""

@@ -7,6 +7,7 @@ scoring engine sees every hand and the result cache never drifts from the hands.
 from __future__ import annotations
 
 import random
+import uuid
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -15,13 +16,28 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from simple_history.utils import bulk_create_with_history
 
 import scoring
 from scoring import ziege
 
 from . import draw as drawing
-from .models import Entry, Event, Game, Hand, LotDraw, Player, Result, Round, Seat, Table, Team
+from .models import (
+    Confirmation,
+    Entry,
+    Event,
+    Game,
+    Hand,
+    LotDraw,
+    Player,
+    Result,
+    Round,
+    Seat,
+    Table,
+    Team,
+)
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -34,6 +50,20 @@ SQUAD_SIZE = 4
 
 class Refused(Exception):
     """An action that the state of the event does not allow; the message says why and what to do."""
+
+
+class StaleEdit(Refused):
+    """An edit made on a version of the hand that someone else has changed since."""
+
+    def __init__(self, current: Hand) -> None:
+        self.current = current
+        super().__init__(
+            _(
+                "This game was changed by someone else in the meantime (now version %(v)s); "
+                "check the current entry below and make your change again."
+            )
+            % {"v": current.version}
+        )
 
 
 def check_rules(game: str, rules: dict[str, Any]) -> dict[str, Any]:
@@ -141,7 +171,7 @@ def _history(rnd: Round) -> tuple[Counter[frozenset[int]], Counter[int]]:
 
 
 @transaction.atomic
-def draw_round(*, round: Round, seed: int | None = None) -> Round:
+def draw_round(*, round: Round, seed: int | None = None, user: User = None) -> Round:
     """Draw the seats of a round (again, while no hand is played). Random but reproducible: the seed
     is stored, and drawing with the same seed gives the same tables."""
     rnd = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
@@ -189,8 +219,14 @@ def draw_round(*, round: Round, seed: int | None = None) -> Round:
 
     Seat.objects.filter(round=rnd).delete()
     Table.objects.filter(round=rnd).delete()
-    tables = Table.objects.bulk_create(
-        Table(round=rnd, number=i + 1, size=len(players)) for i, players in enumerate(result.tables)
+    tables = bulk_create_with_history(
+        [
+            Table(round=rnd, number=i + 1, size=len(players))
+            for i, players in enumerate(result.tables)
+        ],
+        Table,
+        default_user=_user(user),
+        default_change_reason=f"draw, seed {seed}",
     )
     seats = [
         Seat(round=rnd, table=table, position=pos, entry_id=entry_id)
@@ -198,7 +234,9 @@ def draw_round(*, round: Round, seed: int | None = None) -> Round:
         for pos, entry_id in enumerate(players)
     ]
     seats += [Seat(round=rnd, entry_id=entry_id) for entry_id in result.sit_out]
-    Seat.objects.bulk_create(seats)
+    bulk_create_with_history(
+        seats, Seat, default_user=_user(user), default_change_reason=f"draw, seed {seed}"
+    )
     rnd.seed = seed
     rnd.repeat_meetings = result.repeats
     rnd.draw_explanation = result.explanation
@@ -334,11 +372,30 @@ def _locked_table(table: Table) -> Table:
 
 
 @transaction.atomic
-def record_hand(*, table: Table, data: dict[str, Any], user: User = None) -> Hand:
-    """Score a hand with the engine and store it as the table's next game."""
+def record_hand(
+    *,
+    table: Table,
+    data: dict[str, Any],
+    user: User = None,
+    submission_key: uuid.UUID | str | None = None,
+) -> Hand:
+    """Score a hand with the engine and store it as the table's next game.
+
+    ``submission_key`` is the form's one-time key: the same form sent again (a phone retrying after
+    a timeout) returns the hand stored the first time instead of storing it twice.
+    """
     table = _locked_table(table)
     event = table.round.event
+    key = _submission_key(submission_key)
+    if key is not None:
+        earlier = Hand.objects.filter(table=table, submission_key=key).first()
+        if earlier is not None:
+            return earlier
     _check_table_open(table, new=True)
+    if table.submitted_at is not None:
+        raise Refused(
+            _("This table has handed in its sheet; a scorer can reopen it to add a game.")
+        )
     if table.hands.filter(kind=Hand.Kind.TOTALS).exists():
         raise Refused(_("This table's totals were entered directly; delete them to enter games."))
     number = _next_number(table)
@@ -354,6 +411,7 @@ def record_hand(*, table: Table, data: dict[str, Any], user: User = None) -> Han
                 dealer=dealer_for(number, table.size),
                 data=data,
                 entered_by=_user(user),
+                submission_key=key,
             )
     except IntegrityError as exc:  # the same number written at the same moment elsewhere
         raise Refused(
@@ -363,20 +421,41 @@ def record_hand(*, table: Table, data: dict[str, Any], user: User = None) -> Han
     return hand
 
 
+def _submission_key(value: uuid.UUID | str | None) -> uuid.UUID | None:
+    if value in (None, ""):
+        return None
+    try:
+        return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
+    except ValueError:
+        return None  # a mangled key only loses the protection against a second send
+
+
+def _check_may_change(table: Table, by_scorer: bool) -> None:
+    """After a table hands in its sheet, only a scorer changes its games (RULES: the players'
+    confirmation is what makes a sheet final)."""
+    if table.submitted_at is not None and not by_scorer:
+        raise Refused(_("The sheet has been handed in; only a scorer can change it now."))
+
+
 @transaction.atomic
 def edit_hand(
-    *, hand: Hand, data: dict[str, Any], reason: str, user: User = None, version: int | None = None
+    *,
+    hand: Hand,
+    data: dict[str, Any],
+    reason: str,
+    user: User = None,
+    version: int | None = None,
+    by_scorer: bool = True,
 ) -> Hand:
     """Change a stored hand; a reason is required and kept in the hand's history."""
     if not reason.strip():
         raise Refused(_("Give a reason for the change."))
     table = _locked_table(hand.table)
     _check_table_open(table, new=False)
+    _check_may_change(table, by_scorer)
     current = Hand.objects.select_for_update().get(pk=hand.pk)
     if version is not None and current.version != version:
-        raise Refused(
-            _("This game was changed by someone else in the meantime; check the current entry.")
-        )
+        raise StaleEdit(current)
     if current.kind == Hand.Kind.TOTALS:
         check_totals(table.round.event, table, data.get("totals"))
     else:
@@ -390,11 +469,12 @@ def edit_hand(
 
 
 @transaction.atomic
-def delete_hand(*, hand: Hand, reason: str, user: User = None) -> None:
+def delete_hand(*, hand: Hand, reason: str, user: User = None, by_scorer: bool = True) -> None:
     if not reason.strip():
         raise Refused(_("Give a reason for deleting the game."))
     table = _locked_table(hand.table)
     _check_table_open(table, new=False)
+    _check_may_change(table, by_scorer)
     current = Hand.objects.get(pk=hand.pk)
     current._change_reason = reason.strip()
     current.delete()
@@ -568,6 +648,87 @@ def recompute_scores(*, event: Event | None = None) -> int:
             rescore_table(table)
         done += 1
     return done
+
+
+# --- handing in and confirming a table's sheet -------------------------------------------------
+
+
+@transaction.atomic
+def submit_table(*, table: Table) -> Table:
+    """The table hands in its round: the players then confirm it, each from the table link."""
+    table = _locked_table(table)
+    _check_table_open(table, new=False)
+    if table.submitted_at is not None:
+        return table
+    games = table.hands.count()
+    wanted = table.round.event.hands_for(table.size)
+    totals = table.hands.filter(kind=Hand.Kind.TOTALS).exists()
+    if not games or (wanted is not None and games < wanted and not totals):
+        raise Refused(
+            _("The sheet is not complete: %(games)s of %(wanted)s games entered.")
+            % {"games": games, "wanted": wanted or "?"}
+        )
+    table.submitted_at = timezone.now()
+    table.save(update_fields=["submitted_at"])
+    return table
+
+
+def _finish_if_everyone_confirmed(table: Table) -> None:
+    if table.confirmations.count() >= table.size and table.confirmed_at is None:
+        table.confirmed_at = timezone.now()
+        table.save(update_fields=["confirmed_at"])
+
+
+@transaction.atomic
+def confirm_seat(*, table: Table, position: int) -> Table:
+    """A player at the table agrees with the handed-in sheet (tapping their own name)."""
+    table = _locked_table(table)
+    if table.submitted_at is None:
+        raise Refused(_("The sheet has not been handed in yet."))
+    if not 0 <= position < table.size:
+        raise Refused(_("There is no such seat at this table."))
+    Confirmation.objects.get_or_create(
+        table=table, position=position, defaults={"via": Confirmation.Via.LINK}
+    )
+    _finish_if_everyone_confirmed(table)
+    return table
+
+
+@transaction.atomic
+def confirm_table(*, table: Table, user: User = None) -> Table:
+    """A scorer confirms the whole sheet (e.g. the paper list was signed by everyone)."""
+    table = _locked_table(table)
+    if table.voided:
+        raise Refused(_("A voided table needs no confirmation."))
+    if not table.hands.exists():
+        raise Refused(_("There is nothing to confirm: no games entered."))
+    if table.submitted_at is None:
+        table.submitted_at = timezone.now()
+        table.save(update_fields=["submitted_at"])
+    done = set(table.confirmations.values_list("position", flat=True))
+    for position in range(table.size):
+        if position not in done:
+            Confirmation.objects.create(
+                table=table, position=position, via=Confirmation.Via.SCORER, user=_user(user)
+            )
+    _finish_if_everyone_confirmed(table)
+    return table
+
+
+@transaction.atomic
+def reopen_table(*, table: Table, reason: str, user: User = None) -> Table:
+    """Take a handed-in sheet back so that games can be added; the confirmations start again."""
+    if not reason.strip():
+        raise Refused(_("Give a reason for reopening the sheet."))
+    table = _locked_table(table)
+    for confirmation in table.confirmations.all():
+        confirmation._change_reason = reason.strip()
+        confirmation.delete()
+    table.submitted_at = None
+    table.confirmed_at = None
+    table._change_reason = reason.strip()
+    table.save()
+    return table
 
 
 # --- standings actions ------------------------------------------------------------------------

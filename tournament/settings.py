@@ -4,11 +4,15 @@ DJANGO_DEBUG          "1"/"true" turns debug on; off unless set.
 DJANGO_SECRET_KEY     required when debug is off: the app refuses to start without it.
 DATABASE_URL          default: an SQLite file in the project folder; postgres://... for PostgreSQL.
 DJANGO_ALLOWED_HOSTS  comma-separated; default localhost names (any host in debug).
+DJANGO_HTTPS          "1" when the app is served over HTTPS (behind a TLS proxy): secure cookies,
+                      HSTS and the redirect to https. Off for a hall's local network over HTTP.
+DJANGO_CSRF_TRUSTED_ORIGINS  comma-separated origins (https://example.org) behind a proxy.
 """
 
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -54,11 +58,13 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django_tables2",
     "simple_history",
+    "axes",
     "tournament",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -67,7 +73,20 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Login attempts are throttled: five failures for a user name from one address lock it for 15
+# minutes (django-axes).
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
 ROOT_URLCONF = "tournament.urls"
 WSGI_APPLICATION = "tournament.wsgi.application"
@@ -127,10 +146,29 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # WhiteNoise serves the app's own assets in production (no CDN, no web server needed)
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5.html"
 
+HTTPS = env_flag("DJANGO_HTTPS")
 SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+SECURE_SSL_REDIRECT = HTTPS
+SECURE_HSTS_SECONDS = 31_536_000 if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
+SECURE_HSTS_PRELOAD = HTTPS
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+CSRF_TRUSTED_ORIGINS = [
+    origin.strip()
+    for origin in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",")
+    if origin.strip()
+]
 CSRF_COOKIE_HTTPONLY = False
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True

@@ -75,8 +75,18 @@ class StandingsTable(tables.Table):
         row_attrs = {"class": lambda record: "withdrawn" if not record.is_active else ""}
         empty_text = _("No players registered yet.")
 
+    def __init__(self, *args: Any, provisional: set[int] | None = None, **kwargs: Any) -> None:
+        self.provisional = provisional or set()
+        super().__init__(*args, **kwargs)
+
     def render_name(self, record: Entry) -> str:
         text = format_html("{}, {}", record.player.last_name, record.player.first_name)
+        if record.pk in self.provisional:
+            text = format_html(
+                '{} <span class="tag provisional" title="{}">*</span>',
+                text,
+                _("includes results not yet confirmed by the table"),
+            )
         if not record.is_active:
             text = format_html('{} <span class="tag">{}</span>', text, _("withdrawn"))
         return text

@@ -243,10 +243,11 @@ def test_standings_and_lists_cost_the_same_queries_for_8_and_40_players(client, 
     )
 
 
-def test_the_event_standings_page_costs_three_queries(client):
+def test_the_event_standings_page_costs_four_queries(client):
     event = _event_of(12, 2)
-    # Expect 3 queries: the event (with its season), its rounds, the standings themselves
-    assert _queries(client, f"/turnier/{event.slug}/rangliste/") == 3
+    # Expect 4 queries: the event (with its season), its rounds, the entries with unconfirmed
+    # results (marked provisional), the standings themselves
+    assert _queries(client, f"/turnier/{event.slug}/rangliste/") == 4
 
 
 def test_a_table_sheet_costs_the_same_queries_for_2_and_20_games(client):

@@ -1,0 +1,356 @@
+"""Excel workbooks, read back with openpyxl and checked cell by cell against the database.
+
+Sheets are found by position (standings, one per round, the games, the seating), never by their
+translated names; columns by their English headings, so the workbooks are written in English here.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import translation
+from openpyxl import load_workbook
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.worksheet import Worksheet
+
+from tests.factories import (
+    cego,
+    make_entries,
+    make_event,
+    make_player,
+    make_round,
+    make_season,
+    make_table,
+)
+from tournament import exports, services, standings
+from tournament.models import Entry, Event, Game, Hand, Result, Round, Season, Seat
+
+pytestmark = pytest.mark.django_db
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+# Cego hands whose results differ from seat to seat (RULES.md 7): Halbe lost with 34 card points
+# costs the declarer 60, won with 47 brings 60.
+HANDS = [cego("halbe", 0, 34), cego("halbe", 1, 47), cego("halbe", 2, 34), cego("halbe", 3, 47)]
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def play_round(event: Event, hands: int, *, seed: int = 1) -> Round:
+    """Draw and start the next round; every table plays ``hands`` games."""
+    rnd = make_round(event, seed=seed)
+    for table in rnd.tables.order_by("number"):
+        for number in range(hands):
+            services.record_hand(table=table, data=HANDS[number % len(HANDS)])
+    return rnd
+
+
+def cego_event(players: int, hands: int, *, rounds: int = 1, **kwargs: Any) -> Event:
+    """A Cego event of ``players`` whose every table has played ``hands`` games per round."""
+    event = make_event(hands_per_round={"4": hands}, **kwargs)
+    make_entries(event, players)
+    for number in range(1, rounds + 1):
+        rnd = play_round(event, hands, seed=number)
+        if number < rounds:
+            services.close_round(round=rnd)
+    return event
+
+
+def workbook(output: io.BytesIO) -> list[Worksheet]:
+    return load_workbook(io.BytesIO(output.getvalue())).worksheets
+
+
+def english_workbook(event: Event) -> list[Worksheet]:
+    with translation.override("en"):
+        return workbook(exports.event_workbook(event))
+
+
+def table_of(ws: Worksheet) -> tuple[list[Any], list[list[Any]]]:
+    """The heading row and the data rows of a sheet."""
+    rows = [list(row) for row in ws.iter_rows(values_only=True)]
+    return rows[0], rows[1:]
+
+
+def column(ws: Worksheet, heading: str) -> list[Any]:
+    header, rows = table_of(ws)
+    index = header.index(heading)
+    return [row[index] for row in rows]
+
+
+def stored_results(event: Event) -> dict[tuple[int, int, int], dict[int, int]]:
+    """(round, table, game) → {seat position: points}, as the result cache holds them."""
+    found: dict[tuple[int, int, int], dict[int, int]] = defaultdict(dict)
+    for rnd, table, number, position, points in Result.objects.filter(event=event).values_list(
+        "round__number", "table__number", "hand__number", "position", "points"
+    ):
+        found[(rnd, table, number)][position] = points
+    return found
+
+
+def count_queries(build: Any) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        build()
+    return len(ctx.captured_queries)
+
+
+# --- the event workbook -----------------------------------------------------------------------
+
+
+def test_the_event_workbook_has_standings_a_sheet_per_round_then_games_then_seating():
+    event = cego_event(8, 2, rounds=2)
+    sheets = english_workbook(event)
+    assert len(sheets) == 1 + 2 + 1 + 1
+    standings_sheet, games, seating = sheets[0], sheets[3], sheets[4]
+    assert len(table_of(standings_sheet)[1]) == 8
+    assert len(table_of(games)[1]) == Hand.objects.filter(table__round__event=event).count() == 8
+    assert len(table_of(seating)[1]) == Seat.objects.filter(round__event=event).count() == 16
+
+
+def test_the_standings_sheet_shows_every_players_total_in_the_standings_order():
+    event = cego_event(8, 4, rounds=2)
+    sheet = english_workbook(event)[0]
+    expected = [(e.start_number, e.total) for e in Entry.objects.standings(event)]
+    assert list(zip(column(sheet, "No."), column(sheet, "Total"), strict=True)) == expected
+    assert len({total for _n, total in expected}) > 1  # the order is not trivially all equal
+
+
+def test_the_cego_totals_in_the_standings_sheet_add_up_to_zero():
+    event = cego_event(12, 3)
+    totals = column(english_workbook(event)[0], "Total")
+    assert any(totals)
+    assert sum(totals) == 0
+
+
+def test_the_standings_sheet_has_a_column_per_round_adding_up_to_the_total():
+    event = cego_event(8, 2, rounds=2)
+    sheet = english_workbook(event)[0]
+    rounds = zip(column(sheet, "Round 1"), column(sheet, "Round 2"), strict=True)
+    assert [a + b for a, b in rounds] == column(sheet, "Total")
+
+
+def test_a_round_sheet_shows_each_seats_result_for_that_round():
+    event = cego_event(8, 3, rounds=2)
+    sheets = english_workbook(event)
+    for number, sheet in ((1, sheets[1]), (2, sheets[2])):
+        rnd = event.rounds.get(number=number)
+        expected: dict[tuple[int, int], int] = defaultdict(int)
+        for result in Result.objects.filter(round=rnd).select_related("table"):
+            expected[(result.table.number, result.position + 1)] += result.points
+        shown = {
+            (table, seat): result
+            for table, seat, result in zip(
+                column(sheet, "Table"), column(sheet, "Seat"), column(sheet, "Result"), strict=True
+            )
+        }
+        assert shown == expected
+        assert len(shown) == Seat.objects.filter(round=rnd, table__isnull=False).count()
+
+
+def test_the_games_sheet_has_one_row_per_hand_with_each_seats_stored_result():
+    event = cego_event(12, 3, rounds=2)
+    sheet = english_workbook(event)[3]
+    header, rows = table_of(sheet)
+    assert len(rows) == Hand.objects.filter(table__round__event=event).count() == 18
+    stored = stored_results(event)
+    round_i, table_i, game_i = header.index("Round"), header.index("Table"), header.index("Game")
+    shown = {}
+    for row in rows:
+        results = {p: row[header.index(f"Result {p + 1}")] for p in range(4)}
+        shown[(row[round_i], row[table_i], row[game_i])] = results
+    assert shown == stored
+
+
+def test_the_games_sheet_names_the_player_of_each_result_column():
+    event = cego_event(4, 1)
+    sheet = english_workbook(event)[2]  # standings, round 1, games, seating
+    header, rows = table_of(sheet)
+    seats = Seat.objects.filter(round__event=event).select_related("entry__player")
+    names = [str(s.entry.player) for s in seats.order_by("position")]
+    assert [rows[0][header.index(f"Player {p}")] for p in range(1, 5)] == names
+
+
+def test_the_seating_sheet_has_one_row_per_seat():
+    event = make_event(table_policy=Event.TablePolicy.SIT_OUT, hands_per_round={"4": 1})
+    make_entries(event, 9)  # one player sits out: a seat without a table
+    make_round(event)
+    header, rows = table_of(english_workbook(event)[3])  # standings, round 1, games, seating
+    assert len(rows) == Seat.objects.filter(round__event=event).count() == 9
+    seated = [row for row in rows if row[header.index("Table")] is not None]
+    assert len(seated) == 8
+    expected = {s.entry.start_number for s in Seat.objects.filter(round__event=event)}
+    assert {row[header.index("No.")] for row in rows} == expected
+
+
+def test_every_sheet_has_a_bold_frozen_filtered_header_and_prints_landscape_with_it():
+    event = cego_event(8, 2, rounds=2)
+    sheets = english_workbook(event)
+    assert len(sheets) == 5
+    for sheet in sheets:
+        assert all(cell.font.b for cell in sheet[1]), sheet.title
+        assert sheet.freeze_panes == "A2", sheet.title
+        last = get_column_letter(sheet.max_column)
+        assert sheet.auto_filter.ref == f"A1:{last}{sheet.max_row}", sheet.title
+        assert sheet.page_setup.orientation == "landscape", sheet.title
+        assert sheet.print_title_rows in ("1:1", "$1:$1"), sheet.title
+
+
+@pytest.mark.parametrize("name", ["=1+1", "@SUM(A1)", "+49 171 1234", "-1-1"])
+def test_a_name_that_looks_like_a_formula_is_written_as_text(name: str):
+    event = make_event(hands_per_round={"4": 1})
+    services.register_player(event=event, player=make_player(first_name="Eva", last_name=name))
+    services.register_player(event=event, player=make_player(first_name=name, last_name="Maier"))
+    make_entries(event, 2)
+    play_round(event, 1)
+    output = exports.event_workbook(event)
+    cells = [
+        cell
+        for sheet in workbook(output)
+        for row in sheet.iter_rows()
+        for cell in row
+        if isinstance(cell.value, str) and name in cell.value
+    ]
+    # standings (last name, first name), round and seating sheets (sort name), games (players)
+    assert len(cells) >= 6
+    for cell in cells:
+        assert cell.data_type == "s", (cell.coordinate, cell.value)
+        assert cell.value.startswith("'") or not cell.value.startswith(("=", "+", "-", "@"))
+    with zipfile.ZipFile(io.BytesIO(output.getvalue())) as archive:
+        sheets = [n for n in archive.namelist() if n.startswith("xl/worksheets/")]
+        assert all(b"<f>" not in archive.read(n) and b"<f " not in archive.read(n) for n in sheets)
+
+
+def test_a_name_with_markup_appears_literally():
+    event = make_event(hands_per_round={"4": 1})
+    services.register_player(
+        event=event, player=make_player(first_name="Eva", last_name="<script>x</script>")
+    )
+    make_entries(event, 3)
+    play_round(event, 1)
+    sheet = english_workbook(event)[0]
+    assert "<script>x</script>" in column(sheet, "Last name")
+
+
+def test_a_crazy_solo_workbook_shows_the_balance_start_150_plus_the_results():
+    table = make_table(Game.CRAZY_SOLO, 4)
+    event = table.round.event
+    services.record_hand(
+        table=table, data={"contract": "solo", "bidder": 0, "partner": 1, "soloist_points": 80}
+    )
+    sheet = english_workbook(event)[0]
+    expected = [(e.start_number, 150 + e.total) for e in Entry.objects.standings(event)]
+    assert list(zip(column(sheet, "No."), column(sheet, "Balance"), strict=True)) == expected
+    assert {balance for _n, balance in expected} != {150}
+
+
+# --- the command ------------------------------------------------------------------------------
+
+
+def test_export_xlsx_writes_the_event_workbook_to_the_output_file(tmp_path: Path):
+    event = cego_event(8, 2)
+    target = tmp_path / "ergebnisse.xlsx"
+    call_command("export_xlsx", event.slug, "--output", str(target), stdout=io.StringIO())
+    sheets = load_workbook(target).worksheets
+    assert len(sheets) == 1 + 1 + 1 + 1
+    _header, rows = table_of(sheets[0])
+    names = {(e.player.last_name, e.player.first_name) for e in Entry.objects.filter(event=event)}
+    assert {(row[2], row[3]) for row in rows} == names
+
+
+def test_export_xlsx_of_an_unknown_event_is_an_error(tmp_path: Path):
+    target = tmp_path / "nichts.xlsx"
+    with pytest.raises(CommandError):
+        call_command("export_xlsx", "gibt-es-nicht", "--output", str(target))
+    assert not target.exists()
+
+
+# --- the season workbook ----------------------------------------------------------------------
+
+
+def season_of(events: int) -> Season:
+    """A season of ``events`` Cego events; the same eight players enter each, four more the last."""
+    season = make_season()
+    players = [make_player() for _ in range(8)]
+    for number in range(events):
+        event = make_event(hands_per_round={"4": 2}, season=season)
+        event.date = event.date.replace(day=1 + number)
+        event.save(update_fields=["date"])
+        for player in players:
+            services.register_player(event=event, player=player)
+        if number == events - 1:
+            make_entries(event, 4)
+        play_round(event, 2, seed=number + 1)
+    return season
+
+
+def season_sheet(season: Season) -> Worksheet:
+    with translation.override("en"):
+        return workbook(exports.season_workbook(season))[0]
+
+
+def test_the_season_workbook_has_a_column_per_event_and_the_sum():
+    season = season_of(3)
+    events = list(season.events.order_by("date", "pk"))
+    header, rows = table_of(season_sheet(season))
+    assert header[3:-1] == [e.name for e in events]
+    assert header[-1] == "Total"
+    for row in rows:
+        assert sum(value or 0 for value in row[3:-1]) == row[-1]
+    # the four late players took part in the last event only
+    assert sum(1 for row in rows if row[3] is None) == 4
+
+
+def test_the_season_workbook_sum_equals_the_season_standings():
+    season = season_of(2)
+    _events, expected = standings.season_standings(season)
+    _header, rows = table_of(season_sheet(season))
+    assert [(row[0], row[1], row[-1]) for row in rows] == [
+        (r["rank"], r["name"], r["total"]) for r in expected
+    ]
+    assert len(rows) == 12
+
+
+# --- query counts: a workbook costs the same whatever the size -----------------------------------
+
+
+def test_the_event_workbook_costs_the_same_queries_for_8_players_and_40():
+    small, large = cego_event(8, 2), cego_event(40, 3)
+    # Expect per event: its rounds, the standings, per round its seats and its sums by seat,
+    # the games sheet's seats, results and hands, the seating
+    assert count_queries(lambda: exports.event_workbook(small)) == count_queries(
+        lambda: exports.event_workbook(large)
+    )
+
+
+def test_the_season_workbook_costs_the_same_queries_for_one_event_and_three():
+    small, large = season_of(1), season_of(3)
+    # Expect 2 queries: the season's events, every entry's sum per event
+    assert count_queries(lambda: exports.season_workbook(small)) == count_queries(
+        lambda: exports.season_workbook(large)
+    )
+
+
+def download(client: Any, event: Event) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(reverse("event_xlsx", args=[event.slug]))
+    assert response.status_code == 200
+    assert response["Content-Type"] == XLSX
+    assert load_workbook(io.BytesIO(response.content)).worksheets[0].max_row == (
+        Entry.objects.filter(event=event).count() + 1
+    )
+    return len(ctx.captured_queries)
+
+
+def test_the_excel_download_costs_the_same_queries_for_8_players_and_40(client):
+    small, large = cego_event(8, 2), cego_event(40, 3)
+    # Expect the event (with its season), then the workbook's queries
+    assert download(client, small) == download(client, large)

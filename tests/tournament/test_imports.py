@@ -1,0 +1,532 @@
+"""Spreadsheets coming in: player lists (XLSX, CSV as German Excel writes it) and a round's results
+filled in offline. Every file is made in memory or in tmp_path; nothing is saved before a confirm,
+and a file with one bad row saves nothing at all."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.messages import get_messages
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import CommandError, call_command
+from django.db import connection
+from django.http import HttpResponse
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import translation
+from django.utils.html import escape
+from openpyxl import Workbook, load_workbook
+from openpyxl.worksheet.worksheet import Worksheet
+
+from tests.factories import cego, make_entries, make_event, make_player, make_round, make_user
+from tournament import imports, services
+from tournament.models import Entry, Event, Hand, Player, Round, Seat
+
+pytestmark = pytest.mark.django_db
+
+GERMAN = ["Vorname", "Nachname", "Verein", "Ort", "Kategorie"]
+ENGLISH = ["First name", "Last name", "Club", "Town", "Category"]
+PLAYERS = [
+    ["Anna", "Müller", "CC Rottweil", "Rottweil", "Damen"],
+    ["Jörg", "Weiß", "Cego-Freunde Hüfingen", "Hüfingen", ""],
+    ["Lena", "Schäfer", "", "Titisee-Neustadt", "Jugend"],
+]
+
+
+# --- files ------------------------------------------------------------------------------------
+
+
+def xlsx_file(rows: list[list[Any]]) -> bytes:
+    book = Workbook()
+    for row in rows:
+        book.active.append(row)
+    output = io.BytesIO()
+    book.save(output)
+    return output.getvalue()
+
+
+def csv_file(rows: list[list[Any]], encoding: str) -> bytes:
+    """As German Excel saves "CSV": semicolons, CRLF, UTF-8 with a BOM or Windows-1252."""
+    text = io.StringIO()
+    csv.writer(text, delimiter=";").writerows(rows)
+    return text.getvalue().encode(encoding)
+
+
+FORMATS: dict[str, tuple[str, Callable[[list[list[Any]]], bytes]]] = {
+    "xlsx": ("spieler.xlsx", xlsx_file),
+    "csv-utf8-bom": ("spieler.csv", lambda rows: csv_file(rows, "utf-8-sig")),
+    "csv-cp1252": ("spieler.csv", lambda rows: csv_file(rows, "cp1252")),
+}
+
+
+def preview_of(event: Event, rows: list[list[Any]], fmt: str = "xlsx") -> imports.PlayerImport:
+    name, make = FORMATS[fmt]
+    return imports.read_players(event, imports.read_table(io.BytesIO(make(rows)), name))
+
+
+def counts() -> tuple[int, int]:
+    return Player.objects.count(), Entry.objects.count()
+
+
+# --- player lists: reading and saving ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("header", [GERMAN, ENGLISH], ids=["german", "english"])
+def test_a_good_player_list_is_previewed_as_new_and_registered_with_consecutive_numbers(
+    fmt: str, header: list[str]
+):
+    event = make_event()
+    preview = preview_of(event, [header, *PLAYERS], fmt)
+    assert [(r.line, r.status) for r in preview.rows] == [(2, "new"), (3, "new"), (4, "new")]
+    assert [[r.first_name, r.last_name, r.club, r.town] for r in preview.rows] == [
+        p[:4] for p in PLAYERS
+    ]
+    assert preview.ok
+    assert counts() == (0, 0)  # a preview saves nothing
+    assert imports.save_players(event, preview.payload()) == 3
+    entries = Entry.objects.filter(event=event).select_related("player").order_by("start_number")
+    assert [
+        (e.start_number, e.player.first_name, e.player.last_name, e.player.town, e.player.category)
+        for e in entries
+    ] == [
+        (1, "Anna", "Müller", "Rottweil", "damen"),
+        (2, "Jörg", "Weiß", "Hüfingen", ""),
+        (3, "Lena", "Schäfer", "Titisee-Neustadt", "jugend"),
+    ]
+
+
+def test_imported_players_get_the_start_numbers_after_those_already_registered():
+    event = make_event()
+    make_entries(event, 2)
+    imports.save_players(event, preview_of(event, [GERMAN, *PLAYERS]).payload())
+    numbers = Entry.objects.filter(event=event).order_by("start_number")
+    assert list(numbers.values_list("start_number", flat=True)) == [1, 2, 3, 4, 5]
+    assert Entry.objects.get(event=event, player__last_name="Müller").start_number == 3
+
+
+def test_a_known_player_is_matched_and_not_created_again():
+    event = make_event()
+    known = make_player(first_name="Anna", last_name="Müller", club="CC Rottweil")
+    rows = [GERMAN, ["ANNA", "müller", "cc rottweil", "", "damen"], PLAYERS[1]]
+    preview = preview_of(event, rows, "csv-cp1252")
+    assert [(r.status, r.player_id) for r in preview.rows] == [("matched", known.pk), ("new", None)]
+    players_before = Player.objects.count()
+    assert imports.save_players(event, preview.payload()) == 2
+    assert Player.objects.count() == players_before + 1
+    assert Player.objects.filter(last_name__iexact="müller").count() == 1
+    assert Entry.objects.filter(event=event, player=known).exists()
+
+
+def test_the_same_name_in_another_club_is_a_new_player():
+    event = make_event()
+    make_player(first_name="Anna", last_name="Müller", club="CC Rottweil")
+    preview = preview_of(event, [GERMAN, ["Anna", "Müller", "SV Tuningen", "", ""]])
+    assert [r.status for r in preview.rows] == ["new"]
+
+
+@pytest.mark.parametrize(
+    ("bad_row", "reason"),
+    [
+        (["Jörg", "", "CC Rottweil", "", ""], "last name"),
+        (["Jörg", "Weiß", "CC Rottweil", "", "Profi"], "Profi"),
+    ],
+    ids=["missing-last-name", "unknown-category"],
+)
+def test_a_bad_row_is_rejected_with_its_line_and_reason_and_nothing_is_saved(
+    bad_row: list[str], reason: str
+):
+    event = make_event()
+    with translation.override("en"):
+        preview = preview_of(event, [GERMAN, PLAYERS[0], bad_row, PLAYERS[2]])
+    assert [(r.line, r.status) for r in preview.rows] == [
+        (2, "new"),
+        (3, "rejected"),
+        (4, "new"),
+    ]
+    assert reason in preview.rows[1].reason
+    assert not preview.ok
+    before = counts()
+    with translation.override("en"), pytest.raises(services.Refused, match="line 3"):
+        imports.save_players(event, preview.payload())
+    assert counts() == before
+
+
+def test_a_player_twice_in_the_file_is_rejected_the_second_time():
+    event = make_event()
+    rows = [GERMAN, *PLAYERS, ["anna", "MÜLLER", "CC Rottweil", "Tuningen", ""]]
+    with translation.override("en"):
+        preview = preview_of(event, rows)
+    assert [r.status for r in preview.rows] == ["new", "new", "new", "rejected"]
+    assert "line 2" in preview.rows[3].reason
+    with pytest.raises(services.Refused):
+        imports.save_players(event, preview.payload())
+    assert counts() == (0, 0)
+
+
+def test_a_player_already_registered_for_the_event_is_rejected():
+    event = make_event()
+    player = make_player(first_name="Anna", last_name="Müller", club="CC Rottweil")
+    services.register_player(event=event, player=player)
+    with translation.override("en"):
+        preview = preview_of(event, [ENGLISH, *PLAYERS])
+    assert [r.status for r in preview.rows] == ["rejected", "new", "new"]
+    assert "already registered" in preview.rows[0].reason
+    before = counts()
+    with pytest.raises(services.Refused):
+        imports.save_players(event, preview.payload())
+    assert counts() == before
+
+
+def test_a_list_previewed_earlier_is_refused_when_a_player_registered_meanwhile():
+    event = make_event()
+    preview = preview_of(event, [GERMAN, *PLAYERS])
+    desk = make_player(first_name="Anna", last_name="Müller", club="CC Rottweil")
+    services.register_player(event=event, player=desk)
+    with pytest.raises(services.Refused):
+        imports.save_players(event, preview.payload())
+    assert Entry.objects.filter(event=event).count() == 1
+
+
+def test_two_thousand_players_import_in_one_call_with_a_bounded_number_of_queries():
+    event = make_event()
+    rows = [ENGLISH] + [[f"Vorname{i}", f"Nachname{i}", "CC Test", "Ort", ""] for i in range(2000)]
+    preview = preview_of(event, rows)
+    assert preview.counts == {"new": 2000, "matched": 0, "rejected": 0}
+    with CaptureQueriesContext(connection) as ctx:
+        assert imports.save_players(event, preview.payload()) == 2000
+    # the known players, the registered ones, the highest start number, whether a round was
+    # drawn, then the new players, the entries and their history rows in batches (SQLite takes
+    # at most 999 values per statement): far fewer than one query per row, which would be 4,000+
+    assert len(ctx.captured_queries) < 2000 / 20
+    numbers = Entry.objects.filter(event=event).values_list("start_number", flat=True)
+    assert sorted(numbers) == list(range(1, 2001))
+
+
+# --- the import view --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def director(client: Client) -> Client:
+    user = make_user()
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    client.force_login(user)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    return client
+
+
+def messages_of(response: HttpResponse) -> list[str]:
+    return [str(m) for m in get_messages(response.wsgi_request)]
+
+
+def upload(client: Client, url: str, name: str, content: bytes) -> HttpResponse:
+    return client.post(url, {"file": SimpleUploadedFile(name, content)})
+
+
+def test_uploading_a_player_list_shows_the_preview_and_saves_nothing(director: Client):
+    event = make_event()
+    url = reverse("import_players", args=[event.slug])
+    response = upload(director, url, "spieler.xlsx", xlsx_file([GERMAN, *PLAYERS]))
+    assert response.status_code == 200
+    preview = response.context["preview"]
+    assert preview.counts == {"new": 3, "matched": 0, "rejected": 0}
+    assert response.context["payload"]
+    assert "Müller" in response.content.decode()
+    assert counts() == (0, 0)
+
+
+def test_confirming_the_preview_registers_the_players(director: Client):
+    event = make_event()
+    url = reverse("import_players", args=[event.slug])
+    payload = upload(director, url, "spieler.csv", csv_file([GERMAN, *PLAYERS], "cp1252")).context[
+        "payload"
+    ]
+    response = director.post(url, {"action": "confirm", "payload": payload})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("event_players", args=[event.slug])
+    names = Entry.objects.filter(event=event).order_by("start_number")
+    assert list(names.values_list("player__last_name", flat=True)) == ["Müller", "Weiß", "Schäfer"]
+
+
+def test_a_tampered_payload_saves_nothing_and_says_so(director: Client):
+    event = make_event()
+    url = reverse("import_players", args=[event.slug])
+    payload = upload(director, url, "spieler.xlsx", xlsx_file([GERMAN, *PLAYERS])).context[
+        "payload"
+    ]
+    tampered = payload[:5] + ("A" if payload[5] != "A" else "B") + payload[6:]
+    response = director.post(url, {"action": "confirm", "payload": tampered})
+    assert response.status_code == 200
+    shown = messages_of(response)
+    assert shown
+    assert escape(shown[0]) in response.content.decode()
+    assert counts() == (0, 0)
+
+
+def test_a_payload_signed_for_another_event_saves_nothing(director: Client):
+    first, second = make_event(), make_event()
+    payload = upload(
+        director,
+        reverse("import_players", args=[first.slug]),
+        "spieler.xlsx",
+        xlsx_file([GERMAN, *PLAYERS]),
+    ).context["payload"]
+    response = director.post(
+        reverse("import_players", args=[second.slug]), {"action": "confirm", "payload": payload}
+    )
+    assert response.status_code == 200
+    assert messages_of(response)
+    assert counts() == (0, 0)
+
+
+def test_a_file_with_a_rejected_row_offers_no_confirm(director: Client):
+    event = make_event()
+    url = reverse("import_players", args=[event.slug])
+    rows = [GERMAN, PLAYERS[0], ["Jörg", "Weiß", "", "", "Profi"]]
+    response = upload(director, url, "spieler.xlsx", xlsx_file(rows))
+    assert response.status_code == 200
+    assert not response.context["preview"].ok
+    content = response.content.decode()
+    assert "Profi" in content
+    assert 'value="confirm"' not in content
+    assert counts() == (0, 0)
+
+
+def test_anonymous_users_are_sent_to_log_in_for_the_player_import(client: Client):
+    event = make_event()
+    url = reverse("import_players", args=[event.slug])
+    for response in (
+        client.get(url),
+        client.post(url, {"file": SimpleUploadedFile("spieler.xlsx", xlsx_file([GERMAN]))}),
+    ):
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login"))
+    assert counts() == (0, 0)
+
+
+GARBAGE = bytes(range(256)) * 16  # every byte value: NUL, CR, quotes, undecodable UTF-8
+PDF = b"%PDF-1.7\r\n%\xe2\xe3\xcf\xd3\r\n1 0 obj\r<< /Type /Catalog >>\rendobj\r\n%%EOF\r\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("notizen.txt", GARBAGE),
+        ("scan.pdf", PDF),
+        ("scan.txt", PDF),
+        ("spieler.xlsx", GARBAGE),
+        ("spieler.csv", b""),
+    ],
+    ids=["garbage-txt", "pdf", "pdf-named-txt", "garbage-xlsx", "empty-csv"],
+)
+def test_a_file_that_is_not_a_player_list_gets_a_clear_message(
+    director: Client, name: str, content: bytes
+):
+    event = make_event()
+    response = upload(director, reverse("import_players", args=[event.slug]), name, content)
+    assert response.status_code == 200
+    assert response.context["form"].errors["file"]
+    assert "preview" not in response.context
+    assert counts() == (0, 0)
+
+
+# --- the import command -----------------------------------------------------------------------
+
+
+def test_import_players_registers_a_good_file(tmp_path: Path):
+    event = make_event()
+    path = tmp_path / "spieler.csv"
+    path.write_bytes(csv_file([GERMAN, *PLAYERS], "utf-8-sig"))
+    call_command("import_players", event.slug, str(path), stdout=io.StringIO())
+    entries = Entry.objects.filter(event=event).order_by("start_number")
+    assert list(entries.values_list("player__first_name", flat=True)) == ["Anna", "Jörg", "Lena"]
+
+
+def test_import_players_refuses_a_file_with_a_rejected_row_and_saves_nothing(tmp_path: Path):
+    event = make_event()
+    path = tmp_path / "spieler.xlsx"
+    path.write_bytes(xlsx_file([ENGLISH, PLAYERS[0], ["Jörg", "", "", "", ""]]))
+    output = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("import_players", event.slug, str(path), stdout=output)
+    assert "line 3" in output.getvalue()
+    assert counts() == (0, 0)
+
+
+def test_import_players_with_dry_run_saves_nothing(tmp_path: Path):
+    event = make_event()
+    path = tmp_path / "spieler.xlsx"
+    path.write_bytes(xlsx_file([GERMAN, *PLAYERS]))
+    output = io.StringIO()
+    call_command("import_players", event.slug, str(path), "--dry-run", stdout=output)
+    assert "3 new" in output.getvalue()
+    assert counts() == (0, 0)
+
+
+# --- results filled in offline ----------------------------------------------------------------
+
+HALBE_LOST = {"Contract": "Halbe", "Declarer": 1, "Declarer's card points": 34}
+HALBE_WON = {"Contract": "halbe", "Declarer": 2, "Declarer's card points": 47}
+
+
+def cego_round(players: int = 8) -> Round:
+    event = make_event()
+    make_entries(event, players)
+    return make_round(event)
+
+
+def seated_names(rnd: Round, table: int) -> list[str]:
+    seats = Seat.objects.filter(round=rnd, table__number=table).select_related("entry__player")
+    return [str(s.entry.player) for s in seats.order_by("position")]
+
+
+def fill(sheet: Worksheet, games: list[dict[str, Any]]) -> None:
+    """Write games below the template's column names (third row), one row per game."""
+    header = [cell.value for cell in sheet[3]]
+    for offset, game in enumerate(games):
+        for label, value in game.items():
+            sheet.cell(row=4 + offset, column=header.index(label) + 1, value=value)
+
+
+def filled_template(rnd: Round, games: dict[int, list[dict[str, Any]]]) -> io.BytesIO:
+    book = load_workbook(imports.result_template(rnd))
+    for table, rows in games.items():
+        fill(book[f"Table {table}"], rows)
+    output = io.BytesIO()
+    book.save(output)
+    output.seek(0)
+    return output
+
+
+def stored(rnd: Round, table: int) -> list[list[int]]:
+    hands = Hand.objects.filter(table__round=rnd, table__number=table).order_by("number")
+    return [list(h.results.order_by("position").values_list("points", flat=True)) for h in hands]
+
+
+def test_the_result_template_has_a_sheet_per_table_listing_its_players():
+    rnd = cego_round(8)
+    with translation.override("en"):
+        book = load_workbook(imports.result_template(rnd))
+    assert book.sheetnames == ["Table 1", "Table 2"]
+    for number in (1, 2):
+        listed = [cell.value for cell in book[f"Table {number}"][2] if cell.value][1:]
+        names = seated_names(rnd, number)
+        assert listed == [f"{i} = {name}" for i, name in enumerate(names, start=1)]
+        games = [row[0] for row in book[f"Table {number}"].iter_rows(min_row=4, values_only=True)]
+        assert games == list(range(1, 25))
+
+
+def test_filled_in_results_are_read_as_the_engine_scores_them_and_saved():
+    rnd = cego_round(8)
+    with translation.override("en"):
+        upload = filled_template(rnd, {1: [HALBE_LOST, HALBE_WON], 2: [HALBE_WON]})
+        preview = imports.read_results(rnd, upload)
+    assert preview.ok
+    assert [(r.table, r.number, r.results) for r in preview.rows] == [
+        (1, 1, [-60, 20, 20, 20]),
+        (1, 2, [-20, 60, -20, -20]),
+        (2, 1, [-20, 60, -20, -20]),
+    ]
+    assert Hand.objects.count() == 0  # reading saves nothing
+    assert imports.save_results(rnd, preview.payload()) == 3
+    assert stored(rnd, 1) == [[-60, 20, 20, 20], [-20, 60, -20, -20]]
+    assert stored(rnd, 2) == [[-20, 60, -20, -20]]
+
+
+def test_a_declarer_may_be_written_by_name():
+    rnd = cego_round(4)
+    name = seated_names(rnd, 1)[2]
+    with translation.override("en"):
+        upload = filled_template(rnd, {1: [{**HALBE_LOST, "Declarer": name.upper()}]})
+        preview = imports.read_results(rnd, upload)
+    assert [r.results for r in preview.rows] == [[20, 20, -60, 20]]
+
+
+def test_an_illegal_game_is_shown_on_its_row_and_the_workbook_cannot_be_saved():
+    rnd = cego_round(8)
+    illegal = {**HALBE_LOST, "Declarer's card points": 80}  # the deck has 79 card points
+    with translation.override("en"):
+        upload = filled_template(rnd, {1: [HALBE_LOST, illegal], 2: [HALBE_WON]})
+        preview = imports.read_results(rnd, upload)
+    assert [bool(r.error) for r in preview.rows] == [False, True, False]
+    assert preview.rows[1].number == 2
+    assert not preview.ok
+    with pytest.raises(services.Refused):
+        imports.save_results(rnd, preview.payload())
+    assert Hand.objects.count() == 0
+
+
+def test_a_table_that_already_has_games_is_reported_as_a_problem():
+    rnd = cego_round(8)
+    table = rnd.tables.get(number=1)
+    services.record_hand(table=table, data=cego())
+    with translation.override("en"):
+        upload = filled_template(rnd, {1: [HALBE_LOST], 2: [HALBE_WON]})
+        preview = imports.read_results(rnd, upload)
+    assert len(preview.problems) == 1
+    assert "Table 1" in preview.problems[0]
+    assert not preview.ok
+    assert Hand.objects.filter(table=table).count() == 1
+
+
+def test_uploading_results_previews_them_and_confirming_saves_the_games(director: Client):
+    rnd = cego_round(8)
+    slug = rnd.event.slug
+    template = director.get(reverse("result_template", args=[slug, 1]))
+    assert template.status_code == 200
+    book = load_workbook(io.BytesIO(template.content))
+    fill(book["Table 1"], [HALBE_LOST])
+    fill(book["Table 2"], [HALBE_WON, HALBE_LOST])
+    output = io.BytesIO()
+    book.save(output)
+    url = reverse("import_results", args=[slug, 1])
+    response = upload(director, url, "ergebnisse.xlsx", output.getvalue())
+    assert response.status_code == 200
+    assert response.context["preview"].ok
+    assert Hand.objects.count() == 0
+    response = director.post(url, {"action": "confirm", "payload": response.context["payload"]})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("round_results", args=[slug, 1])
+    assert stored(rnd, 1) == [[-60, 20, 20, 20]]
+    assert stored(rnd, 2) == [[-20, 60, -20, -20], [-60, 20, 20, 20]]
+
+
+def test_a_result_upload_with_an_illegal_game_cannot_be_confirmed(director: Client):
+    rnd = cego_round(8)
+    illegal = {**HALBE_LOST, "Declarer's card points": 80}
+    with translation.override("en"):
+        upload_file = filled_template(rnd, {1: [HALBE_LOST, illegal]})
+    url = reverse("import_results", args=[rnd.event.slug, 1])
+    response = upload(director, url, "ergebnisse.xlsx", upload_file.getvalue())
+    assert response.status_code == 200
+    assert not response.context["preview"].ok
+    assert 'value="confirm"' not in response.content.decode()
+    # sending the preview's payload anyway saves nothing either
+    response = director.post(url, {"action": "confirm", "payload": response.context["payload"]})
+    assert messages_of(response)
+    assert Hand.objects.count() == 0
+
+
+def test_anonymous_users_are_sent_to_log_in_for_the_result_import(client: Client):
+    rnd = cego_round(4)
+    for name in ("import_results", "result_template"):
+        response = client.get(reverse(name, args=[rnd.event.slug, 1]))
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login"))
+    with translation.override("en"):
+        upload_file = filled_template(rnd, {1: [HALBE_LOST]})
+    response = upload(
+        client,
+        reverse("import_results", args=[rnd.event.slug, 1]),
+        "ergebnisse.xlsx",
+        upload_file.getvalue(),
+    )
+    assert response.status_code == 302
+    assert Hand.objects.count() == 0

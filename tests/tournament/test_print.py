@@ -1,0 +1,321 @@
+"""Print pages: the table sheets of a round, the seating list for the wall, the standings and the
+prize-giving list. Public, without the site's navigation, and a fixed number of queries each."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.factories import cego, make_entries, make_event, make_player, make_round, make_table
+from tournament import services, standings
+from tournament.models import Entry, Event, Game, Round, Seat, Table
+
+pytestmark = pytest.mark.django_db
+
+MINUS = "\u2212"  # the sheet prints −60 with a real minus sign, as on paper
+
+# Last name, first name: the alphabetical list must not follow the start numbers
+NAMES = [
+    ("Zeller", "Anna"),
+    ("Adler", "Bernd"),
+    ("Maier", "Christa"),
+    ("Maier", "Adam"),
+    ("Bäuerle", "Doris"),
+    ("Kuhn", "Emil"),
+    ("Fischer", "Gerda"),
+    ("Ott", "Hans"),
+    ("Eberle", "Ida"),
+]
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def cego_round(players: int, hands: int = 0, **event_kwargs: Any) -> Round:
+    """A started Cego round; every table has played ``hands`` games."""
+    event = make_event(**event_kwargs)
+    make_entries(event, players)
+    rnd = make_round(event)
+    for table in rnd.tables.all():
+        for _ in range(hands):
+            services.record_hand(table=table, data=cego("halbe", 0, 47))
+    return rnd
+
+
+def sheets_url(rnd: Round, query: str = "") -> str:
+    return reverse("print_sheets", args=[rnd.event.slug, rnd.number]) + query
+
+
+def get(client: Client, url: str) -> str:
+    response = client.get(url)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def sheet_pages(html: str) -> list[str]:
+    """The HTML of each table sheet (one A4 page each)."""
+    return html.split('<section class="page sheet-page">')[1:]
+
+
+def game_rows(sheet: str) -> list[tuple[str, list[str]]]:
+    """(game number, each seat's printed result) for every row of the sheet's games table."""
+    games = sheet.split('<table class="games">', 1)[1].split("<tfoot>", 1)[0]
+    return [
+        (number, re.findall(r'<td class="pts">(.*?)</td>', cells))
+        for number, cells in re.findall(r'<tr><td class="n">(\d+)</td>(.*?)</tr>', games, re.S)
+    ]
+
+
+def signatures(sheet: str) -> list[str]:
+    return re.findall(r'<div class="sig"><span></span>(.*?)</div>', sheet)
+
+
+def seated(table: Table) -> list[Seat]:
+    return list(table.seats.select_related("entry__player").order_by("position"))
+
+
+def count_queries(client: Client, url: str) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code == 200
+    return len(ctx.captured_queries)
+
+
+# --- table sheets -----------------------------------------------------------------------------
+
+
+def test_the_round_prints_one_sheet_per_table_with_its_players(client: Client):
+    rnd = cego_round(12)
+    pages = sheet_pages(get(client, sheets_url(rnd)))
+    tables = list(rnd.tables.order_by("number"))
+    assert len(pages) == len(tables) == 3
+    for page, table in zip(pages, tables, strict=True):
+        names = [str(seat.entry.player) for seat in seated(table)]
+        players = page.split('<table class="players">', 1)[1].split("</table>", 1)[0]
+        assert re.findall(r"<tr><td>\d+</td><td>\d+</td><td>(.*?)</td>", players) == names
+
+
+def test_a_cego_sheet_has_24_game_rows_a_signature_per_player_and_a_qr_code(client: Client):
+    rnd = cego_round(8)
+    pages = sheet_pages(get(client, sheets_url(rnd)))
+    for page, table in zip(pages, rnd.tables.order_by("number"), strict=True):
+        rows = game_rows(page)
+        assert [number for number, _results in rows] == [str(n) for n in range(1, 25)]
+        assert all(results == ["", "", "", ""] for _number, results in rows)
+        assert signatures(page) == [str(seat.entry.player) for seat in seated(table)]
+        qr = page.split('<div class="qr">', 1)[1]
+        assert qr.lstrip().startswith("<svg")
+
+
+def test_a_sheet_has_as_many_game_rows_as_the_event_plays_per_round(client: Client):
+    rnd = cego_round(4, hands_per_round={"4": 12})
+    (page,) = sheet_pages(get(client, sheets_url(rnd)))
+    assert len(game_rows(page)) == 12
+
+
+def test_one_table_is_printed_alone_with_its_number(client: Client):
+    rnd = cego_round(12)
+    second = rnd.tables.get(number=2)
+    pages = sheet_pages(get(client, sheets_url(rnd, "?table=2")))
+    assert len(pages) == 1
+    assert signatures(pages[0]) == [str(seat.entry.player) for seat in seated(second)]
+    assert client.get(sheets_url(rnd, "?table=9")).status_code == 404
+
+
+def test_games_already_entered_are_printed_with_their_signed_results(client: Client):
+    table = make_table()
+    services.record_hand(table=table, data=cego("halbe", 0, 34))  # lost: −60 and +20 each
+    services.record_hand(table=table, data=cego("halbe", 1, 47))  # won: +60 and −20 each
+    (page,) = sheet_pages(get(client, sheets_url(table.round)))
+    rows = game_rows(page)
+    assert rows[0][1] == [f"{MINUS}60", "+20", "+20", "+20"]
+    assert rows[1][1] == [f"{MINUS}20", "+60", f"{MINUS}20", f"{MINUS}20"]
+    assert rows[2][1] == ["", "", "", ""]
+    totals = re.findall(r'<th class="pts">(.*?)</th>', page.split("<tfoot>", 1)[1])
+    assert totals == [f"{MINUS}80", "+80", "0", "0"]
+
+
+def test_the_ziege_sheet_names_the_teams(client: Client):
+    table = make_table(Game.ZIEGE, 4)
+    (page,) = sheet_pages(get(client, sheets_url(table.round)))
+    players = page.split('<table class="players">', 1)[1].split("</table>", 1)[0]
+    rows = re.findall(
+        r"<tr><td>(\d+)</td><td>\d+</td><td>(.*?)</td><td>.*?</td><td>(.*?)</td>", players
+    )
+    # partners sit opposite: seats 1 and 3 are team A, seats 2 and 4 team B
+    names = [str(seat.entry.player) for seat in seated(table)]
+    assert rows == [
+        ("1", names[0], "A"),
+        ("2", names[1], "B"),
+        ("3", names[2], "A"),
+        ("4", names[3], "B"),
+    ]
+
+
+def test_the_hennes_sibbe_sheet_has_a_penalty_tally_per_player(client: Client):
+    table = make_table(Game.HENNES_SIBBE, 4, rules={"penalty_limit": 5})
+    (page,) = sheet_pages(get(client, sheets_url(table.round)))
+    tally = page.split('<table class="tally">', 1)[1].split("</table>", 1)[0]
+    rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td>", tally)
+    assert [name for name, _boxes in rows] == [str(seat.entry.player) for seat in seated(table)]
+    assert all(boxes.count("☐") == 5 for _name, boxes in rows)
+
+
+# --- the seating list -------------------------------------------------------------------------
+
+
+def named_round(**event_kwargs: Any) -> Round:
+    """A round of the nine players of NAMES: two tables of four, one sitting out."""
+    event = make_event(table_policy=Event.TablePolicy.SIT_OUT, **event_kwargs)
+    for last, first in NAMES:
+        services.register_player(event=event, player=make_player(first_name=first, last_name=last))
+    return make_round(event)
+
+
+def seating_url(rnd: Round) -> str:
+    return reverse("print_seating", args=[rnd.event.slug, rnd.number])
+
+
+def test_the_seating_list_shows_every_table_with_its_players_in_seat_order(client: Client):
+    rnd = named_round()
+    html = get(client, seating_url(rnd))
+    boxes = re.findall(r'<div class="box"><h3>.*?(\d+)</h3>\s*<ol>(.*?)</ol>', html, re.S)
+    expected = [
+        (str(table.number), [str(seat.entry.player) for seat in seated(table)])
+        for table in rnd.tables.order_by("number")
+    ]
+    assert [(number, re.findall(r"<li>(.*?)</li>", items)) for number, items in boxes] == expected
+    out = Seat.objects.select_related("entry__player").get(round=rnd, table__isnull=True)
+    assert (
+        str(out.entry.player) in html.split('<div class="columns">', 1)[1].split("<section", 1)[0]
+    )
+
+
+def test_the_seating_list_lists_every_player_alphabetically_with_table_and_seat(client: Client):
+    rnd = named_round()
+    html = get(client, seating_url(rnd))
+    body = html.split('<table class="alpha">', 1)[1].split("</tbody>", 1)[0]
+    left, right = [], []
+    for row in re.findall(r"<tr>(.*?)</tr>", body.split("<tbody>", 1)[1], re.S):
+        cells = re.findall(r"<td>(.*?)</td>", row)
+        left.append(tuple(cells[:3]))
+        if cells[3]:
+            right.append(tuple(cells[3:]))
+    seats = Seat.objects.filter(round=rnd).select_related("entry__player", "table")
+    expected = sorted(
+        (
+            (s.entry.player.last_name, s.entry.player.first_name),
+            (
+                s.entry.player.sort_name,
+                str(s.table.number) if s.table else "—",
+                str(s.position + 1) if s.table else "",
+            ),
+        )
+        for s in seats
+    )
+    assert left + right == [shown for _key, shown in expected]
+    assert len(left + right) == len(NAMES)
+
+
+# --- standings --------------------------------------------------------------------------------
+
+
+def standings_url(event: Event, query: str = "") -> str:
+    return reverse("print_standings", args=[event.slug]) + query
+
+
+def standing_rows(html: str) -> list[tuple[str, str]]:
+    """(rank, name cell) of every printed row."""
+    body = html.split('<table class="standings-print">', 1)[1].split("</tbody>", 1)[0]
+    return re.findall(r"<tr(?: class=\"last\")?><td>(\d+)\.</td><td>\d+</td><td>(.*?)</td>", body)
+
+
+def sixteen_ranked() -> Event:
+    """Sixteen players with sixteen different totals (the paper fallback's round totals)."""
+    event = make_event()
+    make_entries(event, 16)
+    rnd = make_round(event)
+    for k, table in enumerate(rnd.tables.order_by("number")):
+        services.record_totals(table=table, totals=[50 + k, 20 + k, -(10 + k), -(60 + k)])
+    return event
+
+
+def test_the_printed_standings_list_every_player_in_order(client: Client):
+    event = sixteen_ranked()
+    rows = standing_rows(get(client, standings_url(event)))
+    expected = [(str(e.rank), e.player.sort_name) for e in Entry.objects.standings(event)]
+    assert rows == expected
+    assert len(rows) == 16
+
+
+def test_the_prize_list_shows_the_first_ten_places_and_the_last(client: Client):
+    event = sixteen_ranked()
+    rows = standing_rows(get(client, standings_url(event, "?prize=1")))
+    ranked = list(Entry.objects.standings(event))
+    top = [(str(e.rank), e.player.sort_name) for e in ranked if e.rank <= standings.PRIZE_LIST]
+    assert len(top) == 10
+    last = ranked[-1]
+    assert rows[:-1] == top
+    assert rows[-1][0] == "16"
+    assert rows[-1][1].startswith(last.player.sort_name)
+    assert len(rows) == 11
+
+
+# --- query counts: the same whatever the size -----------------------------------------------------
+
+
+def test_the_table_sheets_cost_the_same_queries_for_8_players_and_40(client: Client):
+    small, large = cego_round(8, 2), cego_round(40, 2)
+    # Expect 4 queries: the round (with event and season), the seats with players and tables,
+    # the round's hands, their results
+    assert count_queries(client, sheets_url(small)) == count_queries(client, sheets_url(large))
+
+
+def test_the_table_sheets_cost_the_same_queries_for_2_games_per_table_and_20(client: Client):
+    short, long = cego_round(8, 2), cego_round(8, 20)
+    assert count_queries(client, sheets_url(short)) == count_queries(client, sheets_url(long))
+
+
+def test_the_seating_list_costs_the_same_queries_for_8_players_and_40(client: Client):
+    small, large = cego_round(8), cego_round(40)
+    # Expect 2 queries: the round (with event and season), the seats with players and tables
+    assert count_queries(client, seating_url(small)) == count_queries(client, seating_url(large))
+
+
+@pytest.mark.parametrize("query", ["", "?prize=1"])
+def test_the_printed_standings_cost_the_same_queries_for_8_players_and_40(
+    client: Client, query: str
+):
+    small, large = cego_round(8, 2).event, cego_round(40, 2).event
+    # Expect 3 queries: the event (with its season), its rounds, the standings
+    assert count_queries(client, standings_url(small, query)) == count_queries(
+        client, standings_url(large, query)
+    )
+
+
+# --- public, and nothing of the site around them ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        lambda rnd: sheets_url(rnd),
+        lambda rnd: sheets_url(rnd, "?table=1"),
+        lambda rnd: seating_url(rnd),
+        lambda rnd: standings_url(rnd.event),
+        lambda rnd: standings_url(rnd.event, "?prize=1"),
+    ],
+    ids=["sheets", "one-sheet", "seating", "standings", "prize-list"],
+)
+def test_print_pages_are_public_and_show_no_site_navigation(client: Client, url: Any):
+    rnd = cego_round(8, 1)
+    html = get(client, url(rnd))
+    assert "<html" in html
+    assert not re.search(r'class="[^"]*\bsite\b', html)
+    assert "<nav" not in html

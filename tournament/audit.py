@@ -1,0 +1,30 @@
+"""Who made a change, for the history rows simple-history writes.
+
+simple-history records the logged-in user itself; a table link has no user, so its history rows
+name the table instead ("Table link, table 3"). This is the library's documented hook
+(``pre_create_historical_record``), connected in ``apps.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from simple_history.models import HistoricalRecords
+
+
+def actor_of(request: Any) -> str:
+    if request is None:
+        return _("system")
+    table = getattr(request, "table_link", None)
+    if table is not None:
+        return _("table link, table %(n)s") % {"n": table.number}
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return user.get_username()
+    return ""
+
+
+def note_actor(sender: Any, history_instance: Any, **kwargs: Any) -> None:
+    request = getattr(HistoricalRecords.context, "request", None)
+    history_instance.history_actor = actor_of(request)[:150]

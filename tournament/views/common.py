@@ -1,0 +1,62 @@
+"""Helpers shared by the views: fetching an object with what its page needs, and access."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+
+from .. import access
+from ..models import Event, Round, Seat, Table
+
+SEED_MAX = 2**62  # draw seeds are stored in a 64-bit column
+
+
+def event_or_404(slug: str) -> Event:
+    return get_object_or_404(Event.objects.select_related("season"), slug=slug)
+
+
+def round_or_404(slug: str, number: int) -> Round:
+    return get_object_or_404(
+        Round.objects.select_related("event__season"), event__slug=slug, number=number
+    )
+
+
+def table_or_404(pk: int) -> Table:
+    return get_object_or_404(Table.objects.select_related("round__event"), pk=pk)
+
+
+def protected(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Send an anonymous visitor of a page that needs a login to the login page; a logged-in user
+    without the role gets 403 (the checks themselves are in ``access``)."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except access.LoginRequired:
+            return access.login_redirect(request)
+
+    return wrapper
+
+
+def refused(request: HttpRequest, exc: Exception) -> None:
+    messages.error(request, str(exc))
+
+
+def table_players(table: Table) -> list[str]:
+    seats = Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
+    return [str(s.entry.player) for s in seats]
+
+
+def xlsx_response(content: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(
+        content,
+        content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    )
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

@@ -1,0 +1,262 @@
+"""Paper and spreadsheets: print pages, Excel downloads, and imports."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import segno
+from django.contrib import messages
+from django.core import signing
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from .. import access, exports, imports, services, standings
+from .. import tables as tables_
+from ..access import ORGANISER, SCORER
+from ..forms import (
+    UploadForm,
+    whole_number,
+)
+from ..models import Entry, Hand, Round, Season, Seat
+from ..templatetags.tournament import describe_hand
+from .common import event_or_404, protected, refused, round_or_404, xlsx_response
+
+
+def _qr_svg(url: str) -> str:
+    """The table's page as a QR code, inline SVG (segno), printed on the table sheet."""
+    return segno.make(url, error="m").svg_inline(scale=3, border=2)
+
+
+@require_GET
+def print_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Every table sheet of a round, one A4 page each (or one table with ``?table=<number>``)."""
+    rnd = round_or_404(slug, number)
+    event = rnd.event
+    seats = list(
+        Seat.objects.filter(round=rnd, table__isnull=False)
+        .select_related("entry__player", "table")
+        .order_by("table__number", "position")
+    )
+    only = request.GET.get("table", "")
+    if whole_number(only) is not None:
+        seats = [s for s in seats if s.table.number == whole_number(only)]
+        if not seats:
+            raise Http404
+    results: dict[int, dict[int, int]] = {}
+    hands: dict[int, list[Hand]] = {}
+    for hand in (
+        Hand.objects.filter(table__round=rnd).prefetch_related("results").order_by("number")
+    ):
+        hands.setdefault(hand.table_id, []).append(hand)
+        results[hand.pk] = {r.position: r.points for r in hand.results.all()}
+    by_table: dict[int, list[Seat]] = {}
+    for seat in seats:
+        by_table.setdefault(seat.table_id, []).append(seat)
+    rules = event.full_rules()
+    sheets = []
+    for table_seats in by_table.values():
+        table = table_seats[0].table
+        names = [str(s.entry.player) for s in table_seats]
+        played = hands.get(table.pk, [])
+        count = max(event.hands_for(table.size) or 24, len(played))
+        rows = []
+        totals = [0] * table.size
+        for number in range(1, count + 1):
+            hand = played[number - 1] if number <= len(played) else None
+            dealer = services.dealer_for(number, table.size)
+            row = {
+                "number": number,
+                "dealer": names[dealer],
+                "description": describe_hand(event.game, hand.data, names) if hand else "",
+                "results": [None] * table.size,
+            }
+            if hand:
+                row["results"] = [results[hand.pk].get(p, 0) for p in range(table.size)]
+                totals = [a + b for a, b in zip(totals, row["results"], strict=True)]
+            rows.append(row)
+        sheets.append(
+            {
+                "table": table,
+                "seats": table_seats,
+                "rows": rows,
+                "totals": totals,
+                "has_hands": bool(played),
+                "qr": _qr_svg(request.build_absolute_uri(table.get_absolute_url())),
+                "penalty_limit": rules.get("penalty_limit"),
+                "limit_boxes": range(rules.get("penalty_limit") or 0),
+            }
+        )
+    return render(
+        request, "tournament/print/sheets.html", {"event": event, "round": rnd, "sheets": sheets}
+    )
+
+
+@require_GET
+def print_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The seating list for the wall: by table, and by name for players to look themselves up."""
+    rnd = round_or_404(slug, number)
+    seats = list(Seat.objects.for_round(rnd))
+    tables: dict[int, list[Seat]] = {}
+    for seat in seats:
+        if seat.table is not None:
+            tables.setdefault(seat.table.number, []).append(seat)
+    alphabetical = sorted(
+        seats, key=lambda s: (s.entry.player.last_name, s.entry.player.first_name)
+    )
+    half = (len(alphabetical) + 1) // 2
+    left, right = alphabetical[:half], alphabetical[half:]
+    pairs = [(a, right[i] if i < len(right) else None) for i, a in enumerate(left)]
+    return render(
+        request,
+        "tournament/print/seating.html",
+        {
+            "event": rnd.event,
+            "round": rnd,
+            "tables": sorted(tables.items()),
+            "sitting_out": [s for s in seats if s.table is None],
+            "alphabetical_pairs": pairs,
+        },
+    )
+
+
+@require_GET
+def print_standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings on paper: the full list, or (``?prize=1``) the prize places and the last."""
+    event = event_or_404(slug)
+    rounds = list(event.rounds.all())
+    rows = list(Entry.objects.standings(event, rounds))
+    prize = request.GET.get("prize") == "1"
+    if rows:
+        rows[-1].is_last = True
+    for row in rows:
+        row.round_values = [getattr(row, f"round_{r.number}") for r in rounds]
+        row.shown_total = tables_.value_of_total(event, row.total)
+    if prize and len(rows) > standings.PRIZE_LIST + 1:
+        shown = [r for r in rows if r.rank <= standings.PRIZE_LIST]
+        rows[-1].gap = True
+        rows = [*shown, rows[-1]]
+    heading = {
+        "crazy_solo": _("Balance"),
+        "hennes_sibbe": _("Penalty cards"),
+        "ziege": _("Defeat points"),
+    }.get(event.game, _("Total"))
+    return render(
+        request,
+        "tournament/print/standings.html",
+        {
+            "event": event,
+            "rounds": rounds,
+            "rows": rows,
+            "prize": prize,
+            "total_heading": heading,
+            "columns": 5 + (0 if prize else len(rounds)),
+            "provisional": any(r.status != Round.Status.CLOSED for r in rounds),
+        },
+    )
+
+
+@require_GET
+def event_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
+    event = event_or_404(slug)
+    return xlsx_response(exports.event_workbook(event).getvalue(), f"{event.slug}.xlsx")
+
+
+@require_GET
+def season_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
+    season = get_object_or_404(Season, slug=slug)
+    return xlsx_response(exports.season_workbook(season).getvalue(), f"{season.slug}.xlsx")
+
+
+IMPORT_MAX_AGE = 3600  # a preview must be confirmed within an hour
+
+
+def _payload_salt(kind: str, pk: int) -> str:
+    return f"tournament.import.{kind}.{pk}"
+
+
+@protected
+def import_players(request: HttpRequest, slug: str) -> HttpResponse:
+    """Player list from XLSX or CSV: upload, preview (new / known / rejected), confirm."""
+    event = event_or_404(slug)
+    access.require(request, event, ORGANISER)
+    context: dict[str, Any] = {"event": event, "form": UploadForm()}
+    if request.method == "POST" and request.POST.get("action") == "confirm":
+        try:
+            rows = signing.loads(
+                request.POST.get("payload", ""),
+                salt=_payload_salt("players", event.pk),
+                max_age=IMPORT_MAX_AGE,
+            )
+            saved = imports.save_players(
+                event, rows, user=request.user if request.user.is_authenticated else None
+            )
+        except signing.BadSignature:
+            messages.error(request, _("The preview has expired; upload the file again."))
+        except services.Refused as exc:
+            refused(request, exc)
+        else:
+            messages.success(request, _("%(n)s players registered.") % {"n": saved})
+            return redirect("event_players", slug=event.slug)
+    elif request.method == "POST":
+        form = UploadForm(request.POST, request.FILES)
+        context["form"] = form
+        if form.is_valid():
+            upload = form.cleaned_data["file"]
+            try:
+                preview = imports.read_players(event, imports.read_table(upload, upload.name))
+            except imports.UnreadableFile as exc:
+                form.add_error("file", str(exc))
+            else:
+                context["preview"] = preview
+                context["payload"] = signing.dumps(
+                    preview.payload(), salt=_payload_salt("players", event.pk), compress=True
+                )
+    return render(request, "tournament/import_players.html", context)
+
+
+@protected
+@require_GET
+def result_template(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    rnd = round_or_404(slug, number)
+    access.require(request, rnd.event, SCORER)
+    content = imports.result_template(rnd).getvalue()
+    return xlsx_response(content, f"{rnd.event.slug}-{_('round')}-{rnd.number}.xlsx")
+
+
+@protected
+def import_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A round's results filled in offline: upload, preview (checked like typed entry), confirm."""
+    rnd = round_or_404(slug, number)
+    access.require(request, rnd.event, SCORER)
+    context: dict[str, Any] = {"event": rnd.event, "round": rnd, "form": UploadForm()}
+    if request.method == "POST" and request.POST.get("action") == "confirm":
+        try:
+            rows = signing.loads(
+                request.POST.get("payload", ""),
+                salt=_payload_salt("results", rnd.pk),
+                max_age=IMPORT_MAX_AGE,
+            )
+            saved = imports.save_results(rnd, rows, user=request.user)
+        except signing.BadSignature:
+            messages.error(request, _("The preview has expired; upload the file again."))
+        except services.Refused as exc:
+            refused(request, exc)
+        else:
+            messages.success(request, _("%(n)s games saved.") % {"n": saved})
+            return redirect("round_results", slug=slug, number=number)
+    elif request.method == "POST":
+        form = UploadForm(request.POST, request.FILES)
+        context["form"] = form
+        if form.is_valid():
+            try:
+                preview = imports.read_results(rnd, form.cleaned_data["file"])
+            except imports.UnreadableFile as exc:
+                form.add_error("file", str(exc))
+            else:
+                context["preview"] = preview
+                context["payload"] = signing.dumps(
+                    preview.payload(), salt=_payload_salt("results", rnd.pk), compress=True
+                )
+    return render(request, "tournament/import_results.html", context)

@@ -1,0 +1,175 @@
+"""Public pages: events, standings, seating, results and the season. Read-only, no login."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+from django_tables2 import RequestConfig
+
+import scoring
+from scoring import cego
+
+from .. import access, standings
+from .. import tables as tables_
+from ..forms import (
+    CardCounterForm,
+    SwapForm,
+    whole_number,
+)
+from ..models import Entry, Event, Player, Round, Season, Seat
+from ..querysets import provisional_entries
+from ..templatetags.tournament import card_points_text
+from .common import event_or_404, round_or_404
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    events = Event.objects.select_related("season").annotate(players=Count("entries"))
+    return render(
+        request,
+        "tournament/home.html",
+        {
+            "events": events,
+            "seasons": Season.objects.annotate(event_count=Count("events")),
+            "games": scoring.GAMES.values(),
+        },
+    )
+
+
+@require_GET
+def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    event = event_or_404(slug)
+    rounds = list(
+        event.rounds.annotate(
+            table_count=Count("tables", distinct=True),
+            voided=Count("tables", filter=Q(tables__voided=True), distinct=True),
+        )
+    )
+    entries = event.entries.aggregate(
+        total=Count("id"), active=Count("id", filter=Q(status=Entry.Status.ACTIVE))
+    )
+    return render(
+        request,
+        "tournament/event_detail.html",
+        {"event": event, "rounds": rounds, "entries": entries, "rules": event.full_rules()},
+    )
+
+
+@require_GET
+def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
+    event = event_or_404(slug)
+    rounds = list(event.rounds.all())
+    category = request.GET.get("category", "")
+    data = Entry.objects.standings(event, rounds)
+    if category in Player.Category.values and category:
+        data = standings.category_standings(event, rounds, category)
+    provisional = provisional_entries(event)
+    ranking = tables_.standings_table(event, data, rounds, provisional=provisional)
+    per_page = request.GET.get("per_page")
+    paginate: Any = False
+    if whole_number(per_page) is not None:
+        paginate = {"per_page": max(10, min(whole_number(per_page), 500))}
+    RequestConfig(request, paginate=paginate).configure(ranking)
+    ties = standings.prize_ties(event, rounds) if access.can_organise(request.user, event) else []
+    return render(
+        request,
+        "tournament/standings.html",
+        {
+            "event": event,
+            "ranking": ranking,
+            "rounds": rounds,
+            "category": category,
+            "categories": [c for c in Player.Category.choices if c[0]],
+            "provisional": bool(provisional),
+            "rounds_open": any(r.status != Round.Status.CLOSED for r in rounds),
+            "ties": ties,
+        },
+    )
+
+
+@require_GET
+def event_teams(request: HttpRequest, slug: str) -> HttpResponse:
+    event = event_or_404(slug)
+    rows = standings.team_standings(event)
+    ranking = tables_.SideTable(rows)
+    RequestConfig(request, paginate=False).configure(ranking)
+    return render(request, "tournament/teams.html", {"event": event, "ranking": ranking})
+
+
+@require_GET
+def round_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    rnd = round_or_404(slug, number)
+    seats = list(Seat.objects.for_round(rnd))
+    tables: dict[int, list[Seat]] = {}
+    sitting_out = []
+    for seat in seats:
+        if seat.table is None:
+            sitting_out.append(seat)
+        else:
+            tables.setdefault(seat.table.number, []).append(seat)
+    alphabetical = sorted(
+        (s for s in seats), key=lambda s: (s.entry.player.last_name, s.entry.player.first_name)
+    )
+    swap_form = None
+    if access.can_organise(request.user, rnd.event) and rnd.status == Round.Status.SEATED:
+        swap_form = SwapForm(
+            entries=Entry.objects.filter(seats__round=rnd).select_related("player")
+        )
+    return render(
+        request,
+        "tournament/seating.html",
+        {
+            "event": rnd.event,
+            "round": rnd,
+            "tables": sorted(tables.items()),
+            "sitting_out": sitting_out,
+            "alphabetical": alphabetical,
+            "swap_form": swap_form,
+            "can_organise": access.can_organise(request.user, rnd.event),
+            "can_score": access.can_score(request.user, rnd.event),
+        },
+    )
+
+
+@require_GET
+def round_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    rnd = round_or_404(slug, number)
+    return render(
+        request,
+        "tournament/round_results.html",
+        {"event": rnd.event, "round": rnd, "tables": standings.round_tables(rnd)},
+    )
+
+
+@require_GET
+def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    season = get_object_or_404(Season, slug=slug)
+    events, rows = standings.season_standings(season)
+    extra = [
+        (f"event_{e.pk}", tables_.SignedColumn(verbose_name=e.name, accessor=f"event_{e.pk}"))
+        for e in events
+    ]
+    ranking = tables_.SeasonTable(rows, extra_columns=extra)
+    RequestConfig(request, paginate=False).configure(ranking)
+    return render(
+        request, "tournament/season.html", {"season": season, "events": events, "ranking": ranking}
+    )
+
+
+@require_GET
+def card_points(request: HttpRequest) -> JsonResponse:
+    """Cego card counter: counts of cards → card points, computed by the engine."""
+    form = CardCounterForm(request.GET, prefix="cc")
+    if not form.is_valid():
+        return JsonResponse({"ok": False, "error": _("Counts are whole numbers of 0 or more.")})
+    counts = {k: v for k, v in form.cleaned_data.items() if v}
+    try:
+        points = cego.card_points(counts)
+    except scoring.InvalidHand as exc:
+        return JsonResponse({"ok": False, "error": str(exc)})
+    return JsonResponse({"ok": True, "points": card_points_text(points), "value": float(points)})

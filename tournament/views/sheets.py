@@ -1,0 +1,288 @@
+"""Table sheets: the games of a table, entering and correcting them (scorers)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from .. import access, history, services, standings
+from ..access import SCORER
+from ..forms import (
+    HAND_FORMS,
+    CardCounterForm,
+    ReasonForm,
+    TotalsForm,
+    whole_number,
+)
+from ..models import Hand, Seat, Table
+from ..templatetags.tournament import describe_hand, signed
+from .common import event_or_404, protected, refused, table_or_404, table_players
+
+
+def _sheet(table: Table) -> dict[str, Any]:
+    """The paper sheet on screen: a row per game with each seat's result and running totals."""
+    event = table.round.event
+    seats = list(
+        Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
+    )
+    players = [str(s.entry.player) for s in seats]
+    hands = list(Hand.objects.for_table(table))
+    running = [0] * table.size
+    rows = []
+    for hand in hands:
+        results = [0] * table.size
+        for result in hand.results.all():
+            results[result.position] = result.points
+        running = [a + b for a, b in zip(running, results, strict=True)]
+        rows.append(
+            {
+                "hand": hand,
+                "description": describe_hand(event.game, hand.data, players),
+                "results": results,
+                "running": list(running),
+                "dealer": hand.dealer,
+            }
+        )
+    extra: dict[str, Any] = {}
+    if event.game == "ziege":
+        extra["matches"] = standings.ziege_matches(event, hands)
+    if event.game == "crazy_solo":
+        start = event.full_rules()["start_balance"]
+        extra["balances"] = [start + r for r in running]
+    if event.game == "hennes_sibbe":
+        extra["penalty_limit"] = event.full_rules()["penalty_limit"]
+        extra["penalties"] = standings.hennes_current_game(
+            hands, table.size, extra["penalty_limit"]
+        )
+    wanted = event.hands_for(table.size)
+    return {
+        "event": event,
+        "round": table.round,
+        "table": table,
+        "seats": seats,
+        "players": players,
+        "rows": rows,
+        "totals": running,
+        "wanted": wanted,
+        "next_number": len(hands) + 1,
+        "next_dealer": services.dealer_for(len(hands) + 1, table.size) if table.size else 0,
+        **extra,
+    }
+
+
+def enter_hand(
+    request: HttpRequest, table: Table, players: list[str], context: dict[str, Any]
+) -> HttpResponse | None:
+    """The hand form of a sheet (scorer's page or table link): preview, or save once.
+
+    Returns a redirect after a saved game, or None to render the page with ``context["form"]``.
+    """
+    form_class = HAND_FORMS[table.round.event.game]
+    if request.method != "POST":
+        context["form"] = form_class(table=table, players=players)
+        return None
+    form = form_class(request.POST, table=table, players=players)
+    context["form"] = form
+    if not form.is_valid():
+        return None
+    if request.POST.get("action") == "preview":
+        context["preview"] = form.result
+        return None
+    try:
+        hand = services.record_hand(
+            table=table,
+            data=form.hand,
+            user=request.user,
+            submission_key=form.cleaned_data.get("submission"),
+        )
+    except services.Refused as exc:
+        refused(request, exc)
+        return None
+    messages.success(
+        request,
+        _("Game %(n)s saved: %(results)s")
+        % {
+            "n": hand.number,
+            "results": ", ".join(
+                f"{name} {signed(points)}"
+                for name, points in zip(players, form.result, strict=True)
+            ),
+        },
+    )
+    return redirect(request.path)
+
+
+def table_sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    """The table sheet, public; a scorer also gets the form for the next game and the actions."""
+    table = table_or_404(pk)
+    event = table.round.event
+    context = _sheet(table)
+    may_score = access.can_score(request.user, event)
+    if request.method == "POST" and not may_score:
+        access.require(request, event, SCORER)  # login, or 403
+    if may_score:
+        response = enter_hand(request, table, context["players"], context)
+        if response is not None:
+            return response
+    context["may_score"] = may_score
+    context["may_organise"] = access.can_organise(request.user, event)
+    context["counter"] = CardCounterForm(prefix="cc") if event.game == "cego" else None
+    context["totals_form"] = (
+        TotalsForm(table=table, players=context["players"])
+        if may_score and not context["rows"] and event.game != "ziege"
+        else None
+    )
+    context["link_url"] = request.build_absolute_uri(table.get_link_url()) if may_score else None
+    return render(request, "tournament/table.html", context)
+
+
+@protected
+@require_POST
+def table_confirm(request: HttpRequest, pk: int) -> HttpResponse:
+    """A scorer confirms the sheet for all players, or reopens a handed-in sheet (reason)."""
+    table = table_or_404(pk)
+    access.require(request, table.round.event, SCORER)
+    try:
+        if request.POST.get("action") == "reopen":
+            services.reopen_table(
+                table=table, reason=request.POST.get("reason", ""), user=request.user
+            )
+            messages.success(request, _("The sheet is open again; the players confirm anew."))
+        else:
+            services.confirm_table(table=table, user=request.user)
+            messages.success(request, _("The sheet is confirmed."))
+    except services.Refused as exc:
+        refused(request, exc)
+    return redirect(table)
+
+
+@protected
+@require_POST
+def table_totals(request: HttpRequest, pk: int) -> HttpResponse:
+    table = table_or_404(pk)
+    access.require(request, table.round.event, SCORER)
+    form = TotalsForm(request.POST, table=table, players=table_players(table))
+    if form.is_valid():
+        try:
+            services.record_totals(table=table, totals=form.totals, user=request.user)
+            messages.success(request, _("Totals saved."))
+        except services.Refused as exc:
+            refused(request, exc)
+    else:
+        for error in form.non_field_errors():
+            messages.error(request, error)
+        for name, errors in form.errors.items():
+            if name != "__all__":
+                messages.error(request, f"{form.fields[name].label}: {' '.join(errors)}")
+    return redirect(table)
+
+
+@protected
+def hand_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    hand = get_object_or_404(Hand.objects.select_related("table__round__event"), pk=pk)
+    table = hand.table
+    event = table.round.event
+    access.require(request, event, SCORER)
+    players = table_players(table)
+    if hand.kind == Hand.Kind.TOTALS:
+        raise Http404
+    form_class = HAND_FORMS[event.game]
+    reason_form = ReasonForm(request.POST or None)
+    if request.method == "POST":
+        form = form_class(request.POST, table=table, players=players, number=hand.number)
+        if request.POST.get("action") == "delete":
+            if reason_form.is_valid():
+                try:
+                    services.delete_hand(
+                        hand=hand, reason=reason_form.cleaned_data["reason"], user=request.user
+                    )
+                except services.Refused as exc:
+                    refused(request, exc)
+                else:
+                    messages.success(request, _("Game %(n)s deleted.") % {"n": hand.number})
+                    return redirect(table)
+        elif form.is_valid() and reason_form.is_valid():
+            version = request.POST.get("version", "")
+            try:
+                services.edit_hand(
+                    hand=hand,
+                    data=form.hand,
+                    reason=reason_form.cleaned_data["reason"],
+                    user=request.user,
+                    version=whole_number(version),
+                )
+            except services.Refused as exc:
+                refused(request, exc)
+            else:
+                messages.success(request, _("Game %(n)s changed.") % {"n": hand.number})
+                return redirect(table)
+    else:
+        form = form_class(
+            table=table,
+            players=players,
+            number=hand.number,
+            initial=form_class.initial_from(hand.data),
+        )
+    history = hand.history.select_related("history_user").order_by("-history_date")
+    return render(
+        request,
+        "tournament/hand_edit.html",
+        {
+            "event": event,
+            "round": table.round,
+            "table": table,
+            "hand": hand,
+            "form": form,
+            "reason_form": reason_form,
+            "history": history,
+            "players": players,
+        },
+    )
+
+
+@protected
+@require_POST
+def hand_preview(request: HttpRequest, pk: int) -> JsonResponse:
+    """Live preview for the hand form: the engine's results, or its reason for refusing."""
+    table = table_or_404(pk)
+    access.require(request, table.round.event, SCORER)
+    form_class = HAND_FORMS[table.round.event.game]
+    number = request.POST.get("number")
+    form = form_class(
+        request.POST,
+        table=table,
+        players=table_players(table),
+        number=whole_number(number),
+    )
+    if form.is_valid():
+        return JsonResponse({"ok": True, "results": form.result})
+    errors = {name: [str(e) for e in errs] for name, errs in form.errors.items()}
+    return JsonResponse({"ok": False, "errors": errors})
+
+
+@protected
+@require_GET
+def table_history(request: HttpRequest, pk: int) -> HttpResponse:
+    table = table_or_404(pk)
+    access.require(request, table.round.event, SCORER)
+    changes = history.for_tables(Table.objects.filter(pk=table.pk))
+    return render(
+        request,
+        "tournament/history.html",
+        {"event": table.round.event, "round": table.round, "table": table, "changes": changes},
+    )
+
+
+@protected
+@require_GET
+def event_history(request: HttpRequest, slug: str) -> HttpResponse:
+    event = event_or_404(slug)
+    access.require(request, event, SCORER)
+    return render(
+        request, "tournament/history.html", {"event": event, "changes": history.for_event(event)}
+    )
