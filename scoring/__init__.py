@@ -16,9 +16,9 @@ from types import ModuleType
 from typing import Any
 
 from . import cego, crazy_solo, hennes_sibbe, ziege
-from ._validate import InvalidHand, show
+from ._validate import InvalidHand, Text, gettext_noop, show
 
-__all__ = ["GAMES", "Game", "InvalidHand", "check_rules", "default_rules", "score"]
+__all__ = ["GAMES", "Game", "InvalidHand", "Text", "check_rules", "default_rules", "score"]
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,12 @@ GAMES: dict[str, Game] = {
 
 def _game(game: Any) -> Game:
     if not isinstance(game, str) or game not in GAMES:
-        raise InvalidHand("game", f"must be one of {', '.join(GAMES)}, got {show(game)}")
+        raise InvalidHand(
+            "game",
+            gettext_noop("must be one of {options}, got {game}"),
+            options=", ".join(GAMES),
+            game=show(game),
+        )
     return GAMES[game]
 
 

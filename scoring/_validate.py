@@ -7,24 +7,55 @@ field and the reason"). Nothing is clamped or guessed: a value is accepted as it
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 # No rule setting is anywhere near this; a bound keeps every amount the engine derives printable.
 SETTING_MAX = 100_000
 
 
+def gettext_noop(template: str) -> str:
+    """Marks a message for the translators' catalogue (xgettext finds this name); the engine itself
+    stays free of Django and speaks English."""
+    return template
+
+
+class Text:
+    """A message with its placeholders kept apart, so that a user interface can translate the
+    template and then fill it in: ``Text("must be from {low} to {high}", low=0, high=79)``."""
+
+    def __init__(self, template: str, **params: Any) -> None:
+        self.template = template
+        self.params = params
+
+    def render(self, translate: Callable[[str], str] = str) -> str:
+        if not self.params:
+            return translate(self.template)
+        values = {
+            k: v.render(translate) if isinstance(v, Text) else v for k, v in self.params.items()
+        }
+        return translate(self.template).format(**values)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
 class InvalidHand(ValueError):
     """A hand, a rule setting or a table size that the rules do not allow.
 
     ``field`` names the key of the hand (or ``rules.<setting>``, ``seats``) that is wrong;
-    ``reason`` is the sentence without the field name.
+    ``reason`` is the sentence without the field name, in English; ``explain(translate)`` gives it
+    in another language from a catalogue of the templates.
     """
 
-    def __init__(self, field: str, reason: str) -> None:
+    def __init__(self, field: str, template: str, **params: Any) -> None:
         self.field = field
-        self.reason = reason
-        super().__init__(f"{field}: {reason}")
+        self.text = Text(template, **params)
+        self.reason = str(self.text)
+        super().__init__(f"{field}: {self.reason}")
+
+    def explain(self, translate: Callable[[str], str]) -> str:
+        return self.text.render(translate)
 
 
 def show(value: Any) -> str:
@@ -41,10 +72,14 @@ def show(value: Any) -> str:
 
 def mapping(value: Any, field: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise InvalidHand(field, f"must be a dict of named values, got {show(value)}")
+        raise InvalidHand(
+            field, gettext_noop("must be a dict of named values, got {value}"), value=show(value)
+        )
     for key in value:
         if not isinstance(key, str):
-            raise InvalidHand(field, f"has a key {show(key)} that is not a text name")
+            raise InvalidHand(
+                field, gettext_noop("has a key {key} that is not a text name"), key=show(key)
+            )
     return value
 
 
@@ -53,7 +88,7 @@ def keys(
     *,
     allowed: Collection[str],
     required: Collection[str],
-    context: str,
+    context: Text,
     prefix: str = "",
 ) -> None:
     """Reject unknown keys first (they usually mean a typo), then missing ones."""
@@ -61,61 +96,113 @@ def keys(
         if key not in allowed:
             raise InvalidHand(
                 prefix + key,
-                f"is not used {context}; allowed: {', '.join(sorted(allowed))}",
+                gettext_noop("is not used {context}; allowed: {options}"),
+                context=context,
+                options=", ".join(sorted(allowed)),
             )
     for key in required:
         if key not in hand:
-            raise InvalidHand(prefix + key, f"is required {context}")
+            raise InvalidHand(prefix + key, gettext_noop("is required {context}"), context=context)
 
 
 def integer(value: Any, field: str, low: int, high: int | None = None) -> int:
     # bool is a subclass of int in Python; True is never a card count or a seat.
     if not isinstance(value, int) or isinstance(value, bool):
-        raise InvalidHand(field, f"must be a whole number{_range(low, high)}, got {show(value)}")
+        if high is None:
+            raise InvalidHand(
+                field,
+                gettext_noop("must be a whole number of at least {low}, got {value}"),
+                low=low,
+                value=show(value),
+            )
+        raise InvalidHand(
+            field,
+            gettext_noop("must be a whole number from {low} to {high}, got {value}"),
+            low=low,
+            high=high,
+            value=show(value),
+        )
     if value < low or (high is not None and value > high):
-        raise InvalidHand(field, f"must be{_range(low, high)}, got {show(value)}")
+        if high is None:
+            raise InvalidHand(
+                field,
+                gettext_noop("must be at least {low}, got {value}"),
+                low=low,
+                value=show(value),
+            )
+        raise InvalidHand(
+            field,
+            gettext_noop("must be from {low} to {high}, got {value}"),
+            low=low,
+            high=high,
+            value=show(value),
+        )
     return value
-
-
-def _range(low: int, high: int | None) -> str:
-    return f" from {low} to {high}" if high is not None else f" of at least {low}"
 
 
 def boolean(value: Any, field: str) -> bool:
     if not isinstance(value, bool):
-        raise InvalidHand(field, f"must be true or false, got {show(value)}")
+        raise InvalidHand(
+            field, gettext_noop("must be true or false, got {value}"), value=show(value)
+        )
     return value
 
 
 def choice(value: Any, field: str, options: Collection[str]) -> str:
     if not isinstance(value, str) or value not in options:
-        raise InvalidHand(field, f"must be one of {', '.join(options)}, got {show(value)}")
+        raise InvalidHand(
+            field,
+            gettext_noop("must be one of {options}, got {value}"),
+            options=", ".join(options),
+            value=show(value),
+        )
     return value
 
 
 def seat(value: Any, field: str, seats: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise InvalidHand(field, f"must be a seat number from 0 to {seats - 1}, got {show(value)}")
+        raise InvalidHand(
+            field,
+            gettext_noop("must be a seat number from 0 to {number}, got {value}"),
+            number=seats - 1,
+            value=show(value),
+        )
     if not 0 <= value < seats:
         raise InvalidHand(
             field,
-            f"must be a seat number from 0 to {seats - 1} at a table of {seats}, got {show(value)}",
+            gettext_noop(
+                "must be a seat number from 0 to {number} at a table of {seats}, got {value}"
+            ),
+            number=seats - 1,
+            seats=seats,
+            value=show(value),
         )
     return value
 
 
 def sequence(value: Any, field: str, length: int | None = None) -> list[Any]:
     if not isinstance(value, list | tuple):
-        raise InvalidHand(field, f"must be a list, got {show(value)}")
+        raise InvalidHand(field, gettext_noop("must be a list, got {value}"), value=show(value))
     if length is not None and len(value) != length:
-        raise InvalidHand(field, f"must have one entry per seat ({length}), got {len(value)}")
+        raise InvalidHand(
+            field,
+            gettext_noop("must have one entry per seat ({length}), got {count}"),
+            length=length,
+            count=len(value),
+        )
     return list(value)
 
 
 def table_size(value: Any, low: int, high: int, game: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         allowed = str(low) if low == high else f"{low} to {high}"
-        raise InvalidHand("seats", f"{game} is played by {allowed} players, got {show(value)}")
+        raise InvalidHand(
+            "seats",
+            gettext_noop("{game} is played by {allowed} players, got {value}"),
+            game=game,
+            allowed=allowed,
+            value=show(value),
+        )
     return value
 
 
@@ -135,7 +222,9 @@ def settings(
     for key, value in given.items():
         if key not in defaults:
             raise InvalidHand(
-                f"rules.{key}", f"is not a setting of this game; settings: {', '.join(defaults)}"
+                f"rules.{key}",
+                gettext_noop("is not a setting of this game; settings: {options}"),
+                options=", ".join(defaults),
             )
         merged[key] = checks[key](value, f"rules.{key}")
     return merged

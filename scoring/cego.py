@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from . import _validate as check
-from ._validate import InvalidHand
+from ._validate import InvalidHand, Text, gettext_noop
 
 NAME = "Cego"
 MIN_SEATS, MAX_SEATS = 3, 5
@@ -106,8 +106,11 @@ def check_rules(given: Any) -> Rules:
     if merged["win_threshold"] > merged["total_points"]:
         raise InvalidHand(
             "rules.win_threshold",
-            f"must not exceed rules.total_points ({check.show(merged['total_points'])}), "
-            f"got {check.show(merged['win_threshold'])}",
+            gettext_noop(
+                "must not exceed rules.total_points ({total_points}), got {win_threshold}"
+            ),
+            total_points=check.show(merged["total_points"]),
+            win_threshold=check.show(merged["win_threshold"]),
         )
     return Rules(**merged)
 
@@ -141,7 +144,9 @@ def card_points(counts: Mapping[str, int]) -> int | Fraction:
     ``Fraction`` with a half point.
     """
     check.mapping(counts, "counts")
-    check.keys(counts, allowed=FULL_VALUE, required=(), context="in a card count")
+    check.keys(
+        counts, allowed=FULL_VALUE, required=(), context=Text(gettext_noop("in a card count"))
+    )
     n = {
         kind: check.integer(counts.get(kind, 0), kind, 0, CARDS_IN_DECK[kind])
         for kind in FULL_VALUE
@@ -197,7 +202,9 @@ def _kind(contract: str) -> str:
 def parse(hand: Any, seats: int, rules: Rules) -> Hand:
     check.mapping(hand, "hand")
     if "contract" not in hand:
-        raise InvalidHand("contract", "is required: " + ", ".join(CONTRACTS))
+        raise InvalidHand(
+            "contract", gettext_noop("is required: {options}"), options=", ".join(CONTRACTS)
+        )
     contract = check.choice(hand["contract"], "contract", CONTRACTS)
     kind = _kind(contract)
     allowed, required = (set(s) for s in _KEYS_BY_KIND[kind])
@@ -205,9 +212,15 @@ def parse(hand: Any, seats: int, rules: Rules) -> Hand:
         # 2.1: at five seats the dealer sits out each hand and the hand names him.
         allowed.add("sitting_out")
         required.add("sitting_out")
-    context = f"for {CONTRACT_NAMES[contract]} at a table of {seats}"
+    context = Text(
+        gettext_noop("for {contract} at a table of {seats}"),
+        contract=CONTRACT_NAMES[contract],
+        seats=seats,
+    )
     if seats != 5 and "sitting_out" in hand:
-        raise InvalidHand("sitting_out", "is only used at a table of five (the dealer sits out)")
+        raise InvalidHand(
+            "sitting_out", gettext_noop("is only used at a table of five (the dealer sits out)")
+        )
     check.keys(hand, allowed=allowed, required=required, context=context)
 
     sitting_out = check.seat(hand["sitting_out"], "sitting_out", seats) if seats == 5 else None
@@ -220,7 +233,11 @@ def parse(hand: Any, seats: int, rules: Rules) -> Hand:
 
     declarer = check.seat(hand["declarer"], "declarer", seats)
     if declarer == sitting_out:
-        raise InvalidHand("declarer", f"seat {declarer} sits out this hand and cannot declare")
+        raise InvalidHand(
+            "declarer",
+            gettext_noop("seat {declarer} sits out this hand and cannot declare"),
+            declarer=declarer,
+        )
     base = {
         "contract": contract,
         "seats": seats,
@@ -241,12 +258,15 @@ def parse(hand: Any, seats: int, rules: Rules) -> Hand:
             if not took_trick and points != 0:
                 raise InvalidHand(
                     "declarer_points",
-                    "must be 0 or left out when the declarer took no trick (Berg), "
-                    f"got {check.show(points)}",
+                    gettext_noop(
+                        "must be 0 or left out when the declarer took no trick (Berg), got {points}"
+                    ),
+                    points=check.show(points),
                 )
         elif took_trick and needs_result:
             raise InvalidHand(
-                "declarer_points", "is required unless the declarer took no trick (Berg)"
+                "declarer_points",
+                gettext_noop("is required unless the declarer took no trick (Berg)"),
             )
         else:
             points = 0
@@ -257,7 +277,11 @@ def parse(hand: Any, seats: int, rules: Rules) -> Hand:
         if "declarer_tricks" in hand:
             tricks = check.integer(hand["declarer_tricks"], "declarer_tricks", 0, TRICKS_PER_HAND)
         elif needs_result:
-            raise InvalidHand("declarer_tricks", f"is required for {CONTRACT_NAMES[contract]}")
+            raise InvalidHand(
+                "declarer_tricks",
+                gettext_noop("is required for {contract_name}"),
+                contract_name=CONTRACT_NAMES[contract],
+            )
         else:
             tricks = None
         return Hand(**base, declarer_tricks=tricks)
@@ -266,7 +290,9 @@ def parse(hand: Any, seats: int, rules: Rules) -> Hand:
     if "won" in hand:
         won = check.boolean(hand["won"], "won")
     elif needs_result:
-        raise InvalidHand("won", "is required for Ulti (was the last trick taken with the Geiß?)")
+        raise InvalidHand(
+            "won", gettext_noop("is required for Ulti (was the last trick taken with the Geiß?)")
+        )
     else:
         won = None
     return Hand(**base, won=won)
@@ -281,18 +307,25 @@ def _parse_raeuber(
     if sitting_out is not None and points[sitting_out] != 0:
         raise InvalidHand(
             f"points[{sitting_out}]",
-            f"must be 0: seat {sitting_out} sits out and takes no part in Räuber",
+            gettext_noop("must be 0: seat {sitting_out} sits out and takes no part in Räuber"),
+            sitting_out=sitting_out,
         )
     if sum(points) != rules.total_points:
         raise InvalidHand(
             "points",
-            f"must add up to {rules.total_points} card points, got {check.show(sum(points))}",
+            gettext_noop("must add up to {total_points} card points, got {value}"),
+            total_points=rules.total_points,
+            value=check.show(sum(points)),
         )
     announcer = hand.get("announcer")
     if announcer is not None:
         check.seat(announcer, "announcer", seats)
         if announcer == sitting_out:
-            raise InvalidHand("announcer", f"seat {announcer} sits out and cannot announce Räuber")
+            raise InvalidHand(
+                "announcer",
+                gettext_noop("seat {announcer} sits out and cannot announce Räuber"),
+                announcer=announcer,
+            )
     return Hand(
         contract="raeuber",
         seats=seats,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import _validate as check
-from ._validate import InvalidHand
+from ._validate import InvalidHand, Text, gettext_noop
 
 NAME = "Crazy Solo"
 MIN_SEATS, MAX_SEATS = 3, 12
@@ -63,38 +63,55 @@ def check_rules(given: Any) -> dict[str, Any]:
 
 def parse(hand: Any, seats: int) -> Hand:
     check.mapping(hand, "hand")
-    check.keys(hand, allowed=KEYS, required=REQUIRED, context="in a Crazy Solo deal")
+    check.keys(
+        hand, allowed=KEYS, required=REQUIRED, context=Text(gettext_noop("in a Crazy Solo deal"))
+    )
     contract = check.choice(hand["contract"], "contract", CONTRACTS)
     if seats == 3 and contract not in ALONE_CONTRACTS:
         raise InvalidHand(
             "contract",
-            f"{CONTRACT_NAMES[contract]} does not exist with three players; "
-            "only Alleingang and Alleingang mit Herz",
+            gettext_noop(
+                "{contract_name} does not exist with three players; "
+                "only Alleingang and Alleingang mit Herz"
+            ),
+            contract_name=CONTRACT_NAMES[contract],
         )
     bidder = check.seat(hand["bidder"], "bidder", seats)
     partner = hand.get("partner")
     if partner is not None:
         if contract in ALONE_CONTRACTS:
             raise InvalidHand(
-                "partner", f"must be empty: in an {CONTRACT_NAMES[contract]} the bidder plays alone"
+                "partner",
+                gettext_noop("must be empty: in an {contract_name} the bidder plays alone"),
+                contract_name=CONTRACT_NAMES[contract],
             )
         check.seat(partner, "partner", seats)
         if partner == bidder:
             raise InvalidHand(
                 "partner",
-                "must be another seat than the bidder (a bidder who named his own card plays "
-                "alone: leave the partner empty)",
+                gettext_noop(
+                    "must be another seat than the bidder (a bidder who named his own card "
+                    "plays alone: leave the partner empty)"
+                ),
             )
     points = check.integer(hand["soloist_points"], "soloist_points", 0, TOTAL_POINTS)
     if "trump" in hand and hand["trump"] is not None:
         trump = check.choice(hand["trump"], "trump", TRUMPS)
         if contract in HEARTS_CONTRACTS and trump != "herz":
-            raise InvalidHand("trump", f"must be herz in {CONTRACT_NAMES[contract]}, got {trump}")
+            raise InvalidHand(
+                "trump",
+                gettext_noop("must be herz in {contract_name}, got {trump}"),
+                contract_name=CONTRACT_NAMES[contract],
+                trump=trump,
+            )
         if contract not in HEARTS_CONTRACTS and trump == "herz":
             raise InvalidHand(
                 "trump",
-                f"herz is not allowed in {CONTRACT_NAMES[contract]}; choose kreuz, pik or karo "
-                "(or the Herz contract)",
+                gettext_noop(
+                    "herz is not allowed in {contract_name}; choose kreuz, pik or karo "
+                    "(or the Herz contract)"
+                ),
+                contract_name=CONTRACT_NAMES[contract],
             )
     return Hand(contract, bidder, partner, points)
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import _validate as check
-from ._validate import InvalidHand
+from ._validate import InvalidHand, Text, gettext_noop
 
 NAME = "Hennes Sibbe"
 MIN_SEATS, MAX_SEATS = 3, 8
@@ -106,7 +106,7 @@ def parse_claim(value: Any, field: str = "claim") -> Claim:
         value,
         allowed={"count", "colour"},
         required={"count", "colour"},
-        context="in a claim",
+        context=Text(gettext_noop("in a claim")),
         prefix=f"{field}.",
     )
     count = check.integer(value["count"], f"{field}.count", 1)
@@ -131,7 +131,11 @@ def parse_reveal(value: Any, seats: int) -> Reveal:
     # Seats without penalty cards and a round without Drillings are the usual case: the two lists
     # may be left out and then are empty.
     check.keys(
-        value, allowed=REVEAL_KEYS, required={"hands"}, context="in a reveal", prefix="reveal."
+        value,
+        allowed=REVEAL_KEYS,
+        required={"hands"},
+        context=Text(gettext_noop("in a reveal")),
+        prefix="reveal.",
     )
     hands = _per_seat(value["hands"], "reveal.hands", seats)
     penalty = (
@@ -142,26 +146,38 @@ def parse_reveal(value: Any, seats: int) -> Reveal:
     drillings = _cards(value.get("drillings", []), "reveal.drillings", COLOURS)
     hennes = sum(cards.count("hennes") for cards in (*hands, *penalty))
     if hennes > 1:
-        raise InvalidHand("reveal", f"there is only one Hennes Sibbe card, got {hennes}")
+        raise InvalidHand(
+            "reveal",
+            gettext_noop("there is only one Hennes Sibbe card, got {hennes}"),
+            hennes=hennes,
+        )
     return Reveal(hands, penalty, drillings)
 
 
 def parse(hand: Any, seats: int) -> Hand:
     check.mapping(hand, "hand")
     check.keys(
-        hand, allowed=KEYS, required={"claimant", "challenger", "claim"}, context="in a challenge"
+        hand,
+        allowed=KEYS,
+        required={"claimant", "challenger", "claim"},
+        context=Text(gettext_noop("in a challenge")),
     )
     claimant = check.seat(hand["claimant"], "claimant", seats)
     challenger = check.seat(hand["challenger"], "challenger", seats)
     if claimant == challenger:
-        raise InvalidHand("challenger", "must be another seat than the claimant")
+        raise InvalidHand("challenger", gettext_noop("must be another seat than the claimant"))
     claim = parse_claim(hand["claim"])
     has_verdict, has_reveal = "claim_correct" in hand, "reveal" in hand
     if has_verdict == has_reveal:
         raise InvalidHand(
             "claim_correct",
-            "give either claim_correct (the table counted) or reveal (the cards), not "
-            + ("both" if has_verdict else "neither"),
+            gettext_noop(
+                "give either claim_correct (the table counted) or reveal (the cards), not both"
+            )
+            if has_verdict
+            else gettext_noop(
+                "give either claim_correct (the table counted) or reveal (the cards), not neither"
+            ),
         )
     if has_verdict:
         return Hand(

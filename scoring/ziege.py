@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import _validate as check
-from ._validate import InvalidHand
+from ._validate import InvalidHand, Text, gettext_noop
 
 NAME = "Ziege"
 SEATS = 4
@@ -52,17 +52,28 @@ def check_rules(given: Any) -> dict[str, Any]:
 
 def parse(hand: Any) -> Hand:
     check.mapping(hand, "hand")
-    check.keys(hand, allowed=KEYS, required={"team_a_points"}, context="in a Ziege deal")
+    check.keys(
+        hand,
+        allowed=KEYS,
+        required={"team_a_points"},
+        context=Text(gettext_noop("in a Ziege deal")),
+    )
     a = check.integer(hand["team_a_points"], "team_a_points", 0, TOTAL_POINTS)
     b = TOTAL_POINTS - a
     a_trick = check.boolean(hand.get("team_a_took_trick", a > 0), "team_a_took_trick")
     b_trick = check.boolean(hand.get("team_b_took_trick", b > 0), "team_b_took_trick")
     if a > 0 and not a_trick:
-        raise InvalidHand("team_a_took_trick", f"must be true: team A has {a} card points")
+        raise InvalidHand(
+            "team_a_took_trick", gettext_noop("must be true: team A has {a} card points"), a=a
+        )
     if b > 0 and not b_trick:
-        raise InvalidHand("team_b_took_trick", f"must be true: team B has {b} card points")
+        raise InvalidHand(
+            "team_b_took_trick", gettext_noop("must be true: team B has {b} card points"), b=b
+        )
     if not (a_trick or b_trick):
-        raise InvalidHand("team_a_took_trick", "one of the teams must have taken a trick")
+        raise InvalidHand(
+            "team_a_took_trick", gettext_noop("one of the teams must have taken a trick")
+        )
     doubled = check.boolean(hand.get("doubled", False), "doubled")
     return Hand(a, a_trick, b_trick, doubled)
 

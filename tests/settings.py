@@ -1,7 +1,19 @@
 """The production settings, with a throwaway secret key so that tests run with debug off."""
 
 import os
+import tempfile
 
 os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-not-secret")
 
 from tournament.settings import *  # noqa: F403
+
+# tests serve the app's assets straight from the source folders, without collectstatic
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True
+
+# SQLite tests use a database file, as the app does on a laptop, so that tests with threads see
+# one database with WAL and the busy timeout (an in-memory test database is private per thread).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": os.path.join(tempfile.gettempdir(), f"cego-test-{os.getpid()}.sqlite3")
+    }

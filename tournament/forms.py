@@ -12,6 +12,7 @@ from typing import Any
 
 from django import forms
 from django.utils.text import slugify
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import scoring
@@ -21,6 +22,13 @@ from .models import Entry, Event, Game, Player, Season, Table
 from .services import check_totals, preview_hand
 
 NONE = ""
+
+
+def explain(exc: scoring.InvalidHand) -> str:
+    """The engine's reason in the scorer's language (its templates are in the catalogue)."""
+    return exc.explain(gettext)
+
+
 INT_MAX = 2**31 - 1  # what every database stores in an integer column
 
 
@@ -202,7 +210,7 @@ class EventForm(forms.ModelForm):
             scoring.check_rules(game, rules)
         except scoring.InvalidHand as exc:
             name = f"{game}__{exc.field.removeprefix('rules.')}"
-            self.add_error(name if name in self.fields else None, exc.reason)
+            self.add_error(name if name in self.fields else None, explain(exc))
             return data
         self.instance.rules = rules
         self.instance.hands_per_round = data.get("games_per_round") or {}
@@ -347,9 +355,9 @@ class HandForm(forms.Form):
         except scoring.InvalidHand as exc:
             field = self.field_for(exc.field)
             if field in self.fields:
-                self.add_error(field, exc.reason)
+                self.add_error(field, explain(exc))
             else:
-                self.add_error(None, str(exc))
+                self.add_error(None, f"{exc.field}: {explain(exc)}")
             return data
         self.hand = hand
         return data
@@ -664,7 +672,7 @@ class HennesSibbeHandForm(HandForm):
         try:
             return super().clean()
         except scoring.InvalidHand as exc:  # a card word typed wrong
-            self.add_error(exc.field if exc.field in self.fields else None, exc.reason)
+            self.add_error(exc.field if exc.field in self.fields else None, explain(exc))
             return self.cleaned_data
 
     @classmethod
@@ -714,7 +722,7 @@ class TotalsForm(forms.Form):
         try:
             check_totals(self.table.round.event, self.table, totals)
         except scoring.InvalidHand as exc:
-            self.add_error(None, f"{exc.reason}")
+            self.add_error(None, explain(exc))
         self.totals = totals
         return data
 

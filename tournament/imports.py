@@ -26,7 +26,7 @@ from simple_history.utils import bulk_create_with_history
 import scoring
 
 from . import services
-from .forms import HAND_FORMS, HandForm, whole_number
+from .forms import HAND_FORMS, HandForm, explain, whole_number
 from .models import Entry, Event, Player, Round, Seat, Table
 
 MAX_ROWS = 20_000
@@ -474,7 +474,7 @@ def save_results(rnd: Round, rows: Iterable[dict[str, Any]], user: Any = None) -
         except scoring.InvalidHand as exc:
             raise services.Refused(
                 _("Nothing was saved: table %(t)s, game %(n)s: %(error)s")
-                % {"t": table.number, "n": saved + 1, "error": exc}
+                % {"t": table.number, "n": saved + 1, "error": explain(exc)}
             ) from exc
         saved += 1
     return saved

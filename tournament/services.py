@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
@@ -71,7 +72,7 @@ def check_rules(game: str, rules: dict[str, Any]) -> dict[str, Any]:
     try:
         scoring.check_rules(game, rules)
     except scoring.InvalidHand as exc:
-        raise ValidationError(str(exc)) from exc
+        raise ValidationError(f"{exc.field}: {exc.explain(gettext)}") from exc
     return rules
 
 

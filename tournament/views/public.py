@@ -19,6 +19,7 @@ from .. import tables as tables_
 from ..forms import (
     CardCounterForm,
     SwapForm,
+    explain,
     whole_number,
 )
 from ..models import Entry, Event, Player, Round, Season, Seat
@@ -171,5 +172,5 @@ def card_points(request: HttpRequest) -> JsonResponse:
     try:
         points = cego.card_points(counts)
     except scoring.InvalidHand as exc:
-        return JsonResponse({"ok": False, "error": str(exc)})
+        return JsonResponse({"ok": False, "error": explain(exc)})
     return JsonResponse({"ok": True, "points": card_points_text(points), "value": float(points)})

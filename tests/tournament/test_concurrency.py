@@ -1,0 +1,114 @@
+"""Many phones and scorers at once: nothing lost, nothing stored twice, no silent overwrite.
+
+Runs against the database the suite runs on: SQLite (a file, WAL, busy timeout) and, in CI, a real
+PostgreSQL server (``DATABASE_URL``).
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+
+import pytest
+from django.db import close_old_connections, connection
+
+from tests.factories import cego, make_table
+from tournament import services
+from tournament.models import Hand, Result
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+THREADS = 8
+HANDS_EACH = 5
+
+
+def run_in_threads(work, count: int = THREADS) -> list[BaseException]:
+    """Start ``count`` threads at the same moment; return what they raised."""
+    errors: list[BaseException] = []
+    start = threading.Barrier(count)
+
+    def runner(i: int) -> None:
+        try:
+            start.wait()
+            work(i)
+        except BaseException as exc:  # collected and asserted on below
+            errors.append(exc)
+        finally:
+            close_old_connections()
+            connection.close()
+
+    threads = [threading.Thread(target=runner, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(t.is_alive() for t in threads), "a writer hung"
+    return errors
+
+
+def test_eight_threads_entering_hands_at_one_table_lose_nothing_and_double_nothing():
+    table = make_table(hands_per_round={"4": THREADS * HANDS_EACH})
+
+    def enter(i: int) -> None:
+        for j in range(HANDS_EACH):
+            # each thread's hands are recognisable by their points: 40 + thread, declarer seat j
+            services.record_hand(
+                table=table,
+                data=cego("cego", j % 4, 40 + i),
+                submission_key=uuid.uuid4(),
+            )
+
+    assert run_in_threads(enter) == []
+    hands = list(Hand.objects.filter(table=table).order_by("number"))
+    assert [h.number for h in hands] == list(range(1, THREADS * HANDS_EACH + 1))
+    per_thread = sorted(h.data["declarer_points"] for h in hands)
+    assert per_thread == sorted(40 + i for i in range(THREADS) for _ in range(HANDS_EACH))
+    assert Result.objects.filter(table=table).count() == 4 * THREADS * HANDS_EACH
+    assert sum(Result.objects.filter(table=table).values_list("points", flat=True)) == 0
+
+
+def test_a_form_sent_again_by_eight_impatient_phones_is_stored_once():
+    table = make_table()
+    key = uuid.uuid4()
+
+    def resend(_i: int) -> None:
+        services.record_hand(table=table, data=cego("halbe", 0, 34), submission_key=key)
+
+    assert run_in_threads(resend) == []
+    assert Hand.objects.filter(table=table).count() == 1
+    assert Result.objects.filter(table=table).count() == 4
+
+
+def test_eight_tables_written_at_once_each_get_their_own_hands():
+    tables = [make_table() for _ in range(THREADS)]
+
+    def enter(i: int) -> None:
+        for _ in range(HANDS_EACH):
+            services.record_hand(table=tables[i], data=cego("halbe", 0, 47))
+
+    assert run_in_threads(enter) == []
+    for table in tables:
+        assert Hand.objects.filter(table=table).count() == HANDS_EACH
+
+
+def test_two_scorers_correcting_the_same_game_cannot_overwrite_each_other():
+    table = make_table()
+    hand = services.record_hand(table=table, data=cego("halbe", 0, 34))
+    outcomes: list[str] = []
+
+    def correct(i: int) -> None:
+        try:
+            services.edit_hand(
+                hand=hand,
+                data=cego("halbe", 0, 47 if i == 0 else 20),
+                reason=f"scorer {i}",
+                version=1,
+            )
+            outcomes.append("saved")
+        except services.StaleEdit:
+            outcomes.append("refused")
+
+    assert run_in_threads(correct, count=2) == []
+    assert sorted(outcomes) == ["refused", "saved"]
+    hand.refresh_from_db()
+    assert hand.version == 2
