@@ -31,6 +31,9 @@ urlpatterns = [
     ),
     path("turnier/<slug:slug>/rangliste/", views.event_standings, name="event_standings"),
     path("turnier/<slug:slug>/mannschaften/", views.event_teams, name="event_teams"),
+    path("turnier/<slug:slug>/beamer/", views.projector, name="projector"),
+    path("turnier/<slug:slug>/beamer/zeilen/", views.projector_rows, name="projector_rows"),
+    path("turnier/<slug:slug>/wo-sitze-ich/", views.where_do_i_sit, name="where_do_i_sit"),
     path("turnier/<slug:slug>/los/", views.decide_lot, name="decide_lot"),
     path("turnier/<slug:slug>/durchgang/neu/", views.round_add, name="round_add"),
     path(

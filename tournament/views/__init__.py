@@ -29,9 +29,12 @@ from .public import (
     event_standings,
     event_teams,
     home,
+    projector,
+    projector_rows,
     round_results,
     round_seating,
     season_detail,
+    where_do_i_sit,
 )
 from .sheets import (
     event_history,
@@ -66,6 +69,8 @@ __all__ = [
     "print_seating",
     "print_sheets",
     "print_standings",
+    "projector",
+    "projector_rows",
     "result_template",
     "round_action",
     "round_add",
@@ -80,4 +85,5 @@ __all__ = [
     "table_sheet",
     "table_totals",
     "table_void",
+    "where_do_i_sit",
 ]

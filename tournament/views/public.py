@@ -22,7 +22,7 @@ from ..forms import (
     explain,
     whole_number,
 )
-from ..models import Entry, Event, Player, Round, Season, Seat
+from ..models import Entry, Event, Hand, Player, Round, Season, Seat
 from ..querysets import provisional_entries
 from ..templatetags.tournament import card_points_text
 from .common import event_or_404, round_or_404
@@ -174,3 +174,68 @@ def card_points(request: HttpRequest) -> JsonResponse:
     except scoring.InvalidHand as exc:
         return JsonResponse({"ok": False, "error": explain(exc)})
     return JsonResponse({"ok": True, "points": card_points_text(points), "value": float(points)})
+
+
+PROJECTOR_REFRESH = 15  # seconds between two looks at the standings
+
+
+def _current_round(event: Event) -> Round | None:
+    """The round players are sitting in now: the latest one that has been drawn."""
+    return event.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
+
+
+@require_GET
+def projector(request: HttpRequest, slug: str) -> HttpResponse:
+    """Standings for the projector: large type, refreshed in place, scrolling by itself."""
+    event = event_or_404(slug)
+    refresh = whole_number(request.GET.get("refresh"), 120) or PROJECTOR_REFRESH
+    return render(
+        request,
+        "tournament/projector.html",
+        {"event": event, "refresh_ms": max(refresh, 2) * 1000, **_projector_data(event)},
+    )
+
+
+@require_GET
+def projector_rows(request: HttpRequest, slug: str) -> HttpResponse:
+    """The projector's table body alone, fetched every few seconds by the projector page."""
+    event = event_or_404(slug)
+    return render(request, "tournament/includes/projector_rows.html", _projector_data(event))
+
+
+def _projector_data(event: Event) -> dict[str, Any]:
+    rounds = list(event.rounds.all())
+    rows = list(Entry.objects.standings(event, rounds))
+    for row in rows:
+        row.shown_total = tables_.value_of_total(event, row.total)
+    last = (
+        Hand.objects.filter(table__round__event=event)
+        .order_by("-updated_at")
+        .values_list("updated_at", flat=True)
+        .first()
+    )
+    current = next((r for r in reversed(rounds) if r.status != Round.Status.DRAFT), None)
+    return {"event": event, "rows": rows, "last_result": last, "current_round": current}
+
+
+@require_GET
+def where_do_i_sit(request: HttpRequest, slug: str) -> HttpResponse:
+    """A player types part of their name and sees table and seat of the current round."""
+    event = event_or_404(slug)
+    rnd = _current_round(event)
+    query = request.GET.get("q", "").strip()[:100]
+    seats: list[Seat] = []
+    if rnd and len(query) >= 2:
+        words = query.split()
+        found = Seat.objects.for_round(rnd)
+        for word in words:
+            found = found.filter(
+                Q(entry__player__last_name__icontains=word)
+                | Q(entry__player__first_name__icontains=word)
+            )
+        seats = list(found.order_by("entry__player__last_name", "entry__player__first_name")[:20])
+    return render(
+        request,
+        "tournament/where.html",
+        {"event": event, "round": rnd, "query": query, "seats": seats},
+    )

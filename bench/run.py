@@ -1,0 +1,367 @@
+"""Championship scale, measured: ``python bench/run.py`` (after ``make test``, inside .venv).
+
+Builds the data once through the real services (bench/generate.py) into bench/out/bench.sqlite3,
+then prints one line per figure and a closing summary, and exits 1 when a target is missed.
+Times are medians of several runs; comparisons are ratios measured in the same run, since the
+machine is shared and absolute times wander.
+
+    .venv/bin/python bench/run.py            # everything
+    .venv/bin/python bench/run.py --quick    # skip the HTTP load test
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+import urllib.request
+from collections.abc import Callable
+from http.cookiejar import CookieJar
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "bench" / "out"
+DB = OUT / "bench.sqlite3"
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+os.environ.setdefault("DJANGO_SECRET_KEY", "benchmark-only-" + "x" * 40)
+os.environ["DATABASE_URL"] = f"sqlite:///{DB}"
+os.environ.pop("DJANGO_DEBUG", None)
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+from django.db import connection, transaction  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import override_settings  # noqa: E402
+
+from bench import generate  # noqa: E402
+from tournament import services, standings  # noqa: E402
+from tournament.models import Entry, Event, Hand, Round, Season, Table  # noqa: E402
+
+RESULTS: list[tuple[str, bool]] = []
+
+
+def log(text: str) -> None:
+    print(text, flush=True)
+
+
+def median_time(work: Callable[[], object], runs: int = 5) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def figure(name: str, value: str, ok: bool, target: str) -> None:
+    RESULTS.append((name, ok))
+    log(f"{'PASS' if ok else 'MISS'}  {name}: {value} (target {target})")
+
+
+# --- standings against the database's own floor ----------------------------------------------
+
+
+def raw_event_floor(event: Event) -> list[tuple[int, int]]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT entry_id, SUM(points) FROM tournament_result "
+            "WHERE event_id = %s AND counts GROUP BY entry_id ORDER BY 2 DESC",
+            [event.pk],
+        )
+        return cursor.fetchall()
+
+
+def tool_event_standings(event: Event) -> list[Entry]:
+    rounds = list(event.rounds.all())
+    return list(Entry.objects.standings(event, rounds))
+
+
+def raw_season_floor(season: Season) -> list[tuple[int, int, int]]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT e.player_id, r.event_id, SUM(r.points) FROM tournament_result r "
+            "JOIN tournament_entry e ON e.id = r.entry_id JOIN tournament_event v ON "
+            "v.id = r.event_id WHERE v.season_id = %s AND r.counts GROUP BY e.player_id, "
+            "r.event_id",
+            [season.pk],
+        )
+        return cursor.fetchall()
+
+
+def bench_standings(big: Event, season: Season) -> None:
+    floor = median_time(lambda: raw_event_floor(big))
+    tool = median_time(lambda: tool_event_standings(big))
+    ratio = tool / floor
+    figure(
+        "event standings, 1,000 players: tool / raw SUM GROUP BY",
+        f"{ratio:.2f} ({tool * 1000:.0f} ms vs {floor * 1000:.0f} ms)",
+        ratio <= 3,
+        "<= 3",
+    )
+    floor = median_time(lambda: raw_season_floor(season))
+    tool = median_time(lambda: standings.season_standings(season))
+    ratio = tool / floor
+    figure(
+        "season standings, 14 events: tool / raw SUM GROUP BY",
+        f"{ratio:.2f} ({tool * 1000:.0f} ms vs {floor * 1000:.0f} ms)",
+        ratio <= 3,
+        "<= 3",
+    )
+
+
+def bench_pages(big: Event) -> None:
+    client = Client()
+    url = f"/turnier/{big.slug}/rangliste/"
+
+    def get(path: str) -> None:
+        response = client.get(path)
+        assert response.status_code == 200, response.status_code
+
+    with override_settings(ALLOWED_HOSTS=["testserver"]):
+        get(url)  # warm up
+        full = median_time(lambda: get(url))
+        page = median_time(lambda: get(url + "?per_page=50"))
+        printed = median_time(lambda: get(f"/turnier/{big.slug}/rangliste/druck/"))
+    figure("full standings page, 1,000 rows", f"{full:.3f} s", full < 1.0, "< 1 s")
+    figure("paginated standings page (50 rows)", f"{page:.3f} s", page < 0.2, "< 0.2 s")
+    figure("printed standings, 1,000 rows", f"{printed:.3f} s", printed < 1.0, "< 1 s")
+
+
+# --- the draw -----------------------------------------------------------------------------
+
+
+def bench_draw(big: Event) -> None:
+    second = big.rounds.get(number=2)
+    with transaction.atomic():
+        # draw round 2 again as on the day: round 1 closed, round 2 not yet seated
+        Table.objects.filter(round=second).delete()
+        second.seats.all().delete()
+        Round.objects.filter(pk=second.pk).update(status=Round.Status.DRAFT)
+        start = time.perf_counter()
+        drawn = services.draw_round(round=second, seed=2)
+        took = time.perf_counter() - start
+        repeats = drawn.repeat_meetings
+        transaction.set_rollback(True)
+    figure(
+        "draw round 2 of 1,000 players, avoiding repeat meetings",
+        f"{took:.2f} s, {repeats} repeat meetings",
+        took < 5 and repeats == 0,
+        "< 5 s, 0 repeats",
+    )
+
+
+# --- Excel export -------------------------------------------------------------------------
+
+EXPORT_PROBE = """
+import os, resource, sys, time
+sys.path.insert(0, {root!r})
+import django
+django.setup()
+from tournament.exports import event_workbook
+from tournament.models import Event
+event = Event.objects.get(slug={slug!r})
+start = time.perf_counter()
+with open({out!r}, "wb") as handle:
+    event_workbook(event, handle)
+took = time.perf_counter() - start
+print(took, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def export_once(event: Event) -> tuple[float, float]:
+    """Export in a fresh process: its peak memory is the export's, not this process's."""
+    out = OUT / f"{event.slug}.xlsx"
+    code = EXPORT_PROBE.format(root=str(ROOT), slug=event.slug, out=str(out))
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=os.environ, check=True
+    )
+    took, peak_kb = result.stdout.split()
+    return float(took), int(peak_kb) / 1024
+
+
+def bench_export(big: Event) -> None:
+    runs = [export_once(big) for _ in range(3)]
+    took = statistics.median(r[0] for r in runs)
+    peak = max(r[1] for r in runs)
+    hands = Hand.objects.filter(table__round__event=big).count()
+    figure(
+        f"Excel export of {hands:,} hands",
+        f"{took:.2f} s, peak {peak:.0f} MB",
+        took < 10 and peak < 300,
+        "< 10 s, < 300 MB",
+    )
+
+
+def bench_growth() -> None:
+    sizes = {n: Event.objects.get(slug=slug) for n, slug in generate.SIZES.items()}
+    standings_t = {n: median_time(lambda e=e: tool_event_standings(e)) for n, e in sizes.items()}
+    export_t = {n: statistics.median(export_once(e)[0] for _ in range(3)) for n, e in sizes.items()}
+    small, large = min(sizes), max(sizes)
+    linear = large / small
+    for name, times in (("standings", standings_t), ("export", export_t)):
+        growth = times[large] / times[small]
+        line = ", ".join(f"{n}: {t * 1000:.0f} ms" for n, t in times.items())
+        # n times the players may cost at most n times as much (with 25 % for noise)
+        figure(
+            f"{name} cost growth {small} → {large:,} players",
+            f"x{growth:.2f} ({line})",
+            growth <= linear * 1.25,
+            f"<= x{linear:.1f} (linear)",
+        )
+
+
+# --- entering hands over HTTP ---------------------------------------------------------------
+
+CLIENTS = 16
+HANDS_PER_CLIENT = 24
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def prepare_load_event() -> list[str]:
+    """A fresh event of 64 players, round 1 started: 16 tables whose links the clients use."""
+    Event.objects.filter(slug="bench-load").delete()
+    with transaction.atomic():
+        event = generate._event(
+            "bench-load", "Benchmark Last", generate._players(CLIENTS * 4, "bench-load")
+        )
+    rnd = services.add_round(event=event)
+    services.draw_round(round=rnd, seed=7)
+    services.start_round(round=rnd)
+    return [t.token for t in rnd.tables.order_by("number")]
+
+
+def client_run(base: str, token: str, latencies: list[float], errors: list[str]) -> None:
+    jar = CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    url = f"{base}/t/{token}/"
+    page = opener.open(url, timeout=30).read().decode()
+    for number in range(1, HANDS_PER_CLIENT + 1):
+        token_value = CSRF.search(page).group(1)
+        form = {
+            "csrfmiddlewaretoken": token_value,
+            "contract": "halbe",
+            "declarer": "0" if number % 4 != 1 else "1",
+            "declarer_points": str(30 + number),
+            "action": "save",
+        }
+        key = re.search(r'name="submission" value="([^"]+)"', page)
+        if key:
+            form["submission"] = key.group(1)
+        data = urllib.parse.urlencode(form).encode()
+        request = urllib.request.Request(url, data=data, headers={"Referer": url})
+        start = time.perf_counter()
+        try:
+            response = opener.open(request, timeout=30)
+            page = response.read().decode()
+            latencies.append(time.perf_counter() - start)
+            if f"Spiel {number} gespeichert" not in page and f"Game {number} saved" not in page:
+                errors.append(f"{token[:6]} game {number}: not confirmed on the page")
+        except Exception as exc:  # every failure is counted, none hidden
+            errors.append(f"{token[:6]} game {number}: {exc}")
+
+
+def bench_http() -> None:
+    tokens = prepare_load_event()
+    port = free_port()
+    env = {**os.environ, "DJANGO_ALLOWED_HOSTS": "127.0.0.1"}
+    server = subprocess.Popen(
+        [
+            str(Path(sys.executable).with_name("gunicorn")),
+            "tournament.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "4",
+            "--threads",
+            "4",
+            "--timeout",
+            "60",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(base + "/", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.2)
+        latencies: list[float] = []
+        errors: list[str] = []
+        threads = [
+            threading.Thread(target=client_run, args=(base, t, latencies, errors)) for t in tokens
+        ]
+        start = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=300)
+        took = time.perf_counter() - start
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    stored = Hand.objects.filter(table__round__event__slug="bench-load").count()
+    expected = CLIENTS * HANDS_PER_CLIENT
+    latencies.sort()
+    p95 = latencies[int(len(latencies) * 0.95) - 1] if latencies else float("inf")
+    ok = p95 < 0.1 and not errors and stored == expected
+    figure(
+        f"{CLIENTS} clients entering {expected} hands at 16 tables over HTTP",
+        f"p95 {p95 * 1000:.0f} ms, median {statistics.median(latencies) * 1000:.0f} ms, "
+        f"{len(errors)} errors, {stored}/{expected} stored, {took:.1f} s",
+        ok,
+        "p95 < 100 ms, no error, nothing lost",
+    )
+    for error in errors[:5]:
+        log(f"      {error}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="skip the HTTP load test")
+    args = parser.parse_args()
+    OUT.mkdir(exist_ok=True)
+    total = time.perf_counter()
+    call_command("migrate", verbosity=0)
+    generate.ensure(log)
+    big = Event.objects.get(slug=generate.BIG)
+    season = Season.objects.get(slug=generate.SEASON)
+    bench_standings(big, season)
+    bench_pages(big)
+    bench_draw(big)
+    bench_export(big)
+    bench_growth()
+    if not args.quick:
+        bench_http()
+    missed = [name for name, ok in RESULTS if not ok]
+    log(
+        f"SUMMARY: {len(RESULTS) - len(missed)} of {len(RESULTS)} targets met"
+        + (f"; missed: {', '.join(missed)}" if missed else "")
+        + f" ({time.perf_counter() - total:.0f} s)"
+    )
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

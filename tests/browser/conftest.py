@@ -1,0 +1,86 @@
+"""Browser tests: Debian's Chromium (/usr/bin/chromium) driven by Playwright against the live test
+server. Marked ``browser``: ``pytest -m browser`` runs exactly them. Without Chromium they are
+skipped, except where REQUIRE_BROWSER is set (CI), where a missing browser fails the run.
+
+Screenshots of the main pages are written to ``screenshots/`` (see the README).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 360, "height": 740}
+
+# Playwright's sync API keeps an event loop in this thread; the tests' own ORM calls are plain
+# synchronous calls between browser steps.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/browser/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("REQUIRE_BROWSER"):
+            pytest.fail(f"{CHROMIUM} is missing; .ci/run installs Debian's chromium package")
+        pytest.skip(f"{CHROMIUM} is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def desktop(browser):
+    context = browser.new_context(viewport=DESKTOP, locale="de-DE", accept_downloads=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(
+        viewport=PHONE, locale="de-DE", is_mobile=True, has_touch=True, device_scale_factor=2
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()
+
+
+def shoot(page, name: str) -> None:
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def log_in(page, base: str, username: str, password: str) -> None:
+    page.goto(f"{base}/anmelden/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("form button.primary")
+    page.wait_for_url(lambda url: "/anmelden/" not in url)
