@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve test venv lint format migrate demo bench clean
+.PHONY: run serve test venv lint format migrate demo messages bench clean
 
 venv: $(STAMP)
 
@@ -49,6 +49,15 @@ format: venv
 test: lint
 	DJANGO_DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest
+
+# after changing user-facing strings: collect them, translate the new German entries, compile
+messages: venv
+	DJANGO_DEBUG=1 $(BIN)/python manage.py makemessages -l de -l en --ignore=.venv --ignore=tests --ignore=bench --no-obsolete
+	msgfmt --check -o locale/de/LC_MESSAGES/django.mo locale/de/LC_MESSAGES/django.po
+	msgfmt -o locale/en/LC_MESSAGES/django.mo locale/en/LC_MESSAGES/django.po
+
+bench: venv
+	$(BIN)/python bench/run.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 db.sqlite3-* .pytest_cache .ruff_cache .hypothesis

@@ -304,9 +304,7 @@ def test_the_seed_is_stored_on_the_round_and_shown_on_the_seating_page(client):
     rnd = make_round(event, seed=918273645, start=False)
 
     rnd.refresh_from_db()
-    response = client.get(
-        f"/turnier/{event.slug}/durchgang/{rnd.number}/", HTTP_ACCEPT_LANGUAGE="en"
-    )
+    response = client.get(f"/turnier/{event.slug}/durchgang/{rnd.number}/")
 
     assert rnd.seed == 918273645
     assert response.status_code == 200
@@ -423,9 +421,7 @@ def test_the_seating_page_shows_the_repeat_meetings_and_why_the_table_sizes(clie
     play_and_close(make_round(event, seed=1))
     second = next_round(event, seed=2)
 
-    response = client.get(
-        f"/turnier/{event.slug}/durchgang/{second.number}/", HTTP_ACCEPT_LANGUAGE="en"
-    )
+    response = client.get(f"/turnier/{event.slug}/durchgang/{second.number}/")
 
     page = response.content.decode()
     assert second.repeat_meetings == repeats(tables_of(second), met_before(second)) > 0

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.messages import get_messages
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
@@ -218,7 +219,7 @@ def director(client: Client) -> Client:
     user.is_staff = True
     user.save(update_fields=["is_staff"])
     client.force_login(user)
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     return client
 
 

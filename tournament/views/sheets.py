@@ -117,6 +117,7 @@ def enter_hand(
     return redirect(request.path)
 
 
+@protected
 def table_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     """The table sheet, public; a scorer also gets the form for the next game and the actions."""
     table = table_or_404(pk)

@@ -1,0 +1,30 @@
+"""German first, English on request: the language switch, not the browser, chooses."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+
+def test_pages_are_german_whatever_the_browser_asks_for():
+    response = Client().get("/", HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9")
+    assert response["Content-Language"] == "de"
+    assert "Kartenturniere" in response.content.decode()
+
+
+def test_the_language_switch_makes_pages_english_and_german_again():
+    browser = Client()
+    response = browser.post("/i18n/setlang/", {"language": "en", "next": "/"}, follow=True)
+    assert response["Content-Language"] == "en"
+    assert "Card tournaments" in response.content.decode()
+    response = browser.post("/i18n/setlang/", {"language": "de", "next": "/"}, follow=True)
+    assert "Kartenturniere" in response.content.decode()
+
+
+def test_an_unknown_language_in_the_cookie_falls_back_to_german():
+    browser = Client()
+    browser.cookies[settings.LANGUAGE_COOKIE_NAME] = "xx"
+    assert browser.get("/")["Content-Language"] == "de"

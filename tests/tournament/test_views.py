@@ -1,0 +1,1258 @@
+"""The web views as a scorer, a director and an anonymous visitor meet them.
+
+Reads are public; every change needs a login and a POST (healthchecks' ``front/views.py``), and
+every refused input comes back as a message the scorer can act on, never as a server error.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import openpyxl
+import pytest
+from django import forms
+from django.apps import apps
+from django.contrib.messages import get_messages
+from django.http import HttpResponse
+from django.test import Client
+from django.urls import URLPattern, reverse
+from django.utils.html import escape
+
+from tests.factories import (
+    cego,
+    make_entries,
+    make_event,
+    make_round,
+    make_season,
+    make_table,
+    make_user,
+)
+from tournament import services
+from tournament import urls as tournament_urls
+from tournament.forms import EventForm, RegisterForm
+from tournament.models import (
+    Entry,
+    Event,
+    Hand,
+    LotDraw,
+    Player,
+    Result,
+    Round,
+    Season,
+    Seat,
+    Table,
+    Team,
+)
+
+pytestmark = pytest.mark.django_db
+
+MINUS = "\u2212"  # the sheet writes −60 with a real minus sign, as on paper
+
+# Cego, Halbe, declarer in seat 0 with 34 card points: lost, RULES.md 7 gives [−60, +20, +20, +20]
+HALBE_LOST = {"contract": "halbe", "declarer": "0", "declarer_points": "34"}
+HALBE_LOST_RESULTS = [-60, 20, 20, 20]
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def scorer(client: Client) -> Client:
+    client.force_login(make_user())
+    return client
+
+
+def snapshot() -> dict[str, list[dict[str, Any]]]:
+    """Every row of every table of the app, history included: equal snapshots mean a request
+    changed nothing at all."""
+    return {
+        model._meta.label: list(model.objects.order_by("pk").values())
+        for model in apps.get_app_config("tournament").get_models()
+    }
+
+
+def results(hand: Hand) -> list[int]:
+    return list(hand.results.order_by("position").values_list("points", flat=True))
+
+
+def totals_by_seat(table: Table) -> list[int]:
+    """Each seat's event total, from the standings query the pages use."""
+    totals = {e.pk: e.total for e in Entry.objects.standings(table.round.event)}
+    seats = Seat.objects.filter(table=table).order_by("position")
+    return [totals[seat.entry_id] for seat in seats]
+
+
+def assert_sent_to_login(response: HttpResponse, url: str) -> None:
+    assert response.status_code == 302
+    target = urlsplit(response["Location"])
+    assert target.path == reverse("login")
+    assert parse_qs(target.query)["next"] == [urlsplit(url).path]
+
+
+def messages_of(response: HttpResponse) -> list[str]:
+    return [str(m) for m in get_messages(response.wsgi_request)]
+
+
+def field_error(content: str, field: str) -> str:
+    """The error shown next to one field of a hand form (its ``data-field`` block)."""
+    block = content.split(f'data-field="{field}"', 1)[1].split("data-field=", 1)[0]
+    match = re.search(r'<div class="error">(.*?)</div>', block, re.S)
+    assert match, f"no error shown next to {field}"
+    return match.group(1)
+
+
+def cego_post(**fields: Any) -> dict[str, Any]:
+    return {**HALBE_LOST, "action": "save", **fields}
+
+
+# --- who may read and who may change what ---------------------------------------------------------
+
+
+@dataclass
+class World:
+    season: Season
+    event: Event
+    round: Round
+    table: Table
+    hand: Hand
+    player: Player
+    squad: Team
+
+
+WORLD_REASON = "Zählfehler am Tisch 1"
+
+
+@pytest.fixture
+def world() -> World:
+    """A season with a Cego event: one started round, one table, one game entered, one squad."""
+    season = make_season()
+    table = make_table(season=season)
+    event = table.round.event
+    squad = Team.objects.create(event=event, name="Spielgemeinschaft Rohrbach")
+    Entry.objects.filter(event=event).update(squad=squad)
+    hand = services.record_hand(table=table, data=cego())
+    hand = services.edit_hand(hand=hand, data=cego(points=20), reason=WORLD_REASON)
+    player = Seat.objects.get(table=table, position=0).entry.player
+    return World(season, event, table.round, table, hand, player, squad)
+
+
+# url name → (url of it in the world, a text the page must show)
+PUBLIC_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
+    "home": lambda w: (reverse("home"), w.event.name),
+    "event": lambda w: (reverse("event", args=[w.event.slug]), w.event.name),
+    "event_standings": lambda w: (
+        reverse("event_standings", args=[w.event.slug]),
+        w.player.sort_name,
+    ),
+    "event_teams": lambda w: (reverse("event_teams", args=[w.event.slug]), w.squad.name),
+    "round_seating": lambda w: (reverse("round_seating", args=[w.event.slug, 1]), str(w.player)),
+    "round_results": lambda w: (reverse("round_results", args=[w.event.slug, 1]), str(w.player)),
+    "season": lambda w: (reverse("season", args=[w.season.slug]), w.season.name),
+    "table": lambda w: (reverse("table", args=[w.table.pk]), str(w.player)),
+    "card_points": lambda w: (reverse("card_points") + "?cc-king=1", "4.5"),
+    "print_standings": lambda w: (
+        reverse("print_standings", args=[w.event.slug]),
+        w.player.sort_name,
+    ),
+    "print_seating": lambda w: (reverse("print_seating", args=[w.event.slug, 1]), str(w.player)),
+    "print_sheets": lambda w: (reverse("print_sheets", args=[w.event.slug, 1]), str(w.player)),
+    "event_xlsx": lambda w: (reverse("event_xlsx", args=[w.event.slug]), w.player.last_name),
+    "season_xlsx": lambda w: (reverse("season_xlsx", args=[w.season.slug]), w.player.last_name),
+    "projector": lambda w: (reverse("projector", args=[w.event.slug]), str(w.player)),
+    "projector_rows": lambda w: (reverse("projector_rows", args=[w.event.slug]), str(w.player)),
+    "where_do_i_sit": lambda w: (
+        reverse("where_do_i_sit", args=[w.event.slug]) + f"?q={w.player.last_name}",
+        str(w.player),
+    ),
+}
+
+
+def shows(response: HttpResponse, text: str) -> bool:
+    """The text is on the page, in the JSON, or in a cell of the downloaded workbook."""
+    kind = response["Content-Type"]
+    if "spreadsheetml" in kind:
+        book = openpyxl.load_workbook(io.BytesIO(response.content), read_only=True)
+        cells = (
+            str(value)
+            for sheet in book.worksheets
+            for row in sheet.iter_rows(values_only=True)
+            for value in row
+            if value is not None
+        )
+        return any(text in cell for cell in cells)
+    if kind.startswith("application/json"):
+        return text in response.content.decode()
+    return escape(text) in response.content.decode()
+
+
+# pages for a logged-in organiser or scorer: url name → (url, a piece of HTML the page shows)
+DIRECTOR_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
+    "event_create": lambda w: (reverse("event_create"), 'name="game"'),
+    "event_edit": lambda w: (
+        reverse("event_edit", args=[w.event.slug]),
+        f'value="{w.event.name}"',
+    ),
+    "season_create": lambda w: (reverse("season_create"), 'name="best_of"'),
+    "event_players": lambda w: (
+        reverse("event_players", args=[w.event.slug]),
+        w.player.sort_name,
+    ),
+    "hand_edit": lambda w: (reverse("hand_edit", args=[w.hand.pk]), 'name="reason"'),
+    "import_players": lambda w: (
+        reverse("import_players", args=[w.event.slug]),
+        'type="file"',
+    ),
+    "import_results": lambda w: (
+        reverse("import_results", args=[w.event.slug, 1]),
+        'type="file"',
+    ),
+    "result_template": lambda w: (
+        reverse("result_template", args=[w.event.slug, 1]),
+        w.player.last_name,
+    ),
+    "table_history": lambda w: (reverse("table_history", args=[w.table.pk]), WORLD_REASON),
+    "event_history": lambda w: (reverse("event_history", args=[w.event.slug]), WORLD_REASON),
+}
+# what a director would POST to the pages that take one (hand_edit is among the writes below)
+DIRECTOR_POSTS: dict[str, Callable[[World], dict[str, Any]]] = {
+    "event_create": lambda w: event_post(),
+    "event_edit": lambda w: event_post(name="Umbenannt", slug=w.event.slug),
+    "season_create": lambda w: {"name": "Saison 2027", "slug": "saison-2027"},
+    "event_players": lambda w: register_post(first_name="Anna", last_name="Maier"),
+    "import_players": lambda w: {"action": "confirm", "payload": ""},
+    "import_results": lambda w: {"action": "confirm", "payload": ""},
+}
+
+
+@dataclass
+class Write:
+    """A change a logged-in user may make: where to POST what, and how to see that it happened."""
+
+    url: str
+    data: dict[str, Any]
+    happened: Callable[[HttpResponse], None]
+
+
+def withdraw_entry() -> Write:
+    event = make_event()
+    entry = make_entries(event, 4)[0]
+
+    def happened(response: HttpResponse) -> None:
+        entry.refresh_from_db()
+        assert entry.status == Entry.Status.WITHDRAWN
+        assert response["Location"] == reverse("event_players", args=[event.slug])
+
+    return Write(reverse("entry_status", args=[event.slug, entry.pk]), {}, happened)
+
+
+def add_round() -> Write:
+    event = make_event()
+    make_entries(event, 4)
+
+    def happened(response: HttpResponse) -> None:
+        assert list(event.rounds.values_list("number", "status")) == [(1, Round.Status.DRAFT)]
+        assert response["Location"] == reverse("round_seating", args=[event.slug, 1])
+
+    return Write(reverse("round_add", args=[event.slug]), {}, happened)
+
+
+def draw_seats() -> Write:
+    event = make_event()
+    make_entries(event, 8)
+    rnd = services.add_round(event=event)
+
+    def happened(response: HttpResponse) -> None:
+        rnd.refresh_from_db()
+        assert rnd.status == Round.Status.SEATED
+        assert rnd.seed == 7
+        assert [t.size for t in rnd.tables.all()] == [4, 4]
+        assert Seat.objects.filter(round=rnd, table__isnull=False).count() == 8
+
+    url = reverse("round_action", args=[event.slug, 1, "draw"])
+    return Write(url, {"seed": "7"}, happened)
+
+
+def pair_players() -> Write:
+    event = make_event("ziege", pairing=Event.Pairing.FIXED)
+    first, second = make_entries(event, 4)[:2]
+
+    def happened(response: HttpResponse) -> None:
+        pair = Team.objects.get(event=event, kind=Team.Kind.PAIR)
+        assert pair.name == "Die Ziegenhirten"
+        assert set(pair.pair_members.all()) == {first, second}
+
+    url = reverse("event_pair", args=[event.slug])
+    return Write(
+        url, {"first": first.pk, "second": second.pk, "name": "Die Ziegenhirten"}, happened
+    )
+
+
+def start_round() -> Write:
+    event = make_event()
+    make_entries(event, 4)
+    rnd = make_round(event, start=False)
+
+    def happened(response: HttpResponse) -> None:
+        rnd.refresh_from_db()
+        assert rnd.status == Round.Status.PLAYING
+
+    return Write(reverse("round_action", args=[event.slug, 1, "start"]), {}, happened)
+
+
+def close_round() -> Write:
+    event = make_event(hands_per_round={"4": 1})
+    make_entries(event, 4)
+    rnd = make_round(event)
+    services.record_hand(table=rnd.tables.get(), data=cego())
+
+    def happened(response: HttpResponse) -> None:
+        rnd.refresh_from_db()
+        assert rnd.status == Round.Status.CLOSED
+
+    return Write(reverse("round_action", args=[event.slug, 1, "close"]), {}, happened)
+
+
+def swap_seats() -> Write:
+    event = make_event()
+    make_entries(event, 4)
+    rnd = make_round(event, start=False)
+    first, second = Seat.objects.filter(round=rnd).order_by("position")[:2]
+
+    def happened(response: HttpResponse) -> None:
+        assert Seat.objects.get(pk=first.pk).position == 1
+        assert Seat.objects.get(pk=second.pk).position == 0
+
+    url = reverse("round_action", args=[event.slug, 1, "swap"])
+    return Write(url, {"first": first.entry_id, "second": second.entry_id}, happened)
+
+
+def enter_totals() -> Write:
+    table = make_table()
+
+    def happened(response: HttpResponse) -> None:
+        hand = table.hands.get()
+        assert hand.kind == Hand.Kind.TOTALS
+        assert totals_by_seat(table) == [30, -10, -10, -10]
+
+    data = {"total_0": "30", "total_1": "-10", "total_2": "-10", "total_3": "-10"}
+    return Write(reverse("table_totals", args=[table.pk]), data, happened)
+
+
+def void_table() -> Write:
+    table = make_table()
+    services.record_hand(table=table, data=cego())
+
+    def happened(response: HttpResponse) -> None:
+        table.refresh_from_db()
+        assert table.voided
+        assert table.void_reason == "Tisch hat mit falschem Blatt gespielt"
+        assert totals_by_seat(table) == [0, 0, 0, 0]
+
+    data = {"reason": "Tisch hat mit falschem Blatt gespielt"}
+    return Write(reverse("table_void", args=[table.pk]), data, happened)
+
+
+def preview_hand() -> Write:
+    table = make_table()
+
+    def happened(response: HttpResponse) -> None:
+        assert response.json() == {"ok": True, "results": HALBE_LOST_RESULTS}
+        assert not table.hands.exists()
+
+    return Write(reverse("hand_preview", args=[table.pk]), dict(HALBE_LOST), happened)
+
+
+def decide_lot() -> Write:
+    event = make_event()
+    first, second = make_entries(event, 2)
+
+    def happened(response: HttpResponse) -> None:
+        draw = LotDraw.objects.get(event=event)
+        assert sorted(draw.entries) == [first.start_number, second.start_number]
+        assert sorted(Entry.objects.filter(event=event).values_list("lot", flat=True)) == [1, 2]
+
+    url = reverse("decide_lot", args=[event.slug])
+    return Write(url, {"entry": [first.pk, second.pk]}, happened)
+
+
+def confirm_sheet() -> Write:
+    table = make_table()
+    services.record_hand(table=table, data=cego())
+
+    def happened(response: HttpResponse) -> None:
+        table.refresh_from_db()
+        assert table.confirmed_at is not None
+        assert sorted(table.confirmations.values_list("position", flat=True)) == [0, 1, 2, 3]
+
+    return Write(reverse("table_confirm", args=[table.pk]), {}, happened)
+
+
+def record_hand() -> Write:
+    table = make_table()
+
+    def happened(response: HttpResponse) -> None:
+        assert results(table.hands.get()) == HALBE_LOST_RESULTS
+
+    return Write(reverse("table", args=[table.pk]), cego_post(), happened)
+
+
+def correct_hand() -> Write:
+    table = make_table()
+    hand = services.record_hand(table=table, data=cego())
+
+    def happened(response: HttpResponse) -> None:
+        hand.refresh_from_db()
+        assert hand.data == cego(points=50)
+        assert hand.version == 2
+
+    data = cego_post(declarer_points="50", reason="Karten falsch gezählt", version=hand.version)
+    return Write(reverse("hand_edit", args=[hand.pk]), data, happened)
+
+
+# the players' own page of a table, opened from the sheet's QR code (tested further below)
+TABLE_LINK_PAGES = {"table_link", "link_preview", "link_action"}
+
+# (url name, how to make the change); round_action once for each of its actions
+WRITES: list[tuple[str, Callable[[], Write]]] = [
+    ("entry_status", withdraw_entry),
+    ("event_pair", pair_players),
+    ("round_add", add_round),
+    ("round_action", draw_seats),
+    ("round_action", start_round),
+    ("round_action", close_round),
+    ("round_action", swap_seats),
+    ("table_totals", enter_totals),
+    ("table_void", void_table),
+    ("table_confirm", confirm_sheet),
+    ("hand_preview", preview_hand),
+    ("decide_lot", decide_lot),
+    ("table", record_hand),
+    ("hand_edit", correct_hand),
+]
+WRITE_IDS = [make.__name__ for _name, make in WRITES]
+# endpoints that only take a POST (the table page and hand_edit also show a page on GET)
+POST_ONLY = [(name, make) for name, make in WRITES if name not in ("table", "hand_edit")]
+
+
+def test_the_matrix_covers_every_url_name() -> None:
+    names = {p.name for p in tournament_urls.urlpatterns if isinstance(p, URLPattern)}
+    covered = set(PUBLIC_PAGES) | set(DIRECTOR_PAGES) | {name for name, _make in WRITES}
+    covered |= TABLE_LINK_PAGES
+    assert names - {"login", "logout"} == covered
+
+
+@pytest.mark.parametrize("name", PUBLIC_PAGES)
+def test_anyone_can_read_a_public_page(client: Client, world: World, name: str) -> None:
+    url, text = PUBLIC_PAGES[name](world)
+    response = client.get(url)
+    assert response.status_code == 200
+    assert shows(response, text)
+
+
+@pytest.mark.parametrize("name", PUBLIC_PAGES)
+def test_a_logged_in_user_reads_the_same_public_page(
+    scorer: Client, world: World, name: str
+) -> None:
+    url, text = PUBLIC_PAGES[name](world)
+    response = scorer.get(url)
+    assert response.status_code == 200
+    assert shows(response, text)
+
+
+@pytest.mark.parametrize("name", DIRECTOR_PAGES)
+def test_a_director_page_sends_an_anonymous_visitor_to_the_login(
+    client: Client, world: World, name: str
+) -> None:
+    url, _html = DIRECTOR_PAGES[name](world)
+    assert_sent_to_login(client.get(url), url)
+
+
+@pytest.mark.parametrize("name", DIRECTOR_PAGES)
+def test_a_director_page_opens_for_a_logged_in_user(
+    scorer: Client, world: World, name: str
+) -> None:
+    url, html = DIRECTOR_PAGES[name](world)
+    response = scorer.get(url)
+    assert response.status_code == 200
+    if "spreadsheetml" in response["Content-Type"]:  # the result template to fill in offline
+        assert shows(response, html)
+    else:
+        assert html in response.content.decode()
+
+
+@pytest.mark.parametrize("name", DIRECTOR_POSTS)
+def test_an_anonymous_post_to_a_director_page_changes_nothing(
+    client: Client, world: World, name: str
+) -> None:
+    url, data = DIRECTOR_PAGES[name](world)[0], DIRECTOR_POSTS[name](world)
+    before = snapshot()
+    assert_sent_to_login(client.post(url, data), url)
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize("name", ["event_create", "event_edit", "season_create", "event_players"])
+def test_a_director_post_is_saved(scorer: Client, world: World, name: str) -> None:
+    # the POSTs of the test above are real changes: anonymous, they were refused for the login
+    before = snapshot()
+    response = scorer.post(DIRECTOR_PAGES[name](world)[0], DIRECTOR_POSTS[name](world))
+    assert response.status_code == 302
+    assert snapshot() != before
+
+
+@pytest.mark.parametrize(("name", "make"), WRITES, ids=WRITE_IDS)
+def test_an_anonymous_post_changes_nothing_and_asks_for_a_login(
+    client: Client, name: str, make: Callable[[], Write]
+) -> None:
+    write = make()
+    before = snapshot()
+    response = client.post(write.url, write.data)
+    assert_sent_to_login(response, write.url)
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(("name", "make"), WRITES, ids=WRITE_IDS)
+def test_a_logged_in_post_does_what_it_says(
+    scorer: Client, name: str, make: Callable[[], Write]
+) -> None:
+    write = make()
+    response = scorer.post(write.url, write.data)
+    assert response.status_code in (200, 302)
+    assert not [m for m in get_messages(response.wsgi_request) if m.level_tag == "error"]
+    write.happened(response)
+
+
+@pytest.mark.parametrize(("name", "make"), WRITES, ids=WRITE_IDS)
+def test_a_logged_in_user_without_a_role_may_change_nothing(
+    client: Client, name: str, make: Callable[[], Write]
+) -> None:
+    write = make()
+    client.force_login(make_user("visitor", staff=False))
+    before = snapshot()
+    assert client.post(write.url, write.data).status_code == 403
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(("name", "make"), POST_ONLY, ids=[m.__name__ for _n, m in POST_ONLY])
+def test_a_get_on_a_post_only_endpoint_answers_405(
+    scorer: Client, name: str, make: Callable[[], Write]
+) -> None:
+    write = make()
+    before = snapshot()
+    assert scorer.get(write.url).status_code == 405
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize("name", [n for n in PUBLIC_PAGES if n != "table"])
+def test_a_read_page_refuses_a_post(scorer: Client, world: World, name: str) -> None:
+    url, _text = PUBLIC_PAGES[name](world)
+    assert scorer.post(url).status_code == 405
+
+
+def test_an_unknown_round_action_is_not_found(scorer: Client) -> None:
+    event = make_event()
+    make_entries(event, 4)
+    make_round(event, start=False)
+    before = snapshot()
+    url = reverse("round_action", args=[event.slug, 1, "shuffle"])
+    assert scorer.post(url).status_code == 404
+    assert snapshot() == before
+
+
+# --- entering a hand on the table page ------------------------------------------------------------
+
+
+def test_a_valid_cego_hand_is_saved_and_shown_on_the_sheet(scorer: Client) -> None:
+    table = make_table()
+    url = reverse("table", args=[table.pk])
+    response = scorer.post(url, cego_post(), follow=True)
+    assert response.redirect_chain == [(url, 302)]
+    hand = table.hands.get()
+    assert hand.data == cego()
+    assert hand.entered_by == make_user()
+    assert results(hand) == HALBE_LOST_RESULTS
+    sheet = response.content.decode().split('<table class="sheet">', 1)[1].split("</table>", 1)[0]
+    assert f"{MINUS}60" in sheet
+    assert sheet.count("+20") >= 3
+
+
+def test_preview_shows_the_result_and_saves_nothing(scorer: Client) -> None:
+    table = make_table()
+    before = snapshot()
+    response = scorer.post(reverse("table", args=[table.pk]), cego_post(action="preview"))
+    assert response.status_code == 200
+    assert response.context["preview"] == HALBE_LOST_RESULTS
+    preview = response.content.decode().split('id="preview"', 1)[1].split("</div>", 1)[0]
+    assert f"{MINUS}60" in preview
+    assert preview.count("+20") == 3
+    assert snapshot() == before
+
+
+def test_it_rejects_declarer_points_above_79_next_to_the_field(scorer: Client) -> None:
+    table = make_table()
+    before = snapshot()
+    response = scorer.post(reverse("table", args=[table.pk]), cego_post(declarer_points="80"))
+    assert response.status_code == 200
+    assert "79" in " ".join(response.context["form"].errors["declarer_points"])
+    assert "79" in field_error(response.content.decode(), "declarer_points")
+    assert snapshot() == before
+
+
+def test_a_raeuber_hand_takes_each_seats_card_points(scorer: Client) -> None:
+    table = make_table()
+    data = {"contract": "raeuber", "action": "save"}
+    data |= {f"points_{i}": str(p) for i, p in enumerate([10, 20, 30, 19])}
+    response = scorer.post(reverse("table", args=[table.pk]), data)
+    assert response.status_code == 302
+    hand = table.hands.get()
+    assert hand.data == {"contract": "raeuber", "points": [10, 20, 30, 19], "announcer": None}
+    # seat 2 took the most card points: it pays the Räuber value to each of the others
+    assert results(hand) == [40, 40, -120, 40]
+
+
+def test_a_raeuber_hand_without_every_seats_points_is_refused(scorer: Client) -> None:
+    table = make_table()
+    data = {"contract": "raeuber", "points_0": "40", "points_1": "39", "action": "save"}
+    response = scorer.post(reverse("table", args=[table.pk]), data)
+    assert response.status_code == 200
+    assert response.context["form"].errors["points_0"]
+    assert not table.hands.exists()
+
+
+def test_a_ziege_deal_is_saved(scorer: Client) -> None:
+    table = make_table("ziege", 4)
+    response = scorer.post(
+        reverse("table", args=[table.pk]), {"team_a_points": "80", "action": "save"}
+    )
+    assert response.status_code == 302
+    hand = table.hands.get()
+    assert hand.data == {"team_a_points": 80}
+    # team B (seats 1 and 3) made 40 card points and is charged defeat points
+    assert results(hand) == [0, 2, 0, 2]
+
+
+def test_a_crazy_solo_deal_is_saved_at_a_table_of_seven(scorer: Client) -> None:
+    table = make_table("crazy_solo", 7)
+    assert table.size == 7
+    data = {
+        "contract": "solo",
+        "bidder": "0",
+        "partner": "1",
+        "soloist_points": "80",
+        "trump": "",
+        "action": "save",
+    }
+    response = scorer.post(reverse("table", args=[table.pk]), data, follow=True)
+    hand = table.hands.get()
+    assert hand.data == {"contract": "solo", "bidder": 0, "partner": 1, "soloist_points": 80}
+    assert results(hand) == [120, 80, -40, -40, -40, -40, -40]
+    # the balance row: the start balance of 150 chips plus the bidder's 120
+    assert '<th class="num">270</th>' in response.content.decode()
+
+
+def test_a_hennes_sibbe_challenge_with_the_tables_verdict_is_saved(scorer: Client) -> None:
+    table = make_table("hennes_sibbe", 4)
+    data = {
+        "claimant": "0",
+        "challenger": "1",
+        "claim_count": "5",
+        "claim_colour": "rot",
+        "claim_correct": "yes",
+        "action": "save",
+    }
+    response = scorer.post(reverse("table", args=[table.pk]), data)
+    assert response.status_code == 302
+    hand = table.hands.get()
+    assert hand.data == {
+        "claimant": 0,
+        "challenger": 1,
+        "claim": {"count": 5, "colour": "rot"},
+        "claim_correct": True,
+    }
+    # the claim was right: the challenger who called "Lüge!" takes the penalty card
+    assert results(hand) == [0, 1, 0, 0]
+
+
+def test_hand_preview_returns_the_results_as_json(scorer: Client) -> None:
+    table = make_table()
+    response = scorer.post(reverse("hand_preview", args=[table.pk]), HALBE_LOST)
+    assert response.status_code == 200
+    assert response.json() == {"ok": True, "results": HALBE_LOST_RESULTS}
+
+
+def test_hand_preview_returns_the_engines_reason_as_json(scorer: Client) -> None:
+    table = make_table()
+    url = reverse("hand_preview", args=[table.pk])
+    response = scorer.post(url, {**HALBE_LOST, "declarer_points": "80"})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["ok"] is False
+    assert list(body["errors"]) == ["declarer_points"]
+    assert "79" in body["errors"]["declarer_points"][0]
+    assert not table.hands.exists()
+
+
+def test_a_hand_on_a_voided_table_is_refused_with_a_message(scorer: Client) -> None:
+    table = make_table()
+    services.void_table(table=table, reason="Tisch aufgelöst")
+    before = snapshot()
+    response = scorer.post(reverse("table", args=[table.pk]), cego_post())
+    assert response.status_code == 200
+    assert messages_of(response)
+    assert snapshot() == before
+
+
+# --- corrections need a reason --------------------------------------------------------------------
+
+
+@pytest.fixture
+def played() -> tuple[Table, Hand]:
+    table = make_table()
+    return table, services.record_hand(table=table, data=cego())
+
+
+def test_a_correction_without_a_reason_changes_nothing(
+    scorer: Client, played: tuple[Table, Hand]
+) -> None:
+    table, hand = played
+    before = snapshot()
+    response = scorer.post(
+        reverse("hand_edit", args=[hand.pk]), cego_post(declarer_points="50", reason="")
+    )
+    assert response.status_code == 200
+    assert response.context["reason_form"].errors["reason"]
+    assert snapshot() == before
+    assert totals_by_seat(table) == HALBE_LOST_RESULTS
+
+
+def test_a_correction_with_a_reason_changes_the_hand_and_the_standings(
+    scorer: Client, played: tuple[Table, Hand]
+) -> None:
+    table, hand = played
+    data = cego_post(declarer_points="50", reason="Stiche falsch gezählt", version=hand.version)
+    response = scorer.post(reverse("hand_edit", args=[hand.pk]), data)
+    assert response.status_code == 302
+    hand.refresh_from_db()
+    assert hand.data == cego(points=50)
+    # Halbe with 50 card points is won: +90 for the declarer, −30 for each opponent
+    assert totals_by_seat(table) == [90, -30, -30, -30]
+    standings = scorer.get(reverse("event_standings", args=[table.round.event.slug]))
+    assert "+90" in standings.content.decode()
+    latest = hand.history.first()
+    assert latest.history_change_reason == "Stiche falsch gezählt"
+    assert latest.history_user == make_user()
+
+
+def test_a_correction_of_an_outdated_version_is_refused(
+    scorer: Client, played: tuple[Table, Hand]
+) -> None:
+    _table, hand = played
+    services.edit_hand(hand=hand, data=cego(points=20), reason="erste Korrektur")
+    before = snapshot()
+    data = cego_post(declarer_points="50", reason="zweite Korrektur", version="1")
+    response = scorer.post(reverse("hand_edit", args=[hand.pk]), data)
+    assert response.status_code == 200
+    assert any(m.level_tag == "error" for m in get_messages(response.wsgi_request))
+    assert snapshot() == before
+
+
+def test_a_deletion_without_a_reason_keeps_the_hand(
+    scorer: Client, played: tuple[Table, Hand]
+) -> None:
+    table, hand = played
+    before = snapshot()
+    response = scorer.post(reverse("hand_edit", args=[hand.pk]), {"action": "delete"})
+    assert response.status_code == 200
+    assert response.context["reason_form"].errors["reason"]
+    assert snapshot() == before
+    assert totals_by_seat(table) == HALBE_LOST_RESULTS
+
+
+def test_a_deletion_with_a_reason_removes_the_hand_and_its_points(
+    scorer: Client, played: tuple[Table, Hand]
+) -> None:
+    table, hand = played
+    url = reverse("hand_edit", args=[hand.pk])
+    response = scorer.post(url, {"action": "delete", "reason": "doppelt eingetragen"})
+    assert response.status_code == 302
+    assert not Hand.objects.filter(pk=hand.pk).exists()
+    assert not Result.objects.filter(table=table).exists()
+    assert totals_by_seat(table) == [0, 0, 0, 0]
+    deleted = Hand.history.get(id=hand.pk, history_type="-")
+    assert deleted.history_change_reason == "doppelt eingetragen"
+
+
+# --- bad input never answers 500 ------------------------------------------------------------------
+
+
+def as_browser_sends(form: forms.Form) -> dict[str, str]:
+    """The POST a browser sends for a form left as rendered: every field with its initial value,
+    an unticked checkbox left out (the event form keeps every game's settings in the page)."""
+    data = {}
+    for field in form:
+        value = field.value()
+        if isinstance(field.field, forms.BooleanField):
+            if value:
+                data[field.html_name] = "on"
+        else:
+            data[field.html_name] = "" if value is None else str(value)
+    return data
+
+
+def event_post(**fields: str) -> dict[str, str]:
+    return {
+        **as_browser_sends(EventForm()),
+        "name": "Herbstturnier",
+        "date": "2026-10-03",
+        **fields,
+    }
+
+
+def register_post(**fields: str) -> dict[str, str]:
+    return {**as_browser_sends(RegisterForm()), **fields}
+
+
+def _table_url() -> str:
+    return reverse("table", args=[make_table().pk])
+
+
+def _preview_url() -> str:
+    return reverse("hand_preview", args=[make_table().pk])
+
+
+def _totals_url() -> str:
+    return reverse("table_totals", args=[make_table().pk])
+
+
+def _register_url() -> str:
+    event = make_event()
+    make_entries(event, 2)
+    return reverse("event_players", args=[event.slug])
+
+
+def _pair_url() -> str:
+    event = make_event("ziege", pairing=Event.Pairing.FIXED)
+    make_entries(event, 4)
+    return reverse("event_pair", args=[event.slug])
+
+
+def _draw_url() -> str:
+    event = make_event()
+    make_entries(event, 4)
+    services.add_round(event=event)
+    return reverse("round_action", args=[event.slug, 1, "draw"])
+
+
+def _hand_edit_url() -> str:
+    table = make_table()
+    return reverse("hand_edit", args=[services.record_hand(table=table, data=cego()).pk])
+
+
+def _link_url() -> str:
+    return reverse("table_link", args=[make_table().token])
+
+
+def _link_confirm_url() -> str:
+    event = make_event(hands_per_round={"4": 1})
+    make_entries(event, 4)
+    table = make_round(event).tables.get()
+    services.record_hand(table=table, data=cego())
+    services.submit_table(table=table)
+    return reverse("link_action", args=[table.token, "confirm"])
+
+
+def _lot_url() -> str:
+    event = make_event()
+    make_entries(event, 2)
+    return reverse("decide_lot", args=[event.slug])
+
+
+TARGETS: dict[str, Callable[[], str]] = {
+    "table": _table_url,
+    "hand_preview": _preview_url,
+    "table_totals": _totals_url,
+    "event_create": lambda: reverse("event_create"),
+    "event_players": _register_url,
+    "event_pair": _pair_url,
+    "draw": _draw_url,
+    "hand_edit": _hand_edit_url,
+    "decide_lot": _lot_url,
+    "table_link": _link_url,
+    "link_confirm": _link_confirm_url,
+}
+
+HUGE = str(10**30)
+SCRIPT = "<script>alert(1)</script>"
+
+
+def raeuber_post(*points: str, **fields: str) -> dict[str, str]:
+    data = {"contract": "raeuber", "action": "save", **fields}
+    return data | {f"points_{i}": p for i, p in enumerate(points)}
+
+
+A_HAND: list[tuple[str, dict[str, Any]]] = [
+    ("points-text", cego_post(declarer_points="abc")),
+    ("points-huge", cego_post(declarer_points=HUGE)),
+    ("points-negative", cego_post(declarer_points="-5")),
+    ("points-decimal", cego_post(declarer_points="34.5")),
+    ("declarer-9", cego_post(declarer="9")),
+    ("declarer-text", cego_post(declarer="abc")),
+    ("declarer-negative", cego_post(declarer="-1")),
+    ("missing-everything", {"action": "save"}),
+    ("missing-points", cego_post(declarer_points="")),
+    ("contract-script", cego_post(contract=SCRIPT)),
+    ("forfeit-unknown", cego_post(forfeit="everyone")),
+    ("tricks-huge", cego_post(contract="bettel", declarer_tricks=HUGE)),
+    ("raeuber-huge", raeuber_post(HUGE, "0", "0", "0")),
+    ("raeuber-negative", raeuber_post("-1", "40", "20", "20")),
+    ("raeuber-announcer-9", raeuber_post("19", "20", "20", "20", announcer="9")),
+]
+# (target, case, the POST); every one of them is refused
+HOSTILE: list[tuple[str, str, Callable[[], dict[str, Any]]]] = [
+    *(("table", case, lambda data=data: data) for case, data in A_HAND),
+    *(("hand_preview", case, lambda data=data: data) for case, data in A_HAND),
+    *(("table_link", case, lambda data=data: data) for case, data in A_HAND),
+    ("link_confirm", "position-missing", lambda: {}),
+    ("link_confirm", "position-text", lambda: {"position": "abc"}),
+    ("link_confirm", "position-9", lambda: {"position": "9"}),
+    ("link_confirm", "position-negative", lambda: {"position": "-1"}),
+    ("link_confirm", "position-huge", lambda: {"position": HUGE}),
+    ("link_confirm", "position-superscript", lambda: {"position": "²"}),
+    ("table_totals", "text", lambda: {"total_0": "abc", "total_1": "0", "total_2": "0"}),
+    (
+        "table_totals",
+        "huge-but-adding-up-to-zero",
+        lambda: {"total_0": HUGE, "total_1": "-" + HUGE, "total_2": "0", "total_3": "0"},
+    ),
+    ("table_totals", "missing", lambda: {"total_0": "10", "total_1": "-10"}),
+    ("table_totals", "decimal", lambda: {"total_0": "0.5", "total_1": "-0.5"}),
+    ("event_create", "date-text", lambda: event_post(date="abc")),
+    ("event_create", "name-missing", lambda: event_post(name="")),
+    ("event_create", "name-too-long", lambda: event_post(name="x" * 201)),
+    ("event_create", "slug-path", lambda: event_post(slug="../../etc")),
+    ("event_create", "game-script", lambda: event_post(game=SCRIPT)),
+    ("event_create", "table-size-huge", lambda: event_post(target_table_size=HUGE)),
+    ("event_create", "table-size-text", lambda: event_post(target_table_size="vier")),
+    (
+        "event_create",
+        "crazy-solo-table-of-2",
+        lambda: event_post(game="crazy_solo", target_table_size="2"),
+    ),
+    ("event_create", "rounds-negative", lambda: event_post(rounds_planned="-1")),
+    ("event_create", "rule-negative", lambda: event_post(cego__bettel="-5")),
+    ("event_create", "rule-text", lambda: event_post(cego__bettel="viel")),
+    ("event_create", "rule-choice-script", lambda: event_post(cego__solo_double=SCRIPT)),
+    ("event_create", "rule-missing", lambda: event_post(cego__bettel="")),
+    ("event_create", "games-text", lambda: event_post(games_per_round="viele")),
+    ("event_create", "games-zero", lambda: event_post(games_per_round="4: 0")),
+    ("event_create", "games-superscript", lambda: event_post(games_per_round="²")),
+    ("event_players", "nobody", lambda: register_post()),
+    ("event_players", "last-name-missing", lambda: register_post(first_name="Anna")),
+    (
+        "event_players",
+        "first-name-too-long",
+        lambda: register_post(first_name="x" * 101, last_name="Maier"),
+    ),
+    ("event_players", "player-text", lambda: register_post(player="abc")),
+    ("event_players", "player-unknown", lambda: register_post(player="999999")),
+    (
+        "event_players",
+        "category-unknown",
+        lambda: register_post(first_name="Anna", last_name="Maier", category="x"),
+    ),
+    (
+        "event_players",
+        "team-too-long",
+        lambda: register_post(first_name="Anna", last_name="Maier", team="x" * 151),
+    ),
+    ("event_pair", "nobody", lambda: {}),
+    ("event_pair", "entries-text", lambda: {"first": "abc", "second": "def"}),
+    ("event_pair", "entries-unknown", lambda: {"first": "999998", "second": "999999"}),
+    ("draw", "seed-text", lambda: {"seed": "abc"}),
+    ("draw", "seed-negative", lambda: {"seed": "-5"}),
+    ("draw", "seed-decimal", lambda: {"seed": "1.5"}),
+    ("draw", "seed-superscript", lambda: {"seed": "²"}),
+    ("draw", "seed-huge", lambda: {"seed": HUGE}),
+    ("hand_edit", "no-reason", lambda: cego_post(declarer_points="50", reason="")),
+    ("hand_edit", "huge-points", lambda: cego_post(declarer_points=HUGE, reason="Tippfehler")),
+    ("hand_edit", "reason-too-long", lambda: cego_post(declarer_points="50", reason="x" * 301)),
+    ("decide_lot", "entries-text", lambda: {"entry": ["abc", "def"]}),
+    ("decide_lot", "entries-superscript", lambda: {"entry": ["²", "³"]}),
+]
+
+
+def said_why(response: HttpResponse) -> bool:
+    """The refusal reached the user: a JSON error, a message after the redirect, or an error
+    shown in the form on the page."""
+    if response["Content-Type"].startswith("application/json"):
+        body = response.json()
+        return body["ok"] is False and bool(body.get("errors") or body.get("error"))
+    if response.status_code == 302:
+        return bool(messages_of(response))
+    content = response.content.decode()
+    return 'class="error"' in content or "errorlist" in content or bool(messages_of(response))
+
+
+@pytest.mark.parametrize(
+    ("target", "post"),
+    [(target, post) for target, _case, post in HOSTILE],
+    ids=[f"{target}-{case}" for target, case, _post in HOSTILE],
+)
+def test_hostile_input_is_refused_with_a_message_and_stores_nothing(
+    scorer: Client, target: str, post: Callable[[], dict[str, Any]]
+) -> None:
+    url = TARGETS[target]()
+    data = post()
+    before = snapshot()
+    scorer.raise_request_exception = False
+    response = scorer.post(url, data)
+    assert response.status_code in (200, 302)
+    assert said_why(response)
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("target", "data"),
+    [
+        ("hand_preview", {**HALBE_LOST, "number": "²"}),
+        ("hand_preview", {**HALBE_LOST, "number": HUGE}),
+        ("hand_edit", cego_post(reason="Tippfehler", version="²")),
+        ("hand_edit", cego_post(reason="Tippfehler", version=HUGE)),
+    ],
+    ids=[
+        "preview-number-superscript",
+        "preview-number-huge",
+        "edit-version-superscript",
+        "edit-version-huge",
+    ],
+)
+def test_a_garbled_hidden_number_is_ignored_without_a_server_error(
+    scorer: Client, target: str, data: dict[str, Any]
+) -> None:
+    # the game number of a preview and the version of a correction are hints the page sends
+    scorer.raise_request_exception = False
+    assert scorer.post(TARGETS[target](), data).status_code in (200, 302)
+
+
+def test_the_browser_post_of_the_event_form_creates_an_event(scorer: Client) -> None:
+    # the hostile cases above change one field of this POST: it must be valid as it is
+    response = scorer.post(reverse("event_create"), event_post())
+    assert response.status_code == 302
+    event = Event.objects.get(name="Herbstturnier")
+    assert (event.game, event.rules, event.hands_per_round) == ("cego", {}, {})
+
+
+def test_a_huge_rule_value_never_breaks_hand_entry(scorer: Client) -> None:
+    """A rule setting whose scores cannot be stored is refused, or at least a hand played under
+    it is refused with a reason instead of a server error."""
+    scorer.raise_request_exception = False
+    response = scorer.post(reverse("event_create"), event_post(cego__bettel=HUGE))
+    assert response.status_code in (200, 302)
+    event = Event.objects.filter(name="Herbstturnier").first()
+    if event is None:
+        assert said_why(response)
+        return
+    make_entries(event, 4)
+    table = make_round(event).tables.get()
+    before = snapshot()
+    data = {"contract": "bettel", "declarer": "0", "declarer_tricks": "0", "action": "save"}
+    response = scorer.post(reverse("table", args=[table.pk]), data)
+    assert response.status_code in (200, 302)
+    assert said_why(response)
+    assert snapshot() == before
+
+
+def test_markup_in_a_players_name_is_shown_as_text(scorer: Client) -> None:
+    event = make_event()
+    response = scorer.post(
+        reverse("event_players", args=[event.slug]),
+        register_post(first_name=SCRIPT, last_name="Mustermann", club=SCRIPT, team=SCRIPT),
+    )
+    assert response.status_code == 302
+    assert Player.objects.filter(first_name=SCRIPT, last_name="Mustermann").exists()
+    make_entries(event, 3)
+    make_round(event)
+    for url in (
+        reverse("event_standings", args=[event.slug]),
+        reverse("event_teams", args=[event.slug]),
+        reverse("round_seating", args=[event.slug, 1]),
+        reverse("round_results", args=[event.slug, 1]),
+        reverse("event_players", args=[event.slug]),
+        reverse("table", args=[Table.objects.get(round__event=event).pk]),
+    ):
+        content = scorer.get(url).content.decode()
+        assert escape(SCRIPT) in content, url
+        assert SCRIPT not in content, url
+
+
+def test_markup_in_an_events_name_is_shown_as_text(scorer: Client) -> None:
+    response = scorer.post(reverse("event_create"), event_post(name=SCRIPT, venue=SCRIPT))
+    assert response.status_code == 302
+    event = Event.objects.get(name=SCRIPT)
+    for url in (reverse("home"), reverse("event", args=[event.slug])):
+        content = scorer.get(url).content.decode()
+        assert escape(SCRIPT) in content, url
+        assert SCRIPT not in content, url
+
+
+# --- the table link: the players' own page, without a login ---------------------------------
+
+
+def link(name: str, table: Table, *args: str) -> str:
+    return reverse(name, args=[table.token, *args])
+
+
+def test_the_table_link_lets_the_players_enter_a_game_without_a_login(client: Client) -> None:
+    table = make_table()
+    url = link("table_link", table)
+    page = client.get(url)
+    assert page.status_code == 200
+    for name in Seat.objects.filter(table=table).select_related("entry__player"):
+        assert escape(str(name.entry.player)) in page.content.decode()
+    response = client.post(url, cego_post())
+    assert response.status_code == 302
+    hand = table.hands.get()
+    assert results(hand) == HALBE_LOST_RESULTS
+    assert hand.entered_by is None
+
+
+def test_the_table_link_previews_a_game(client: Client) -> None:
+    table = make_table()
+    response = client.post(link("link_preview", table), HALBE_LOST)
+    assert response.json() == {"ok": True, "results": HALBE_LOST_RESULTS}
+    assert not table.hands.exists()
+
+
+@pytest.mark.parametrize("token", ["x" * 32, "short", "x" * 65])
+def test_a_wrong_table_link_is_not_found(client: Client, token: str) -> None:
+    make_table()
+    before = snapshot()
+    assert client.get(reverse("table_link", args=[token])).status_code == 404
+    assert client.post(reverse("table_link", args=[token]), cego_post()).status_code == 404
+    assert snapshot() == before
+
+
+def test_the_table_link_hands_in_the_sheet_and_each_player_confirms(client: Client) -> None:
+    event = make_event(hands_per_round={"4": 1})
+    make_entries(event, 4)
+    table = make_round(event).tables.get()
+    assert client.post(link("table_link", table), cego_post()).status_code == 302
+    client.post(link("link_action", table, "submit"))
+    table.refresh_from_db()
+    assert table.submitted_at is not None
+    for position in range(4):
+        client.post(link("link_action", table, "confirm"), {"position": str(position)})
+    table.refresh_from_db()
+    assert sorted(table.confirmations.values_list("position", flat=True)) == [0, 1, 2, 3]
+    assert table.confirmed_at is not None
+    # a handed-in sheet takes no more games from the link
+    before = snapshot()
+    client.post(link("table_link", table), cego_post())
+    assert snapshot() == before
+
+
+def test_the_table_link_takes_back_the_last_game_only_with_a_reason(client: Client) -> None:
+    table = make_table()
+    first = services.record_hand(table=table, data=cego())
+    last = services.record_hand(table=table, data=cego(points=50))
+    before = snapshot()
+    response = client.post(link("link_action", table, "undo"), {"reason": ""})
+    assert response.status_code == 302
+    assert messages_of(response)
+    assert snapshot() == before
+    client.post(link("link_action", table, "undo"), {"reason": "falsch eingetippt"})
+    assert list(table.hands.values_list("pk", flat=True)) == [first.pk]
+    assert Hand.history.get(id=last.pk, history_type="-").history_change_reason == (
+        "falsch eingetippt"
+    )
+
+
+def test_the_table_link_writes_nothing_once_the_round_is_closed(client: Client) -> None:
+    event = make_event(hands_per_round={"4": 1})
+    make_entries(event, 4)
+    rnd = make_round(event)
+    table = rnd.tables.get()
+    services.record_hand(table=table, data=cego())
+    services.close_round(round=rnd)
+    before = snapshot()
+    response = client.post(link("table_link", table), cego_post())
+    assert response.status_code == 302
+    assert messages_of(response)
+    assert client.post(link("link_preview", table), HALBE_LOST).json()["ok"] is False
+    client.post(link("link_action", table, "undo"), {"reason": "zu spät"})
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(("name", "args"), [("link_preview", ()), ("link_action", ("submit",))])
+def test_the_table_links_actions_take_only_a_post(
+    client: Client, name: str, args: tuple[str, ...]
+) -> None:
+    assert client.get(link(name, make_table(), *args)).status_code == 405
+
+
+def test_an_unknown_table_link_action_is_not_found(client: Client) -> None:
+    assert client.post(link("link_action", make_table(), "shuffle")).status_code == 404
+
+
+# --- the card counter -----------------------------------------------------------------------------
+
+
+def test_the_card_counter_adds_a_king_and_another_card() -> None:
+    response = Client().get(reverse("card_points"), {"cc-king": "1", "cc-other": "1"})
+    assert response.json() == {"ok": True, "points": "5", "value": 5.0}
+
+
+def test_the_card_counter_shows_a_half_point() -> None:
+    body = Client().get(reverse("card_points"), {"cc-other": "1"}).json()
+    assert body["ok"] is True
+    assert body["value"] == 0.5
+    assert body["points"] in ("0½", "½")
+
+
+@pytest.mark.parametrize(
+    "query",
+    [{"cc-king": "9"}, {"cc-king": "-1"}, {"cc-queen": "abc"}, {"cc-other": HUGE}],
+    ids=["more-kings-than-the-deck", "negative", "text", "huge"],
+)
+def test_the_card_counter_refuses_impossible_counts_with_a_message(query: dict[str, str]) -> None:
+    response = Client().get(reverse("card_points"), query)
+    assert response.status_code == 200
+    body = response.json()
+    assert body["ok"] is False
+    assert body["error"]
+
+
+# --- the paper fallback: totals for the round -----------------------------------------------------
+
+
+def test_totals_adding_up_to_zero_are_saved_and_ranked(scorer: Client) -> None:
+    table = make_table()
+    data = {"total_0": "30", "total_1": "-10", "total_2": "-20", "total_3": "0"}
+    response = scorer.post(reverse("table_totals", args=[table.pk]), data)
+    assert response.status_code == 302
+    hand = table.hands.get()
+    assert (hand.kind, hand.data) == (Hand.Kind.TOTALS, {"totals": [30, -10, -20, 0]})
+    assert totals_by_seat(table) == [30, -10, -20, 0]
+    content = scorer.get(reverse("event_standings", args=[table.round.event.slug])).content
+    text = content.decode()
+    for total in ("+30", f"{MINUS}10", f"{MINUS}20"):
+        assert total in text
+    ranked = [e.total for e in Entry.objects.standings(table.round.event)]
+    assert ranked == [30, 0, -10, -20]
+
+
+def test_cego_totals_not_adding_up_to_zero_are_refused(scorer: Client) -> None:
+    table = make_table()
+    before = snapshot()
+    data = {"total_0": "30", "total_1": "-10", "total_2": "-10", "total_3": "0"}
+    response = scorer.post(reverse("table_totals", args=[table.pk]), data, follow=True)
+    assert response.redirect_chain[0][1] == 302
+    errors = [str(m) for m in response.context["messages"] if m.level_tag == "error"]
+    assert len(errors) == 1
+    assert "10" in errors[0]  # the sum the totals actually add up to
+    assert escape(errors[0]) in response.content.decode()
+    assert snapshot() == before
