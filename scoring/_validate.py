@@ -195,12 +195,20 @@ def sequence(value: Any, field: str, length: int | None = None) -> list[Any]:
 
 def table_size(value: Any, low: int, high: int, game: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        allowed = str(low) if low == high else f"{low} to {high}"
+        if low == high:
+            raise InvalidHand(
+                "seats",
+                gettext_noop("{game} is played by {low} players, got {value}"),
+                game=game,
+                low=low,
+                value=show(value),
+            )
         raise InvalidHand(
             "seats",
-            gettext_noop("{game} is played by {allowed} players, got {value}"),
+            gettext_noop("{game} is played by {low} to {high} players, got {value}"),
             game=game,
-            allowed=allowed,
+            low=low,
+            high=high,
             value=show(value),
         )
     return value
