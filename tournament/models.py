@@ -490,6 +490,8 @@ class Result(models.Model):
         ]
         indexes = [
             models.Index(fields=["event", "entry"], name="result_event_entry"),
+            # covers the standings' join from an entry to its results: no table lookups
+            models.Index(fields=["entry", "counts", "round", "points"], name="result_entry_cover"),
         ]
 
     def __str__(self) -> str:

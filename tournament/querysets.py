@@ -16,6 +16,19 @@ if TYPE_CHECKING:
     from .models import Event, Round, Table
 
 
+STANDINGS_FIELDS = (
+    "event_id",
+    "start_number",
+    "status",
+    "lot",
+    "squad_id",
+    "player__first_name",
+    "player__last_name",
+    "player__club",
+    "player__category",
+)
+
+
 def _sum(field: str, condition: Q | None = None) -> Coalesce:
     counted = Q(results__counts=True)
     if condition is not None:
@@ -38,7 +51,9 @@ class EntryQuerySet(models.QuerySet):
     def standings(self, event: Event, rounds: list[Round] | None = None) -> EntryQuerySet:
         """Every entry of the event with its totals and rank; ``rounds`` adds a column per round
         (``round_<number>``). One query."""
-        qs = self.filter(event=event).select_related("player", "squad")
+        # Only the columns the standings show: SQLite groups by every selected column, and a
+        # narrow GROUP BY keeps this query within a small factor of a bare SUM ... GROUP BY.
+        qs = self.filter(event=event).select_related("player").only(*STANDINGS_FIELDS)
         annotations = {"total": _sum("points")}
         for rnd in rounds or []:
             annotations[f"round_{rnd.number}"] = _sum("points", Q(results__round_id=rnd.pk))
@@ -64,11 +79,17 @@ class EntryQuerySet(models.QuerySet):
 
 
 def provisional_entries(event: Event) -> set[int]:
-    """Entries with a counted result from a table whose sheet is not confirmed yet (one query)."""
-    from .models import Result
+    """Entries seated at a counting table with games whose sheet is not confirmed yet (one query,
+    over the seats: a few thousand rows even at championship size)."""
+    from .models import Seat
 
     return set(
-        Result.objects.filter(event=event, counts=True, table__confirmed_at__isnull=True)
+        Seat.objects.filter(
+            round__event=event,
+            table__voided=False,
+            table__confirmed_at__isnull=True,
+            table__hands__isnull=False,
+        )
         .values_list("entry_id", flat=True)
         .distinct()
     )

@@ -6,6 +6,8 @@ games while the round is played, and does nothing else (``access.link_may_enter`
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -15,7 +17,7 @@ from django.views.decorators.http import require_POST
 from .. import access, services
 from ..forms import HAND_FORMS, ReasonForm, whole_number
 from ..models import Hand, Table
-from .common import refused
+from .common import refused, table_players
 from .sheets import _sheet, enter_hand
 
 
@@ -34,16 +36,19 @@ def _link_table(request: HttpRequest, token: str) -> Table:
 
 def table_link(request: HttpRequest, token: str) -> HttpResponse:
     table = _link_table(request, token)
-    context = _sheet(table)
-    context["may_enter"] = access.link_may_enter(table)
-    context["may_confirm"] = access.link_may_confirm(table)
-    if request.method == "POST" and not context["may_enter"]:
+    may_enter = access.link_may_enter(table)
+    if request.method == "POST" and not may_enter:
         messages.error(request, _("This table cannot enter games now."))
         return redirect(request.path)
-    if context["may_enter"]:
-        response = enter_hand(request, table, context["players"], context)
+    form_context: dict[str, Any] = {}
+    if may_enter:
+        # a saved game answers with a redirect at once: the sheet is built only to be shown
+        response = enter_hand(request, table, table_players(table), form_context)
         if response is not None:
             return response
+    context = {**_sheet(table), **form_context}
+    context["may_enter"] = may_enter
+    context["may_confirm"] = access.link_may_confirm(table)
     confirmed = set(table.confirmations.values_list("position", flat=True))
     context["confirmed"] = confirmed
     context["seat_rows"] = [
@@ -61,7 +66,7 @@ def link_preview(request: HttpRequest, token: str) -> JsonResponse:
     if not access.link_may_enter(table):
         return JsonResponse({"ok": False, "errors": {"__all__": [_("Closed.")]}}, status=403)
     form = HAND_FORMS[table.round.event.game](
-        request.POST, table=table, players=_sheet(table)["players"]
+        request.POST, table=table, players=table_players(table)
     )
     if form.is_valid():
         return JsonResponse({"ok": True, "results": form.result})

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
+from django_tables2.paginators import LazyPaginator
 
 import scoring
 from scoring import cego
@@ -71,10 +72,14 @@ def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
         data = standings.category_standings(event, rounds, category)
     provisional = provisional_entries(event)
     ranking = tables_.standings_table(event, data, rounds, provisional=provisional)
-    per_page = request.GET.get("per_page")
-    paginate: Any = False
-    if whole_number(per_page) is not None:
-        paginate = {"per_page": max(10, min(whole_number(per_page), 500))}
+    # a page of 100 rows (without counting the rows first); ?per_page=all for everybody on screen,
+    # the print page for paper
+    per_page = request.GET.get("per_page", "")
+    paginate: Any = {"per_page": STANDINGS_PAGE, "paginator_class": LazyPaginator}
+    if per_page == "all":
+        paginate = False
+    elif whole_number(per_page) is not None:
+        paginate["per_page"] = max(10, min(whole_number(per_page), 500))
     RequestConfig(request, paginate=paginate).configure(ranking)
     ties = standings.prize_ties(event, rounds) if access.can_organise(request.user, event) else []
     return render(
@@ -176,6 +181,7 @@ def card_points(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"ok": True, "points": card_points_text(points), "value": float(points)})
 
 
+STANDINGS_PAGE = 100
 PROJECTOR_REFRESH = 15  # seconds between two looks at the standings
 
 

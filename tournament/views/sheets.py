@@ -122,14 +122,15 @@ def table_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     """The table sheet, public; a scorer also gets the form for the next game and the actions."""
     table = table_or_404(pk)
     event = table.round.event
-    context = _sheet(table)
     may_score = access.can_score(request.user, event)
     if request.method == "POST" and not may_score:
         access.require(request, event, SCORER)  # login, or 403
+    form_context: dict[str, Any] = {}
     if may_score:
-        response = enter_hand(request, table, context["players"], context)
+        response = enter_hand(request, table, table_players(table), form_context)
         if response is not None:
             return response
+    context = {**_sheet(table), **form_context}
     context["may_score"] = may_score
     context["may_organise"] = access.can_organise(request.user, event)
     context["counter"] = CardCounterForm(prefix="cc") if event.game == "cego" else None
