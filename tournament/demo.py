@@ -156,6 +156,9 @@ def _run_event(
         services.start_round(round=rnd)
         if number <= closed:
             play_round(rnd, rng, user)
+            # the players signed their sheets: the scorer confirms them, then the round closes
+            for table in rnd.tables.all():
+                services.confirm_table(table=table, user=user)
             services.close_round(round=rnd)
         else:
             play_round(rnd, rng, user, hands=partial)
