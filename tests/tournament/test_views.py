@@ -1256,3 +1256,27 @@ def test_cego_totals_not_adding_up_to_zero_are_refused(scorer: Client) -> None:
     assert "10" in errors[0]  # the sum the totals actually add up to
     assert escape(errors[0]) in response.content.decode()
     assert snapshot() == before
+
+
+def test_a_stale_correction_is_refused_and_shows_the_game_as_it_is_now(client):
+    table = make_table()
+    hand = services.record_hand(table=table, data=cego("halbe", 0, 34))
+    services.edit_hand(hand=hand, data=cego("halbe", 0, 47), reason="first scorer", version=1)
+    client.force_login(make_user())
+    response = client.post(
+        f"/spiel/{hand.pk}/",
+        {
+            "contract": "halbe",
+            "declarer": "0",
+            "declarer_points": "20",
+            "reason": "second scorer, on the old version",
+            "version": "1",
+            "action": "save",
+        },
+    )
+    text = response.content.decode()
+    assert response.status_code == 200
+    assert "changed by someone else" in text
+    assert "47 points" in text  # the game as it is now
+    assert 'value="47"' in text  # and the form set to it
+    assert Hand.objects.get(pk=hand.pk).data["declarer_points"] == 47

@@ -218,6 +218,21 @@ def hand_edit(request: HttpRequest, pk: int) -> HttpResponse:
                     user=request.user,
                     version=whole_number(version),
                 )
+            except services.StaleEdit as exc:
+                # show what the game is now, with the form set to it, so nothing is overwritten
+                # blindly: the scorer makes the change again on top of the current state
+                hand = exc.current
+                messages.error(
+                    request,
+                    f"{exc} "
+                    + _("Now: %(game)s") % {"game": describe_hand(event.game, hand.data, players)},
+                )
+                form = form_class(
+                    table=table,
+                    players=players,
+                    number=hand.number,
+                    initial=form_class.initial_from(hand.data),
+                )
             except services.Refused as exc:
                 refused(request, exc)
             else:
