@@ -1,0 +1,171 @@
+"""Who may do what, role by role: anonymous, logged in without a role, scorer and organiser of the
+event, scorer of another event, director (staff), and the table link."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from django.test import Client
+
+from tests.factories import cego, make_entries, make_event, make_role, make_round, make_user
+from tournament import services
+from tournament.models import EventRole, Hand
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ["anonymous", "no role", "scorer", "organiser", "scorer elsewhere", "director"]
+ALLOWED = "allowed"
+LOGIN = "login"
+FORBIDDEN = "forbidden"
+
+
+@dataclass
+class World:
+    event: object
+    table: object
+    hand: object
+
+
+@pytest.fixture
+def world() -> World:
+    event = make_event()
+    make_entries(event, 4)
+    table = make_round(event).tables.get()
+    hand = services.record_hand(table=table, data=cego("halbe", 0, 34))
+    return World(event, table, hand)
+
+
+def client_for(role: str, world: World) -> Client:
+    client = Client()
+    if role == "anonymous":
+        return client
+    if role == "no role":
+        user = make_user("plain", staff=False)
+    elif role == "scorer":
+        user = make_role(world.event, EventRole.Role.SCORER)
+    elif role == "organiser":
+        user = make_role(world.event, EventRole.Role.ORGANISER)
+    elif role == "scorer elsewhere":
+        user = make_role(make_event(), EventRole.Role.SCORER)
+    else:
+        user = make_user("boss")
+    client.force_login(user)
+    return client
+
+
+def outcome(response) -> str:
+    if response.status_code == 302 and "/anmelden/" in response["Location"]:
+        return LOGIN
+    if response.status_code == 403:
+        return FORBIDDEN
+    assert response.status_code in (200, 302), response.status_code
+    return ALLOWED
+
+
+def expected(role: str, needs: str) -> str:
+    if role == "anonymous":
+        return LOGIN
+    granted = {
+        "director": {"director", "organiser", "scorer"},
+        "organiser": {"organiser", "scorer"},
+        "scorer": {"scorer"},
+    }.get(role, set())
+    return ALLOWED if needs in granted else FORBIDDEN
+
+
+# (name, what it needs, method, url) – every page and write that needs more than reading
+PAGES = [
+    ("new event", "director", "get", lambda w: "/turnier/neu/"),
+    ("new season", "director", "get", lambda w: "/saison/neu/"),
+    ("event settings", "organiser", "get", lambda w: f"/turnier/{w.event.slug}/bearbeiten/"),
+    ("players", "organiser", "get", lambda w: f"/turnier/{w.event.slug}/spieler/"),
+    ("import players", "organiser", "get", lambda w: f"/turnier/{w.event.slug}/spieler/import/"),
+    ("add round", "organiser", "post", lambda w: f"/turnier/{w.event.slug}/durchgang/neu/"),
+    ("close round", "organiser", "post", lambda w: f"/turnier/{w.event.slug}/durchgang/1/close/"),
+    ("void table", "organiser", "post", lambda w: f"/tisch/{w.table.pk}/werten/"),
+    ("draw by lot", "organiser", "post", lambda w: f"/turnier/{w.event.slug}/los/"),
+    ("enter a game", "scorer", "post", lambda w: f"/tisch/{w.table.pk}/"),
+    ("preview a game", "scorer", "post", lambda w: f"/tisch/{w.table.pk}/vorschau/"),
+    ("correct a game", "scorer", "get", lambda w: f"/spiel/{w.hand.pk}/"),
+    ("totals", "scorer", "post", lambda w: f"/tisch/{w.table.pk}/summen/"),
+    ("confirm a sheet", "scorer", "post", lambda w: f"/tisch/{w.table.pk}/bestaetigen/"),
+    ("table history", "scorer", "get", lambda w: f"/tisch/{w.table.pk}/verlauf/"),
+    ("event history", "scorer", "get", lambda w: f"/turnier/{w.event.slug}/verlauf/"),
+    (
+        "result template",
+        "scorer",
+        "get",
+        lambda w: f"/turnier/{w.event.slug}/durchgang/1/ergebnisvorlage/",
+    ),
+    (
+        "import results",
+        "scorer",
+        "get",
+        lambda w: f"/turnier/{w.event.slug}/durchgang/1/ergebnisimport/",
+    ),
+]
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize(("name", "needs", "method", "url"), PAGES, ids=[p[0] for p in PAGES])
+def test_each_role_may_do_exactly_what_it_is_given(world, role, name, needs, method, url):
+    client = client_for(role, world)
+    response = getattr(client, method)(url(world))
+    assert outcome(response) == expected(role, needs)
+
+
+def test_a_scorer_may_enter_a_game_but_a_user_without_a_role_stores_nothing(world):
+    data = {"contract": "cego", "declarer": "1", "declarer_points": "40", "action": "save"}
+    assert client_for("no role", world).post(f"/tisch/{world.table.pk}/", data).status_code == 403
+    assert Hand.objects.filter(table=world.table).count() == 1
+    response = client_for("scorer", world).post(f"/tisch/{world.table.pk}/", data)
+    assert response.status_code == 302
+    assert Hand.objects.filter(table=world.table).count() == 2
+
+
+def test_a_table_link_writes_only_its_own_table_and_only_while_the_round_is_played(world):
+    other = make_event()
+    make_entries(other, 4)
+    other_table = make_round(other).tables.get()
+    data = {"contract": "cego", "declarer": "1", "declarer_points": "40", "action": "save"}
+    client = Client()
+    client.post(world.table.get_link_url(), data)
+    assert Hand.objects.filter(table=world.table).count() == 2
+    assert Hand.objects.filter(table=other_table).count() == 0
+    # the link is no login: the scorer's page stays closed to it
+    assert outcome(client.post(f"/tisch/{world.table.pk}/", data)) == LOGIN
+    # a closed round takes no more games through the link
+    services.record_hand(table=world.table, data=cego())
+    world.table.round.status = "closed"
+    world.table.round.save()
+    client.post(world.table.get_link_url(), data)
+    assert Hand.objects.filter(table=world.table).count() == 3
+    assert (
+        client.get(world.table.get_link_url().replace(world.table.token, "x" * 32)).status_code
+        == 404
+    )
+
+
+def test_after_the_sheet_is_handed_in_the_link_cannot_change_it_but_a_scorer_can(world):
+    world.event.hands_per_round = {"4": 1}
+    world.event.save()
+    services.submit_table(table=world.table)
+    link = Client()
+    link.post(world.table.get_link_url() + "undo/", {"reason": "oops"})
+    assert Hand.objects.filter(table=world.table).count() == 1
+    scorer = client_for("scorer", world)
+    response = scorer.post(
+        f"/spiel/{world.hand.pk}/",
+        {
+            "contract": "halbe",
+            "declarer": "0",
+            "declarer_points": "47",
+            "reason": "Liste nachgezählt",
+            "version": "1",
+            "action": "save",
+        },
+    )
+    assert response.status_code == 302
+    world.hand.refresh_from_db()
+    assert world.hand.data["declarer_points"] == 47
