@@ -28,3 +28,17 @@ def test_an_unknown_language_in_the_cookie_falls_back_to_german():
     browser = Client()
     browser.cookies[settings.LANGUAGE_COOKIE_NAME] = "xx"
     assert browser.get("/")["Content-Language"] == "de"
+
+
+def test_the_draw_explains_itself_in_the_readers_language():
+    from django.utils import translation
+
+    from tests.factories import make_entries, make_event, make_round
+
+    event = make_event()
+    make_entries(event, 8)
+    with translation.override("en"):  # drawn by an English-speaking director
+        rnd = make_round(event, start=False)
+    page = Client().get(f"/turnier/{event.slug}/durchgang/{rnd.number}/").content.decode()
+    assert "8 Spieler" in page
+    assert "8 players" not in page

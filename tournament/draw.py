@@ -11,7 +11,8 @@ import math
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -40,9 +41,27 @@ class Draw:
     tables: list[list[int]]
     sit_out: list[int]
     repeats: int
-    explanation: str
+    # what the table sizes were planned from; ``explain`` turns it into a sentence in the
+    # reader's language (a stored sentence would stay in the language of whoever drew)
+    basis: dict[str, Any]
     seed: int
-    meta: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def explanation(self) -> str:
+        return explain(self.basis)
+
+
+def explain(basis: dict[str, Any]) -> str:
+    """Why the tables of a draw have the sizes they have, in the active language."""
+    if basis.get("pairs"):
+        text = _("%(n)s fixed pairs: %(tables)s tables of two pairs.") % {
+            "n": basis["count"],
+            "tables": basis["count"] // 2,
+        }
+        if basis["count"] % 2:
+            text += " " + _("One pair sits out this round (whoever sat out least so far).")
+        return text
+    return plan_tables(basis["count"], basis["game"], basis["policy"], basis["target"]).explanation
 
 
 def plan_tables(
@@ -285,7 +304,8 @@ def draw(
     sitting_out = pick_sit_outs(ordered, plan.sit_out, sat_out, rng)
     playing = [p for p in ordered if p not in set(sitting_out)]
     tables = seat_players(playing, plan.sizes, met, rng)
-    return Draw(tables, sitting_out, count_repeats(tables, met), plan.explanation, seed)
+    basis = {"count": len(ordered), "game": game, "policy": policy, "target": target}
+    return Draw(tables, sitting_out, count_repeats(tables, met), basis, seed)
 
 
 def _draw_pairs(
@@ -324,11 +344,6 @@ def _draw_pairs(
     for first, second in unit_tables:
         (a1, a2), (b1, b2) = index[first], index[second]
         tables.append([a1, b1, a2, b2])  # partners opposite: team A at 0 and 2, team B at 1 and 3
-    explanation = _("%(n)s fixed pairs: %(tables)s tables of two pairs.") % {
-        "n": count,
-        "tables": tables_of_two,
-    }
-    if rest:
-        explanation += " " + _("One pair sits out this round (whoever sat out least so far).")
     sitting_out = sorted(p for i in out_units for p in index[i])
-    return Draw(tables, sitting_out, count_repeats(tables, met), explanation, seed)
+    basis = {"count": count, "pairs": True}
+    return Draw(tables, sitting_out, count_repeats(tables, met), basis, seed)

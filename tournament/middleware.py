@@ -25,5 +25,4 @@ class LanguageMiddleware:
         request.LANGUAGE_CODE = language
         response = self.get_response(request)
         response.headers.setdefault("Content-Language", language)
-        translation.deactivate()
         return response

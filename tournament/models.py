@@ -337,7 +337,9 @@ class Round(models.Model):
     )
     seed = models.BigIntegerField(_("draw seed"), null=True, blank=True)
     repeat_meetings = models.PositiveIntegerField(_("repeat meetings"), default=0)
-    draw_explanation = models.TextField(_("why these table sizes"), blank=True)
+    # what the draw planned the table sizes from (player count, policy, ...), explained in the
+    # reader's language by ``draw_explanation``
+    draw_basis = models.JSONField(_("basis of the draw"), null=True, blank=True)
 
     class Meta:
         ordering = ["event", "number"]
@@ -350,6 +352,13 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return _("Round %(number)s") % {"number": self.number}
+
+    @property
+    def draw_explanation(self) -> str:
+        """Why the tables have the sizes they have (empty before the draw)."""
+        from .draw import explain
+
+        return explain(self.draw_basis) if self.draw_basis else ""
 
 
 class Table(models.Model):

@@ -240,9 +240,9 @@ def draw_round(*, round: Round, seed: int | None = None, user: User = None) -> R
     )
     rnd.seed = seed
     rnd.repeat_meetings = result.repeats
-    rnd.draw_explanation = result.explanation
+    rnd.draw_basis = result.basis
     rnd.status = Round.Status.SEATED
-    rnd.save(update_fields=["seed", "repeat_meetings", "draw_explanation", "status"])
+    rnd.save(update_fields=["seed", "repeat_meetings", "draw_basis", "status"])
     if event.status == Event.Status.REGISTRATION:
         event.status = Event.Status.RUNNING
         event.save(update_fields=["status"])
