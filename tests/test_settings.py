@@ -11,10 +11,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_check(**env: str) -> subprocess.CompletedProcess:
+def run_check(*options: str, **env: str) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
     return subprocess.run(
-        [sys.executable, "manage.py", "check"],
+        [sys.executable, "manage.py", "check", *options],
         cwd=ROOT,
         env={**clean, "DJANGO_SETTINGS_MODULE": "tournament.settings", **env},
         capture_output=True,
@@ -24,9 +24,50 @@ def run_check(**env: str) -> subprocess.CompletedProcess:
 
 
 def test_the_app_refuses_to_start_without_a_secret_key_when_debug_is_off():
-    result = run_check()
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "runserver", "--noreload", "127.0.0.1:0"],
+        cwd=ROOT,
+        env={**clean, "DJANGO_SETTINGS_MODULE": "tournament.settings"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY is not set" in result.stderr
+
+
+def test_the_deployment_check_reports_a_missing_secret_key():
+    result = run_check("--deploy")
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY is not set" in result.stderr
+
+
+def test_the_wsgi_server_refuses_to_start_without_a_secret_key():
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    result = subprocess.run(
+        [sys.executable, "-c", "import tournament.wsgi"],
+        cwd=ROOT,
+        env={**clean, "DJANGO_SETTINGS_MODULE": "tournament.settings"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY is not set" in result.stderr
+
+
+def test_maintenance_commands_run_without_a_secret_key():
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "makemigrations", "--check", "--dry-run"],
+        cwd=ROOT,
+        env={**clean, "DJANGO_SETTINGS_MODULE": "tournament.settings"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
 
 
 def test_the_app_starts_with_a_secret_key():

@@ -9,6 +9,7 @@ class TournamentConfig(AppConfig):
     def ready(self) -> None:
         from simple_history.signals import pre_create_historical_record
 
+        from . import checks  # noqa: F401 - registers the system checks
         from .audit import note_actor
 
         pre_create_historical_record.connect(note_actor, dispatch_uid="tournament-history-actor")

@@ -12,11 +12,11 @@ DJANGO_CSRF_TRUSTED_ORIGINS  comma-separated origins (https://example.org) behin
 from __future__ import annotations
 
 import os
+import secrets
 from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
-from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -32,13 +32,16 @@ def env_flag(name: str, default: bool = False) -> bool:
 DEBUG = env_flag("DJANGO_DEBUG")
 
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
+# Without a key and with debug off the app refuses to start (wsgi.py, and the system check
+# tournament.E001 stops runserver and `check`); maintenance commands such as makemigrations still
+# run, with a throwaway key that signs nothing that is kept.
+SECRET_KEY_MISSING = not SECRET_KEY and not DEBUG
+SECRET_KEY_MESSAGE = (
+    "DJANGO_SECRET_KEY is not set. Set it to a long random value, or set DJANGO_DEBUG=1 "
+    "for a local development server."
+)
 if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured(
-            "DJANGO_SECRET_KEY is not set. Set it to a long random value, or set DJANGO_DEBUG=1 "
-            "for a local development server."
-        )
-    SECRET_KEY = "insecure-development-key-only-for-debug"
+    SECRET_KEY = "insecure-development-key-only-for-debug" if DEBUG else secrets.token_urlsafe(50)
 
 ALLOWED_HOSTS = [
     host.strip()
