@@ -57,7 +57,9 @@ class BalanceColumn(NumberColumn):
 
 class StandingsTable(tables.Table):
     rank = tables.Column(verbose_name=_("Rank"), attrs={"td": {"class": "num rank"}})
-    start_number = NumberColumn(verbose_name=_("No."))
+    start_number = NumberColumn(
+        verbose_name=_("No."), attrs={"td": {"class": "num no"}, "th": {"class": "num no"}}
+    )
     name = tables.Column(
         verbose_name=_("Name"),
         accessor="player__last_name",
@@ -100,7 +102,11 @@ def standings_table(event: Event, data: Any, rounds: list[Round], **kwargs: Any)
     extra: list[tuple[str, tables.Column]] = [
         (
             f"round_{r.number}",
-            SignedColumn(verbose_name=_("R%(n)s") % {"n": r.number}, accessor=f"round_{r.number}"),
+            SignedColumn(
+                verbose_name=_("R%(n)s") % {"n": r.number},
+                accessor=f"round_{r.number}",
+                attrs={"td": {"class": "num round"}, "th": {"class": "num round"}},
+            ),
         )
         for r in rounds
     ]

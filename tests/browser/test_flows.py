@@ -226,5 +226,7 @@ def test_every_main_page_reads_german_at_desktop_and_phone_width(live_server, br
             text = page.inner_text("body")
             shown = [phrase for phrase in english if phrase in text]
             assert shown == [], f"{path} shows English: {shown[:5]}"
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= viewport["width"], f"{path} is {width} px wide at {size} width"
             shoot(page, f"{name}-de-{size}")
         context.close()
