@@ -634,7 +634,9 @@ def rescore_table(table: Table, from_number: int = 1) -> None:
         else:
             for position, points in enumerate(result):
                 add(hand, position, points)
-    Result.objects.filter(table=table, hand__number__gte=from_number).delete()
+    # by hand id, not through a join to the hands: a plain indexed DELETE on every database
+    # (PostgreSQL planned the joined form badly on freshly filled tables)
+    Result.objects.filter(hand_id__in=[h.pk for h in hands if h.number >= from_number]).delete()
     Result.objects.bulk_create(rows)
 
 
