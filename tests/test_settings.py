@@ -11,28 +11,25 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_check(*options: str, **env: str) -> subprocess.CompletedProcess:
+def run(*args: str, timeout: int = 120, **env: str) -> subprocess.CompletedProcess:
+    """Python with these arguments, with no DJANGO_* or DATABASE_URL but those in ``env``."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
     return subprocess.run(
-        [sys.executable, "manage.py", "check", *options],
+        [sys.executable, *args],
         cwd=ROOT,
         env={**clean, "DJANGO_SETTINGS_MODULE": "tournament.settings", **env},
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=timeout,
     )
+
+
+def run_check(*options: str, **env: str) -> subprocess.CompletedProcess:
+    return run("manage.py", "check", *options, **env)
 
 
 def test_the_app_refuses_to_start_without_a_secret_key_when_debug_is_off():
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
-    result = subprocess.run(
-        [sys.executable, "manage.py", "runserver", "--noreload", "127.0.0.1:0"],
-        cwd=ROOT,
-        env={**clean, "DJANGO_SETTINGS_MODULE": "tournament.settings"},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = run("manage.py", "runserver", "--noreload", "127.0.0.1:0", timeout=60)
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY is not set" in result.stderr
 
@@ -44,29 +41,13 @@ def test_the_deployment_check_reports_a_missing_secret_key():
 
 
 def test_the_wsgi_server_refuses_to_start_without_a_secret_key():
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
-    result = subprocess.run(
-        [sys.executable, "-c", "import tournament.wsgi"],
-        cwd=ROOT,
-        env={**clean, "DJANGO_SETTINGS_MODULE": "tournament.settings"},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = run("-c", "import tournament.wsgi")
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY is not set" in result.stderr
 
 
 def test_maintenance_commands_run_without_a_secret_key():
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
-    result = subprocess.run(
-        [sys.executable, "manage.py", "makemigrations", "--check", "--dry-run"],
-        cwd=ROOT,
-        env={**clean, "DJANGO_SETTINGS_MODULE": "tournament.settings"},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = run("manage.py", "makemigrations", "--check", "--dry-run")
     assert result.returncode == 0, result.stderr
 
 
@@ -85,18 +66,10 @@ def test_a_postgres_url_switches_the_database_engine():
         "import django; django.setup(); from django.conf import settings; "
         "print(settings.DATABASES['default']['ENGINE'], settings.DATABASES['default']['NAME'])"
     )
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env={
-            **clean,
-            "DJANGO_SETTINGS_MODULE": "tournament.settings",
-            "DJANGO_SECRET_KEY": "x" * 50,
-            "DATABASE_URL": "postgres://u:p@127.0.0.1:5432/cego",
-        },
-        capture_output=True,
-        text=True,
-        timeout=120,
+    result = run(
+        "-c",
+        code,
+        DJANGO_SECRET_KEY="x" * 50,
+        DATABASE_URL="postgres://u:p@127.0.0.1:5432/cego",
     )
     assert result.stdout.split() == ["django.db.backends.postgresql", "cego"], result.stderr

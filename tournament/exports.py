@@ -24,7 +24,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from . import standings
 from .models import Entry, Event, Hand, Result, Round, Season, Seat
-from .tables import value_of_total
+from .tables import total_heading, value_of_total
 from .templatetags.tournament import describe_hand
 
 HEADER_FONT = Font(bold=True)
@@ -136,11 +136,8 @@ def _standings_sheet(workbook: Workbook, event: Event, rounds: list[Round]) -> N
 
 
 def _total_heading(event: Event) -> tuple[str, str]:
-    return {
-        "crazy_solo": (_("Balance"), INTEGER),
-        "hennes_sibbe": (_("Penalty cards"), INTEGER),
-        "ziege": (_("Defeat points"), INTEGER),
-    }.get(event.game, (_("Total"), SIGNED))
+    # only Cego points carry a sign; balances, penalty cards and defeat points are counts
+    return total_heading(event.game), SIGNED if event.game == "cego" else INTEGER
 
 
 def _round_sheet(workbook: Workbook, rnd: Round) -> None:

@@ -311,9 +311,7 @@ class ReasonForm(forms.Form):
 # --- hand forms -------------------------------------------------------------------------------
 
 
-def seat_choices(
-    table: Table, players: list[str], blank: str | None = None
-) -> list[tuple[str, str]]:
+def seat_choices(players: list[str], blank: str | None = None) -> list[tuple[str, str]]:
     choices = [(str(i), name) for i, name in enumerate(players)]
     return [(NONE, blank), *choices] if blank is not None else choices
 
@@ -424,8 +422,8 @@ class CegoHandForm(HandForm):
         self.fields["contract"].choices = [(NONE, "—")] + [
             (key, contract_name("cego", key)) for key in cego.CONTRACTS
         ]
-        self.fields["declarer"].choices = seat_choices(self.table, self.players, "—")
-        self.fields["announcer"].choices = seat_choices(self.table, self.players, _("nobody"))
+        self.fields["declarer"].choices = seat_choices(self.players, "—")
+        self.fields["announcer"].choices = seat_choices(self.players, _("nobody"))
         for i, name in enumerate(self.players):
             self.fields[f"points_{i}"] = forms.IntegerField(
                 label=name, required=False, widget=forms.NumberInput(attrs={"class": "raeuber"})
@@ -552,10 +550,8 @@ class CrazySoloHandForm(HandForm):
         self.fields["contract"].choices = [
             (key, contract_name("crazy_solo", key)) for key in crazy_solo.CONTRACTS
         ]
-        self.fields["bidder"].choices = seat_choices(self.table, self.players)
-        self.fields["partner"].choices = seat_choices(
-            self.table, self.players, _("none (plays alone)")
-        )
+        self.fields["bidder"].choices = seat_choices(self.players)
+        self.fields["partner"].choices = seat_choices(self.players, _("none (plays alone)"))
 
     def to_hand(self, d: dict[str, Any]) -> dict[str, Any]:
         hand = {
@@ -639,8 +635,8 @@ class HennesSibbeHandForm(HandForm):
     drillings = forms.CharField(label=_("Drillings laid out (colours)"), required=False)
 
     def setup(self) -> None:
-        self.fields["claimant"].choices = seat_choices(self.table, self.players)
-        self.fields["challenger"].choices = seat_choices(self.table, self.players)
+        self.fields["claimant"].choices = seat_choices(self.players)
+        self.fields["challenger"].choices = seat_choices(self.players)
         for i, name in enumerate(self.players):
             self.fields[f"hand_{i}"] = forms.CharField(
                 label=_("%(name)s: hand") % {"name": name}, required=False

@@ -33,6 +33,17 @@ class NumberColumn(tables.Column):
         super().__init__(*args, **kwargs)
 
 
+def total_heading(game: str) -> str:
+    """What an entry's figure is called in each game (pages, print and Excel share it)."""
+    return str(
+        {
+            "crazy_solo": _("Balance"),
+            "hennes_sibbe": _("Penalty cards"),
+            "ziege": _("Defeat points"),
+        }.get(game, _("Total"))
+    )
+
+
 def value_of_total(event: Event, total: int) -> int:
     """The standings figure of an entry: Crazy Solo shows chips held (start balance plus every
     result, RULES.md 4); the other games their sum."""

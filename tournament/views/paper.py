@@ -137,11 +137,7 @@ def print_standings(request: HttpRequest, slug: str) -> HttpResponse:
         shown = [r for r in rows if r.rank <= standings.PRIZE_LIST]
         rows[-1].gap = True
         rows = [*shown, rows[-1]]
-    heading = {
-        "crazy_solo": _("Balance"),
-        "hennes_sibbe": _("Penalty cards"),
-        "ziege": _("Defeat points"),
-    }.get(event.game, _("Total"))
+    heading = tables_.total_heading(event.game)
     return render(
         request,
         "tournament/print/standings.html",
