@@ -3,12 +3,17 @@
 Roles (per event): an *organiser* may do everything for the event (settings, players, draws,
 rounds, results); a *scorer* may enter, correct and confirm the event's results. Staff users are
 organisers of every event and may create events and seasons. A *table link* (an unguessable token
-per table, printed as the table sheet's QR code) may enter and confirm that table's games while its
-round is being played, and nothing else. Everybody may read standings, seating and table sheets.
+per table, printed as the table sheet's QR code) may enter that table's games while its round is
+played and the sheet is not handed in, and confirm a handed-in sheet until the round closes, one
+seat per phone; after that it shows the sheet read-only. It does nothing else. Everybody may read
+standings, seating and table sheets.
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
+import secrets
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
@@ -19,6 +24,11 @@ from .models import Event, EventRole, Round, Table
 
 ORGANISER = EventRole.Role.ORGANISER
 SCORER = EventRole.Role.SCORER
+
+# the table link's phone id: random, kept for a year, so one phone confirms one seat of a table
+LINK_DEVICE_COOKIE = "cego_phone"
+LINK_DEVICE_MAX_AGE = 365 * 24 * 60 * 60
+DEVICE_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
 class LoginRequired(Exception):
@@ -67,6 +77,20 @@ def login_redirect(request: HttpRequest) -> Any:
     return redirect_to_login(request.get_full_path())
 
 
+def link_device(request: HttpRequest) -> str:
+    """The phone a table link request comes from: a digest of the random id the link page keeps
+    in a long-lived cookie (``LINK_DEVICE_COOKIE``), or "" for a phone that keeps no cookie. Only
+    the digest is stored, so the history cannot be used to forge a phone's cookie."""
+    value = request.COOKIES.get(LINK_DEVICE_COOKIE, "")
+    if not DEVICE_ID.fullmatch(value):
+        return ""
+    return hashlib.sha256(value.encode()).hexdigest()[:32]
+
+
+def new_device_id() -> str:
+    return secrets.token_urlsafe(18)
+
+
 def link_may_enter(table: Table) -> bool:
     """A table link writes only while its round is played, the table counts, and the players
     have not yet handed in the sheet."""
@@ -78,8 +102,10 @@ def link_may_enter(table: Table) -> bool:
 
 
 def link_may_confirm(table: Table) -> bool:
+    """A table link confirms a handed-in sheet until its round closes (one seat per phone,
+    ``services.confirm_seat``); after that a scorer confirms the sheet."""
     return (
-        table.round.status in (Round.Status.PLAYING, Round.Status.CLOSED)
+        table.round.status == Round.Status.PLAYING
         and not table.voided
         and table.submitted_at is not None
         and table.confirmed_at is None

@@ -1,8 +1,8 @@
 """Who made a change, for the history rows simple-history writes.
 
 simple-history records the logged-in user itself; a table link has no user, so its history rows
-name the table instead ("Table link, table 3"). This is the library's documented hook
-(``pre_create_historical_record``), connected in ``apps.py``.
+name the table and the phone instead ("table link, table 3, phone 1a2b3c"). This is the library's
+documented hook (``pre_create_historical_record``), connected in ``apps.py``.
 """
 
 from __future__ import annotations
@@ -18,6 +18,13 @@ def actor_of(request: Any) -> str:
         return _("system")
     table = getattr(request, "table_link", None)
     if table is not None:
+        device = getattr(request, "link_device", "")
+        if device:
+            # the phone, as a short mark: which seats and games came from the same phone
+            return _("table link, table %(n)s, phone %(phone)s") % {
+                "n": table.number,
+                "phone": device[:6],
+            }
         return _("table link, table %(n)s") % {"n": table.number}
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:

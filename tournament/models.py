@@ -540,6 +540,10 @@ class Confirmation(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, related_name="+", on_delete=models.SET_NULL, null=True
     )
+    # the phone that confirmed through the table link (a digest of its long-lived random cookie);
+    # one phone confirms one seat of a table, so the players' confirmation means each player
+    # tapped on their own phone. Empty for a scorer's confirmation.
+    device = models.CharField(_("phone"), max_length=64, blank=True, default="")
     confirmed_at = models.DateTimeField(auto_now_add=True)
 
     history = audit()
@@ -550,6 +554,11 @@ class Confirmation(models.Model):
         verbose_name_plural = _("confirmations")
         constraints = [
             models.UniqueConstraint(fields=["table", "position"], name="confirmation_once"),
+            models.UniqueConstraint(
+                fields=["table", "device"],
+                condition=~Q(device=""),
+                name="confirmation_one_seat_per_phone",
+            ),
         ]
 
     def __str__(self) -> str:

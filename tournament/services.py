@@ -6,6 +6,7 @@ scoring engine sees every hand and the result cache never drifts from the hands.
 
 from __future__ import annotations
 
+import json
 import random
 import uuid
 from collections import Counter
@@ -64,6 +65,21 @@ class StaleEdit(Refused):
                 "check the current entry below and make your change again."
             )
             % {"v": current.version}
+        )
+
+
+class AlreadySaved(Refused):
+    """A hand form sent again with its one-time key but other values: the first send is stored,
+    the new values are not (issue 11: the answer must never claim values that were not saved)."""
+
+    def __init__(self, stored: Hand) -> None:
+        self.hand = stored
+        super().__init__(
+            _(
+                "This form was already saved as game %(n)s with other values; the values sent "
+                "now were not stored."
+            )
+            % {"n": stored.number}
         )
 
 
@@ -391,7 +407,18 @@ def record_hand(
     if key is not None:
         earlier = Hand.objects.filter(table=table, submission_key=key).first()
         if earlier is not None:
+            if earlier.data != _as_stored(data):
+                raise AlreadySaved(earlier)
             return earlier
+        if Hand.history.filter(table_id=table.pk, submission_key=key).exists():
+            # the form's game was stored and taken back since: sending the page again (the
+            # browser's back button, a retry) must not bring it back
+            raise Refused(
+                _(
+                    "The game of this form was saved and then taken back; nothing was stored "
+                    "now. Enter the game in a fresh form if it is still missing."
+                )
+            )
     _check_table_open(table, new=True)
     if table.submitted_at is not None:
         raise Refused(
@@ -422,6 +449,11 @@ def record_hand(
     return hand
 
 
+def _as_stored(data: dict[str, Any]) -> Any:
+    """The hand as the JSON field gives it back (tuples become lists), for comparing a resend."""
+    return json.loads(json.dumps(data))
+
+
 def _submission_key(value: uuid.UUID | str | None) -> uuid.UUID | None:
     if value in (None, ""):
         return None
@@ -433,9 +465,17 @@ def _submission_key(value: uuid.UUID | str | None) -> uuid.UUID | None:
 
 def _check_may_change(table: Table, by_scorer: bool) -> None:
     """After a table hands in its sheet, only a scorer changes its games (RULES: the players'
-    confirmation is what makes a sheet final)."""
-    if table.submitted_at is not None and not by_scorer:
+    confirmation is what makes a sheet final); the players change them only while the round is
+    played."""
+    if by_scorer:
+        return
+    if table.submitted_at is not None:
         raise Refused(_("The sheet has been handed in; only a scorer can change it now."))
+    if table.round.status != Round.Status.PLAYING:
+        raise Refused(
+            _("Round %(n)s is closed; only a scorer can change its games now.")
+            % {"n": table.round.number}
+        )
 
 
 @transaction.atomic
@@ -456,6 +496,8 @@ def edit_hand(
     _check_may_change(table, by_scorer)
     current = Hand.objects.select_for_update().get(pk=hand.pk)
     if version is not None and current.version != version:
+        if current.data == _as_stored(data):
+            return current  # the same correction sent again (a retry): it is stored already
         raise StaleEdit(current)
     if current.kind == Hand.Kind.TOTALS:
         check_totals(table.round.event, table, data.get("totals"))
@@ -470,13 +512,37 @@ def edit_hand(
 
 
 @transaction.atomic
-def delete_hand(*, hand: Hand, reason: str, user: User = None, by_scorer: bool = True) -> None:
+def delete_hand(
+    *,
+    hand: Hand,
+    reason: str,
+    user: User = None,
+    by_scorer: bool = True,
+    last_only: bool = False,
+) -> None:
+    """Delete a game with a reason. ``last_only`` is the table link's "take back the last game":
+    it names the game it takes back and is refused if another game was saved after it since the
+    page was shown (issue 11: a phone must not delete a game it has not seen)."""
     if not reason.strip():
         raise Refused(_("Give a reason for deleting the game."))
     table = _locked_table(hand.table)
     _check_table_open(table, new=False)
     _check_may_change(table, by_scorer)
-    current = Hand.objects.get(pk=hand.pk)
+    current = Hand.objects.filter(pk=hand.pk, table=table).first()
+    if current is None:
+        raise Refused(
+            _("Game %(n)s is no longer on the sheet; nothing was taken back.") % {"n": hand.number}
+        )
+    if last_only:
+        later = table.hands.filter(number__gt=current.number).order_by("-number").first()
+        if later is not None:
+            raise Refused(
+                _(
+                    "Game %(n)s is no longer the last game: game %(later)s was saved since. "
+                    "Nothing was taken back; check the sheet."
+                )
+                % {"n": current.number, "later": later.number}
+            )
     current._change_reason = reason.strip()
     current.delete()
     rescore_table(table, from_number=current.number)
@@ -683,15 +749,46 @@ def _finish_if_everyone_confirmed(table: Table) -> None:
 
 
 @transaction.atomic
-def confirm_seat(*, table: Table, position: int) -> Table:
-    """A player at the table agrees with the handed-in sheet (tapping their own name)."""
+def confirm_seat(*, table: Table, position: int, device: str) -> Table:
+    """A player at the table agrees with the handed-in sheet, tapping their own name on their
+    own phone (``device``). One phone confirms one seat of a table: otherwise one player could
+    confirm for all four, and the players' confirmation would mean nothing (issue 11). A player
+    without a phone is confirmed by a scorer (``confirm_table``). The link confirms while the
+    round is played; after it closes only a scorer does."""
     table = _locked_table(table)
+    if not device:
+        raise Refused(
+            _(
+                "This phone cannot be told apart from the others (it keeps no cookies); "
+                "ask the scorer to confirm for you."
+            )
+        )
+    if table.voided:
+        raise Refused(_("A voided table needs no confirmation."))
+    if table.round.status != Round.Status.PLAYING:
+        raise Refused(
+            _("Round %(n)s is closed; ask the scorer to confirm the sheet.")
+            % {"n": table.round.number}
+        )
     if table.submitted_at is None:
         raise Refused(_("The sheet has not been handed in yet."))
     if not 0 <= position < table.size:
         raise Refused(_("There is no such seat at this table."))
-    Confirmation.objects.get_or_create(
-        table=table, position=position, defaults={"via": Confirmation.Via.LINK}
+    mine = table.confirmations.filter(device=device).first()
+    if mine is not None:
+        if mine.position == position:
+            return table  # tapped twice
+        raise Refused(
+            _(
+                "This phone has already confirmed seat %(n)s. Every player confirms on their own "
+                "phone; a player without a phone asks the scorer."
+            )
+            % {"n": mine.position + 1}
+        )
+    if table.confirmations.filter(position=position).exists():
+        raise Refused(_("This seat has already been confirmed."))
+    Confirmation.objects.create(
+        table=table, position=position, via=Confirmation.Via.LINK, device=device
     )
     _finish_if_everyone_confirmed(table)
     return table

@@ -106,9 +106,18 @@ def test_a_table_link_on_a_phone_enters_three_games_and_every_player_confirms(
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"]  # nothing sticks out sideways on a 360 px screen
     phone.click("form[action$='/submit/'] button")
-    for _ in range(4):
-        phone.locator(".confirm button.big").first.click()
-        phone.wait_for_load_state()
+    # every player confirms on their own phone: one phone confirms one seat
+    phone.locator(".confirm button.big").first.click()
+    phone.wait_for_selector(".confirm .confirmed")
+    assert phone.locator(".confirm button.big").count() == 0
+    for _ in range(3):
+        other = browser.new_context(viewport=PHONE, locale="de-DE", is_mobile=True)
+        other_phone = other.new_page()
+        other_phone.goto(f"{base}{table.get_link_url()}")
+        other_phone.locator(".confirm button.big").first.click()
+        other_phone.wait_for_load_state()
+        other.close()
+    phone.reload()
     phone.wait_for_selector(".banner.ok")
     shoot(phone, "table-link-confirmed-de-phone")
     table.refresh_from_db()

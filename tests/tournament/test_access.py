@@ -169,3 +169,17 @@ def test_after_the_sheet_is_handed_in_the_link_cannot_change_it_but_a_scorer_can
     assert response.status_code == 302
     world.hand.refresh_from_db()
     assert world.hand.data["declarer_points"] == 47
+
+
+def test_a_table_link_confirms_a_handed_in_sheet_only_until_the_round_closes(world):
+    world.event.hands_per_round = {"4": 1}
+    world.event.save()
+    services.submit_table(table=world.table)
+    phone = Client()
+    phone.get(world.table.get_link_url())
+    services.close_round(round=world.table.round)
+    phone.post(world.table.get_link_url() + "confirm/", {"position": "0"})
+    assert not world.table.confirmations.exists()
+    # the scorer's way stays open: the scorer confirms for all
+    client_for("scorer", world).post(f"/tisch/{world.table.pk}/bestaetigen/")
+    assert world.table.confirmations.count() == 4

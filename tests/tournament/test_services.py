@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 import scoring
@@ -292,3 +294,106 @@ def test_a_draw_by_lot_orders_tied_players_and_is_recorded():
     ranks = {e.pk: e.rank for e in Entry.objects.standings(event)}
     assert sorted(ranks[e.pk] for e in entries) == [1, 2]
     assert sorted(draw.entries) == sorted(e.start_number for e in entries)
+
+
+# --- issue 11: a resent form, the undo, the table link's confirmations --------------------------
+
+
+def test_a_form_resent_with_the_same_values_answers_with_the_game_stored_the_first_time():
+    table = make_table()
+    key = uuid.uuid4()
+    first = services.record_hand(table=table, data=cego("halbe", 0, 34), submission_key=key)
+    again = services.record_hand(table=table, data=cego("halbe", 0, 34), submission_key=key)
+    assert again.pk == first.pk
+    assert table.hands.count() == 1
+
+
+def test_a_form_resent_with_other_values_is_refused_and_names_the_stored_game():
+    # issue 11, finding 6: the resend used to answer "saved" while the old game stayed stored
+    table = make_table()
+    key = uuid.uuid4()
+    services.record_hand(table=table, data=cego("cego", 1, 40))
+    services.record_hand(table=table, data=cego("halbe", 0, 34), submission_key=key)
+    with pytest.raises(services.AlreadySaved) as exc:
+        services.record_hand(table=table, data=cego("halbe", 0, 50), submission_key=key)
+    assert exc.value.hand.number == 2
+    assert exc.value.hand.data == cego("halbe", 0, 34)
+    assert "already saved as game 2" in str(exc.value)
+    assert totals(table) == [-70, 50, 10, 10]  # Cego won by seat 1, Halbe lost by seat 0
+
+
+def test_a_form_resent_after_its_game_was_taken_back_stores_nothing():
+    table = make_table()
+    key = uuid.uuid4()
+    hand = services.record_hand(table=table, data=cego("halbe", 0, 34), submission_key=key)
+    services.delete_hand(hand=hand, reason="falsch", by_scorer=False, last_only=True)
+    with pytest.raises(services.Refused, match="taken back"):
+        services.record_hand(table=table, data=cego("halbe", 0, 34), submission_key=key)
+    assert not table.hands.exists()
+
+
+def test_a_correction_resent_with_the_same_values_is_stored_once():
+    table = make_table()
+    hand = services.record_hand(table=table, data=cego("halbe", 0, 34))
+    services.edit_hand(hand=hand, data=cego("halbe", 0, 47), reason="verzählt", version=1)
+    again = services.edit_hand(hand=hand, data=cego("halbe", 0, 47), reason="verzählt", version=1)
+    assert again.version == 2
+    assert hand.history.count() == 2  # created, changed once
+
+
+def test_a_correction_resent_with_other_values_is_refused_and_keeps_the_stored_game():
+    table = make_table()
+    hand = services.record_hand(table=table, data=cego("halbe", 0, 34))
+    services.edit_hand(hand=hand, data=cego("halbe", 0, 47), reason="verzählt", version=1)
+    with pytest.raises(services.StaleEdit) as exc:
+        services.edit_hand(hand=hand, data=cego("halbe", 0, 20), reason="verzählt", version=1)
+    assert exc.value.current.data == cego("halbe", 0, 47)
+    assert totals(table) == [60, -20, -20, -20]
+
+
+def test_taking_back_the_last_game_is_refused_when_another_game_was_saved_since():
+    # issue 11, finding 7: phone A takes back game 2 while phone B has just saved game 3
+    table = make_table()
+    services.record_hand(table=table, data=cego("cego", 1, 40))
+    second = services.record_hand(table=table, data=cego("halbe", 0, 34))
+    third = services.record_hand(table=table, data=cego("eine", 2, 41))
+    with pytest.raises(services.Refused, match="no longer the last game"):
+        services.delete_hand(hand=second, reason="vertippt", by_scorer=False, last_only=True)
+    assert list(table.hands.values_list("pk", flat=True).order_by("number"))[1:] == [
+        second.pk,
+        third.pk,
+    ]
+
+
+def test_one_phone_confirms_one_seat_of_a_table():
+    # issue 11, finding 11: any holder of the link could confirm every seat
+    table = make_table(hands_per_round={"4": 1})
+    services.record_hand(table=table, data=cego())
+    services.submit_table(table=table)
+    services.confirm_seat(table=table, position=0, device="phone-a")
+    services.confirm_seat(table=table, position=0, device="phone-a")  # tapped twice: fine
+    with pytest.raises(services.Refused, match="already confirmed"):
+        services.confirm_seat(table=table, position=1, device="phone-a")
+    services.confirm_seat(table=table, position=1, device="phone-b")
+    assert dict(table.confirmations.values_list("position", "device")) == {
+        0: "phone-a",
+        1: "phone-b",
+    }
+    table.refresh_from_db()
+    assert table.confirmed_at is None
+
+
+def test_a_seat_is_not_confirmed_through_the_link_after_the_round_closed():
+    event = make_event(hands_per_round={"4": 1})
+    make_entries(event, 4)
+    rnd = make_round(event)
+    table = rnd.tables.get()
+    services.record_hand(table=table, data=cego())
+    services.submit_table(table=table)
+    services.close_round(round=rnd)
+    with pytest.raises(services.Refused, match="closed"):
+        services.confirm_seat(table=table, position=0, device="phone-a")
+    assert not table.confirmations.exists()
+    # the scorer still confirms for all
+    services.confirm_table(table=table)
+    assert table.confirmations.count() == 4

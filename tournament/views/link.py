@@ -1,7 +1,13 @@
 """The table link: the players' own page for their table, opened from the sheet's QR code.
 
-It needs no login; the unguessable token is the permission. It enters and confirms that table's
-games while the round is played, and does nothing else (``access.link_may_enter``).
+It needs no login; the unguessable token is the permission (``access.link_may_enter``,
+``access.link_may_confirm``). While the round is played and the sheet is not handed in, it enters
+the table's games; after the last game it offers to hand in the sheet; a handed-in sheet is
+confirmed seat by seat, each player on their own phone, until the round closes. From then on, and
+for a handed-in sheet, the page shows the sheet read-only and says to ask the scorer.
+
+Each phone gets a random id in a long-lived cookie the first time it opens a link; a phone that
+confirmed one seat of a table cannot confirm another seat of it, and the history names the phone.
 """
 
 from __future__ import annotations
@@ -16,13 +22,13 @@ from django.views.decorators.http import require_POST
 
 from .. import access, services
 from ..forms import HAND_FORMS, ReasonForm, whole_number
-from ..models import Hand, Table
+from ..models import Hand, Round, Table
 from .common import refused, table_players
 from .sheets import _sheet, enter_hand
 
 
 def _link_table(request: HttpRequest, token: str) -> Table:
-    """The table of a link; the request remembers it, so the history names the table link."""
+    """The table of a link; the request remembers it and the phone, so the history names both."""
     table = (
         Table.objects.select_related("round__event").filter(token=token).first()
         if 16 <= len(token) <= 64
@@ -31,7 +37,37 @@ def _link_table(request: HttpRequest, token: str) -> Table:
     if table is None:
         raise Http404
     request.table_link = table
+    request.link_device = access.link_device(request)
     return table
+
+
+def _with_device(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """Give a phone its id the first time it opens a table link, and keep it a year from then."""
+    if not request.link_device:
+        response.set_cookie(
+            access.LINK_DEVICE_COOKIE,
+            access.new_device_id(),
+            max_age=access.LINK_DEVICE_MAX_AGE,
+            httponly=True,
+            samesite="Lax",
+            secure=request.is_secure(),
+        )
+    return response
+
+
+def read_only_reason(table: Table) -> str:
+    """Why the link takes no games (the template says it in words), or "" while it does."""
+    if table.confirmed_at is not None:
+        return "confirmed"
+    if table.voided:
+        return "voided"
+    if table.round.status == Round.Status.CLOSED:
+        return "closed"
+    if table.submitted_at is not None:
+        return "handed_in"
+    if table.round.status != Round.Status.PLAYING:
+        return "not_started"
+    return ""
 
 
 def table_link(request: HttpRequest, token: str) -> HttpResponse:
@@ -47,17 +83,30 @@ def table_link(request: HttpRequest, token: str) -> HttpResponse:
         if response is not None:
             return response
     context = {**_sheet(table), **form_context}
+    complete = context["complete"]
     context["may_enter"] = may_enter
+    # after the round's last game the page asks to hand in the sheet instead of offering a form
+    # for a game the round does not have (issue 10)
+    context["show_form"] = may_enter and not complete
+    # a round without a fixed number of games (Hennes Sibbe) is handed in when the time is up
+    context["may_hand_in"] = (
+        may_enter and bool(context["rows"]) and (complete or context["wanted"] is None)
+    )
+    context["read_only"] = read_only_reason(table)
     context["may_confirm"] = access.link_may_confirm(table)
-    confirmed = set(table.confirmations.values_list("position", flat=True))
-    context["confirmed"] = confirmed
+    confirmations = {c.position: c.device for c in table.confirmations.all()}
+    mine = next(
+        (p for p, d in confirmations.items() if d and d == request.link_device),
+        None,
+    )
+    context["my_seat"] = mine
     context["seat_rows"] = [
-        {"position": i, "name": name, "confirmed": i in confirmed}
+        {"position": i, "name": name, "confirmed": i in confirmations, "mine": i == mine}
         for i, name in enumerate(context["players"])
     ]
-    context["complete"] = context["wanted"] is None or len(context["rows"]) >= context["wanted"]
+    context["last_hand"] = context["rows"][-1]["hand"] if context["rows"] else None
     context["undo_form"] = ReasonForm()
-    return render(request, "tournament/link.html", context)
+    return _with_device(request, render(request, "tournament/link.html", context))
 
 
 @require_POST
@@ -75,20 +124,46 @@ def link_preview(request: HttpRequest, token: str) -> JsonResponse:
     )
 
 
+def _take_back(request: HttpRequest, table: Table) -> None:
+    """Take back the game the page showed as the last one, and only if it still is."""
+    if not access.link_may_enter(table):
+        raise services.Refused(_("This table cannot change its games now."))
+    form = ReasonForm(request.POST)
+    pk = whole_number(request.POST.get("hand"))
+    hand = Hand.objects.filter(table=table, pk=pk).first() if pk is not None else None
+    if hand is None:
+        raise services.Refused(
+            _("That game is no longer on the sheet; nothing was taken back. Check the sheet.")
+        )
+    if not form.is_valid():
+        raise services.Refused(_("Give a reason to take back the last game."))
+    services.delete_hand(
+        hand=hand, reason=form.cleaned_data["reason"], by_scorer=False, last_only=True
+    )
+    messages.success(request, _("Game %(n)s taken back.") % {"n": hand.number})
+
+
+def _why_no_confirming(table: Table) -> str:
+    reason = read_only_reason(table)
+    if reason == "confirmed":
+        return _("Every player has confirmed this sheet already.")
+    if reason == "closed":
+        return _("Round %(n)s is closed; ask the scorer to confirm the sheet.") % {
+            "n": table.round.number
+        }
+    if reason == "voided":
+        return _("A voided table needs no confirmation.")
+    return _("The sheet has not been handed in yet.")
+
+
 @require_POST
 def link_action(request: HttpRequest, token: str, action: str) -> HttpResponse:
-    """Undo the last game (with a reason), hand in the sheet, or confirm it as one player."""
+    """Undo the last game (naming it, with a reason), hand in the sheet, or confirm it as one
+    player on their own phone."""
     table = _link_table(request, token)
     try:
         if action == "undo":
-            if not access.link_may_enter(table):
-                raise services.Refused(_("This table cannot change its games now."))
-            form = ReasonForm(request.POST)
-            last = Hand.objects.filter(table=table).order_by("-number").first()
-            if last is None or not form.is_valid():
-                raise services.Refused(_("Give a reason to take back the last game."))
-            services.delete_hand(hand=last, reason=form.cleaned_data["reason"], by_scorer=False)
-            messages.success(request, _("Game %(n)s taken back.") % {"n": last.number})
+            _take_back(request, table)
         elif action == "submit":
             if not access.link_may_enter(table):
                 raise services.Refused(_("This sheet cannot be handed in now."))
@@ -96,14 +171,14 @@ def link_action(request: HttpRequest, token: str, action: str) -> HttpResponse:
             messages.success(request, _("Sheet handed in. Now every player confirms it."))
         elif action == "confirm":
             if not access.link_may_confirm(table):
-                raise services.Refused(_("There is nothing to confirm at this table now."))
+                raise services.Refused(_why_no_confirming(table))
             position = whole_number(request.POST.get("position"))
             if position is None:
                 raise services.Refused(_("Tap your own name to confirm."))
-            services.confirm_seat(table=table, position=position)
+            services.confirm_seat(table=table, position=position, device=request.link_device)
             messages.success(request, _("Thank you, confirmed."))
         else:
             raise Http404
     except services.Refused as exc:
         refused(request, exc)
-    return redirect("table_link", token=token)
+    return _with_device(request, redirect("table_link", token=token))

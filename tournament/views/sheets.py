@@ -69,6 +69,8 @@ def _sheet(table: Table) -> dict[str, Any]:
         "rows": rows,
         "totals": running,
         "wanted": wanted,
+        # every game of the round is entered: the page asks to hand in the sheet, no more form
+        "complete": wanted is not None and len(hands) >= wanted,
         "next_number": len(hands) + 1,
         "next_dealer": services.dealer_for(len(hands) + 1, table.size) if table.size else 0,
         **extra,
@@ -100,21 +102,35 @@ def enter_hand(
             user=request.user,
             submission_key=form.cleaned_data.get("submission"),
         )
+    except services.AlreadySaved as exc:
+        # the stored game, never the values just sent; and a fresh form (a new key), so saving
+        # the other values is a new, deliberate game and not the same send once more
+        messages.error(request, f"{exc} {_stored_game(exc.hand, table, players)}")
+        context["form"] = form_class(table=table, players=players)
+        return None
     except services.Refused as exc:
         refused(request, exc)
         return None
+    # the results as stored: for a form sent twice they are those of the first send
     messages.success(
         request,
         _("Game %(n)s saved: %(results)s")
-        % {
-            "n": hand.number,
-            "results": ", ".join(
-                f"{name} {signed(points)}"
-                for name, points in zip(players, form.result, strict=True)
-            ),
-        },
+        % {"n": hand.number, "results": _stored_results(hand, players)},
     )
     return redirect(request.path)
+
+
+def _stored_results(hand: Hand, players: list[str]) -> str:
+    points = hand.results.order_by("position").values_list("points", flat=True)
+    return ", ".join(f"{name} {signed(p)}" for name, p in zip(players, points, strict=False))
+
+
+def _stored_game(hand: Hand, table: Table, players: list[str]) -> str:
+    return _("Stored as game %(n)s: %(game)s (%(results)s).") % {
+        "n": hand.number,
+        "game": describe_hand(table.round.event.game, hand.data, players),
+        "results": _stored_results(hand, players),
+    }
 
 
 @protected
@@ -146,7 +162,8 @@ def table_sheet(request: HttpRequest, pk: int) -> HttpResponse:
 @protected
 @require_POST
 def table_confirm(request: HttpRequest, pk: int) -> HttpResponse:
-    """A scorer confirms the sheet for all players, or reopens a handed-in sheet (reason)."""
+    """A scorer hands in the sheet for the players to confirm, confirms it for all players, or
+    reopens a handed-in sheet (reason)."""
     table = table_or_404(pk)
     access.require(request, table.round.event, SCORER)
     try:
@@ -155,6 +172,11 @@ def table_confirm(request: HttpRequest, pk: int) -> HttpResponse:
                 table=table, reason=request.POST.get("reason", ""), user=request.user
             )
             messages.success(request, _("The sheet is open again; the players confirm anew."))
+        elif request.POST.get("action") == "submit":
+            services.submit_table(table=table)
+            messages.success(
+                request, _("Sheet handed in. The players now confirm it on their phones.")
+            )
         else:
             services.confirm_table(table=table, user=request.user)
             messages.success(request, _("The sheet is confirmed."))
