@@ -748,6 +748,12 @@ def _finish_if_everyone_confirmed(table: Table) -> None:
         table.save(update_fields=["confirmed_at"])
 
 
+def _seated(table: Table, position: int) -> str:
+    """The player at a seat, by name (one query)."""
+    seat = Seat.objects.filter(table=table, position=position).select_related("entry__player")
+    return str(seat.get().entry.player)
+
+
 @transaction.atomic
 def confirm_seat(*, table: Table, position: int, device: str) -> Table:
     """A player at the table agrees with the handed-in sheet, tapping their own name on their
@@ -780,13 +786,16 @@ def confirm_seat(*, table: Table, position: int, device: str) -> Table:
             return table  # tapped twice
         raise Refused(
             _(
-                "This phone has already confirmed seat %(n)s. Every player confirms on their own "
-                "phone; a player without a phone asks the scorer."
+                "This phone has already confirmed for %(player)s. Every player confirms on their "
+                "own phone; a player without a phone asks the scorer."
             )
-            % {"n": mine.position + 1}
+            % {"player": _seated(table, mine.position)}
         )
     if table.confirmations.filter(position=position).exists():
-        raise Refused(_("This seat has already been confirmed."))
+        raise Refused(
+            _("%(player)s is confirmed already; if that was not you, tell the scorer.")
+            % {"player": _seated(table, position)}
+        )
     Confirmation.objects.create(
         table=table, position=position, via=Confirmation.Via.LINK, device=device
     )

@@ -372,8 +372,11 @@ def test_one_phone_confirms_one_seat_of_a_table():
     services.submit_table(table=table)
     services.confirm_seat(table=table, position=0, device="phone-a")
     services.confirm_seat(table=table, position=0, device="phone-a")  # tapped twice: fine
-    with pytest.raises(services.Refused, match="already confirmed"):
+    first = str(table.seats.get(position=0).entry.player)
+    with pytest.raises(services.Refused, match=f"already confirmed for {first}"):
         services.confirm_seat(table=table, position=1, device="phone-a")
+    with pytest.raises(services.Refused, match=f"{first} is confirmed already"):
+        services.confirm_seat(table=table, position=0, device="phone-b")
     services.confirm_seat(table=table, position=1, device="phone-b")
     assert dict(table.confirmations.values_list("position", "device")) == {
         0: "phone-a",

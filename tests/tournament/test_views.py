@@ -17,6 +17,7 @@ import openpyxl
 import pytest
 from django import forms
 from django.apps import apps
+from django.conf import settings
 from django.contrib.messages import get_messages
 from django.http import HttpResponse
 from django.test import Client
@@ -1138,7 +1139,10 @@ def test_a_wrong_table_link_is_not_found(client: Client, token: str) -> None:
 
 def phones(count: int) -> list[Client]:
     """The players' own phones: each keeps its own cookies, so each is its own device."""
-    return [Client() for _ in range(count)]
+    clients = [Client() for _ in range(count)]
+    for phone in clients:
+        phone.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return clients
 
 
 def test_the_table_link_hands_in_the_sheet_and_each_player_confirms(client: Client) -> None:
@@ -1188,14 +1192,15 @@ def test_one_phone_cannot_confirm_a_second_seat_of_the_table() -> None:
 
 def test_a_phone_that_keeps_no_cookie_cannot_confirm() -> None:
     table = handed_in_table()
-    response = Client().post(link("link_action", table, "confirm"), {"position": "0"})
+    (phone,) = phones(1)
+    response = phone.post(link("link_action", table, "confirm"), {"position": "0"})
     assert any("scorer" in m for m in messages_of(response))
     assert not table.confirmations.exists()
 
 
 def test_the_history_shows_which_phone_confirmed_a_seat(scorer: Client) -> None:
     table = handed_in_table()
-    phone = Client()
+    (phone,) = phones(1)
     phone.get(link("table_link", table))
     phone.post(link("link_action", table, "confirm"), {"position": "2"})
     device = table.confirmations.get().device
