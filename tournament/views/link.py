@@ -55,7 +55,6 @@ def table_link(request: HttpRequest, token: str) -> HttpResponse:
         {"position": i, "name": name, "confirmed": i in confirmed}
         for i, name in enumerate(context["players"])
     ]
-    context["complete"] = context["wanted"] is None or len(context["rows"]) >= context["wanted"]
     context["undo_form"] = ReasonForm()
     return render(request, "tournament/link.html", context)
 
