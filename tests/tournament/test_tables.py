@@ -43,7 +43,7 @@ def ziege_table():
     return table
 
 
-def test_ziege_standings_show_matches_dealt_out_taken_and_the_difference(ziege_table, client: Client) -> None:
+def test_ziege_standings_show_matches_dealt_out_taken_and_difference(ziege_table, client) -> None:
     event = ziege_table.round.event
     html = client.get(reverse("event_standings", args=[event.slug])).content.decode()
     heads, rows = standings_rows(html)
@@ -64,7 +64,7 @@ def test_ziege_standings_show_matches_dealt_out_taken_and_the_difference(ziege_t
     ]
 
 
-def test_a_ziege_round_column_is_the_difference_so_plus_is_good(ziege_table, client: Client) -> None:
+def test_a_ziege_round_column_is_the_difference_so_plus_is_good(ziege_table, client) -> None:
     event = ziege_table.round.event
     rnd = event.rounds.get()
     rows = list(Entry.objects.standings(event, [rnd]))
