@@ -145,13 +145,20 @@ ZIEGE_FIGURES: tuple[tuple[str, Any, bool], ...] = (
     ("conceded", _("Defeat points taken"), False),
     ("difference", _("Difference (dealt out − taken)"), True),
 )
+# a phone shows the ranking figures, matches won and the difference; the two sums it is made of
+# are on the wider screens and the print page
+ZIEGE_DETAIL = {"td": {"class": "num detail"}, "th": {"class": "num detail"}}
 
 
 def ziege_columns() -> list[tuple[str, tables.Column]]:
-    return [
-        (name, (SignedColumn if with_sign else NumberColumn)(verbose_name=heading))
-        for name, heading, with_sign in ZIEGE_FIGURES
-    ]
+    columns = []
+    for name, heading, with_sign in ZIEGE_FIGURES:
+        kind = SignedColumn if with_sign else NumberColumn
+        if name in ("inflicted", "conceded"):
+            columns.append((name, kind(verbose_name=heading, attrs=ZIEGE_DETAIL)))
+        else:
+            columns.append((name, kind(verbose_name=heading)))
+    return columns
 
 
 class SeasonTable(tables.Table):
