@@ -376,11 +376,19 @@ class HandForm(forms.Form):
     submission = forms.UUIDField(widget=forms.HiddenInput, required=False, initial=uuid.uuid4)
 
     def __init__(
-        self, *args: Any, table: Table, players: list[str], number: int | None = None, **kwargs: Any
+        self,
+        *args: Any,
+        table: Table,
+        players: list[str],
+        number: int | None = None,
+        every_seat: bool = False,
+        **kwargs: Any,
     ) -> None:
         self.table = table
         self.players = players
         self.number = number
+        # every seat's fields, whoever deals: for a template of a whole round (imports)
+        self.every_seat = every_seat
         self.result: list[int] | None = None
         super().__init__(*args, **kwargs)
         self.setup()
@@ -403,7 +411,7 @@ class HandForm(forms.Form):
             if field in self.fields:
                 self.add_error(field, explain(exc, self.players))
             else:
-                self.add_error(None, f"{exc.field}: {explain(exc, self.players)}")
+                self.add_error(None, f"{self.field_label(exc.field)}: {explain(exc, self.players)}")
             return data
         self.hand = hand
         return data
@@ -419,6 +427,14 @@ class HandForm(forms.Form):
         if engine_field in self.fields:
             return engine_field
         return self.error_fields.get(engine_field.split("[")[0].split(".")[0])
+
+    def field_label(self, engine_field: str) -> str:
+        """An engine field without a form field of its own, as the scorer knows it: a seat's
+        entry ("points[2]") by the player's name, never by a seat number counted from 0."""
+        match = re.fullmatch(r"(?:\w+\.)?\w+\[(\d+)\].*", engine_field)
+        if match and int(match.group(1)) < len(self.players):
+            return self.players[int(match.group(1))]
+        return engine_field
 
     @staticmethod
     def seat(value: str) -> int | None:
@@ -472,7 +488,7 @@ class CegoHandForm(HandForm):
         ]
         # RULES.md 2.1: at five seats the dealer sits out the game: he neither declares nor
         # takes part in a Räuber, so he is not offered for either
-        self.sitting_out = seat_sitting_out(self.table, self.number)
+        self.sitting_out = None if self.every_seat else seat_sitting_out(self.table, self.number)
         out = self.sitting_out
         self.fields["declarer"].choices = seat_choices(self.players, "—", without=out)
         self.fields["announcer"].choices = seat_choices(self.players, _("nobody"), without=out)
@@ -506,9 +522,12 @@ class CegoHandForm(HandForm):
             raise scoring.InvalidHand("contract", str(_("choose the contract")))
         hand: dict[str, Any] = {"contract": contract}
         if contract == "raeuber":
-            # the dealer who sits out has no field: his card points are 0 (RULES.md 2.5)
+            # the dealer who sits out has no field: his card points are 0 (RULES.md 2.5); a
+            # number sent for him anyway goes to the engine, which refuses it with its reason
             hand["points"] = [
-                0 if i == self.sitting_out else d.get(f"points_{i}")
+                (whole_number(self.data.get(f"points_{i}")) or 0)
+                if i == self.sitting_out
+                else d.get(f"points_{i}")
                 for i in range(len(self.players))
             ]
             if any(p is None for p in hand["points"]):

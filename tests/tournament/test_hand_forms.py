@@ -311,3 +311,53 @@ def test_an_event_with_a_bettel_of_25_takes_totals_in_fives() -> None:
     other = make_table(rules={"bettel": 25})
     with pytest.raises(scoring.InvalidHand, match="multiple of 5"):
         services.record_totals(table=other, totals=[23, -23, 0, 0])
+
+
+def test_card_points_sent_for_the_dealer_anyway_are_refused_by_name(scorer: Client) -> None:
+    table = make_table(players=5)
+    players = table_players(table)
+    data = {"contract": "raeuber", "action": "save", "points_0": "9"}
+    data |= {f"points_{i}": str(p) for i, p in zip((1, 2, 3, 4), (30, 20, 10, 10), strict=True)}
+    response = scorer.post(reverse("table", args=[table.pk]), data)
+    assert response.status_code == 200
+    errors = response.context["form"].non_field_errors()
+    assert errors == [
+        f"{players[0]}: must be 0: seat 1 ({players[0]}) sits out and takes no part in Räuber"
+    ]
+    assert "points[0]" not in response.content.decode()
+    assert not table.hands.exists()
+
+
+def test_a_five_seat_rounds_excel_template_has_every_seats_columns() -> None:
+    import io
+
+    from openpyxl import load_workbook
+
+    from tournament import imports
+
+    table = make_table(players=5)
+    players = table_players(table)
+    with translation.override("en"):
+        book = load_workbook(imports.result_template(table.round))
+        sheet = book["Table 1"]
+        header = [cell.value for cell in sheet[3]]
+        # every seat deals some game, so every seat needs its Räuber column and declarer choice
+        assert all(name in header for name in players)
+        # game 2: seat 1 deals; a Räuber of the other four is read, with 0 for the dealer
+        points = dict(zip(players, (30, 0, 20, 15, 14), strict=True))
+        for column, label in enumerate(header, start=1):
+            if label == "Contract":
+                sheet.cell(row=4, column=column, value="Cego")
+                sheet.cell(row=5, column=column, value="Räuber")
+            elif label == "Declarer":
+                sheet.cell(row=4, column=column, value=2)
+            elif label == "Declarer's card points":
+                sheet.cell(row=4, column=column, value=40)
+            elif label in points:
+                sheet.cell(row=5, column=column, value=points[label])
+        upload = io.BytesIO()
+        book.save(upload)
+        upload.seek(0)
+        preview = imports.read_results(table.round, upload)
+    assert [row.error for row in preview.rows] == ["", ""]
+    assert preview.rows[1].hand["points"] == [30, 0, 20, 15, 14]
