@@ -57,7 +57,8 @@ def ranking_order(game: str) -> list:
 class EntryQuerySet(models.QuerySet):
     def standings(self, event: Event, rounds: list[Round] | None = None) -> EntryQuerySet:
         """Every entry of the event with its totals and rank; ``rounds`` adds a column per round
-        (``round_<number>``). One query."""
+        (``round_<number>``: the round's points, for Ziege its defeat points difference). One
+        query."""
         # Only the columns the standings show: SQLite groups by every selected column, and a
         # narrow GROUP BY keeps this query within a small factor of a bare SUM ... GROUP BY.
         qs = self.filter(event=event).select_related("player").only(*STANDINGS_FIELDS)

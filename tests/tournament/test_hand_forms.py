@@ -361,3 +361,16 @@ def test_a_five_seat_rounds_excel_template_has_every_seats_columns() -> None:
         preview = imports.read_results(table.round, upload)
     assert [row.error for row in preview.rows] == ["", ""]
     assert preview.rows[1].hand["points"] == [30, 0, 20, 15, 14]
+
+
+def test_the_totals_page_names_the_player_whose_total_is_not_in_tens(client: Client) -> None:
+    table = make_table()
+    players = table_players(table)
+    client.force_login(make_user())
+    data = {"total_0": "30", "total_1": "-15", "total_2": "-15", "total_3": "0"}
+    response = client.post(reverse("table_totals", args=[table.pk]), data, follow=True)
+    errors = [str(m) for m in response.context["messages"] if m.level_tag == "error"]
+    assert errors == [
+        f"{players[1]}: must be a multiple of 10, as every Cego game's result is; got -15"
+    ]
+    assert not table.hands.exists()
