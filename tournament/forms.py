@@ -860,11 +860,15 @@ class HennesSibbeHandForm(HandForm):
         if "claim_correct" in hand:
             initial["claim_correct"] = "yes" if hand["claim_correct"] else "no"
         reveal = hand.get("reveal") or {}
+
+        def words(cards: list[str]) -> str:  # in the short form the page shows
+            return " ".join(CARD_SPELLINGS[c][0] if c in CARD_SPELLINGS else c for c in cards)
+
         for i, cards in enumerate(reveal.get("hands") or []):
-            initial[f"hand_{i}"] = " ".join(cards)
+            initial[f"hand_{i}"] = words(cards)
         for i, cards in enumerate(reveal.get("penalty_cards") or []):
-            initial[f"penalty_{i}"] = " ".join(cards)
-        initial["drillings"] = " ".join(reveal.get("drillings") or [])
+            initial[f"penalty_{i}"] = words(cards)
+        initial["drillings"] = words(reveal.get("drillings") or [])
         return initial
 
 

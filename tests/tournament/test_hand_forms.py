@@ -374,3 +374,25 @@ def test_the_totals_page_names_the_player_whose_total_is_not_in_tens(client: Cli
         f"{players[1]}: must be a multiple of 10, as every Cego game's result is; got -15"
     ]
     assert not table.hands.exists()
+
+
+def test_a_stored_reveal_is_shown_for_correction_in_the_short_form() -> None:
+    hand = {
+        "claimant": 0,
+        "challenger": 1,
+        "claim": {"count": 3, "colour": "gruen"},
+        "reveal": {
+            "hands": [["gruen", "goat"], ["joker_ogl"], []],
+            "penalty_cards": [[], [], ["hennes"]],
+            "drillings": ["gruen"],
+        },
+    }
+    initial = HennesSibbeHandForm.initial_from(hand)
+    assert (initial["hand_0"], initial["hand_1"], initial["penalty_2"]) == (
+        "grün bock",
+        "ogl",
+        "hennes",
+    )
+    assert initial["drillings"] == "grün"
+    # and read back as the same cards
+    assert parse_cards(initial["hand_0"], "hand_0") == ["gruen", "goat"]
