@@ -348,6 +348,15 @@ def game_value(hand: Hand, rules: Rules) -> int:
     return w
 
 
+def amount_step(rules: Any = None) -> int:
+    """Every amount a hand gives is a multiple of this, and so is every total: 10 with the default
+    settings ("written amounts are multiples of 10", 2.4), less only where an event sets a
+    fixed-value game to an amount that is not a multiple of 10."""
+    settings = check_rules(rules)
+    fixed = (settings.bettel, settings.piccolo, settings.ulti, settings.raeuber)
+    return math.gcd(10, *fixed)
+
+
 def round_up_to_ten(raw: int) -> int:
     # "written amounts are multiples of 10"
     return 10 * math.ceil(raw / 10)

@@ -24,7 +24,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from . import standings
 from .models import Entry, Event, Hand, Result, Round, Season, Seat
-from .tables import total_heading, value_of_total
+from .tables import ZIEGE_FIGURES, total_heading, value_of_total
 from .templatetags.tournament import describe_hand
 
 HEADER_FONT = Font(bold=True)
@@ -105,11 +105,10 @@ def _standings_sheet(workbook: Workbook, event: Event, rounds: list[Round]) -> N
     columns += [(_("Round %(n)s") % {"n": r.number}, 10, SIGNED) for r in rounds]
     extra: list[str] = []
     if event.game == "ziege":
-        extra = ["matches", "difference", "conceded"]
+        extra = [name for name, _heading, _signed in ZIEGE_FIGURES]
         columns += [
-            (_("Matches won"), 10, INTEGER),
-            (_("Defeat points difference"), 12, SIGNED),
-            (_("Defeat points conceded"), 12, INTEGER),
+            (str(heading), 12, SIGNED if signed else INTEGER)
+            for _name, heading, signed in ZIEGE_FIGURES
         ]
     if event.game == "hennes_sibbe":
         extra = ["games_lost"]

@@ -12,21 +12,52 @@ from typing import Any
 
 from django import forms
 from django.utils.text import slugify
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 import scoring
 from scoring import cego, crazy_solo, hennes_sibbe
 
 from .models import Entry, Event, Game, Player, Season, Table
-from .services import check_totals, preview_hand
+from .services import check_totals, preview_hand, seat_sitting_out
 
 NONE = ""
 
+# The engine counts seats from 0 (RULES.md conventions); people count from 1 and know each other by
+# name. ``explain`` turns every seat in an engine message into "5 (Anna Huber)", in one place.
+SEAT_PARAMS = frozenset({"declarer", "sitting_out", "announcer"})
+SEAT_RANGE_TEMPLATES = {
+    "must be a seat number from 0 to {number}, got {value}": gettext_noop(
+        "must be one of the players in seats 1 to {number}, got seat {value}"
+    ),
+    "must be a seat number from 0 to {number} at a table of {seats}, got {value}": gettext_noop(
+        "must be one of the players in seats 1 to {number}, got seat {value}"
+    ),
+}
 
-def explain(exc: scoring.InvalidHand) -> str:
-    """The engine's reason in the scorer's language (its templates are in the catalogue)."""
-    return exc.explain(gettext)
+
+def seat_label(seat: Any, players: list[str] | None = None) -> str:
+    """A seat as people say it: counted from 1, with the player's name when it is known."""
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        return str(seat)
+    if players and 0 <= seat < len(players):
+        return f"{seat + 1} ({players[seat]})"
+    return str(seat + 1)
+
+
+def explain(exc: scoring.InvalidHand, players: list[str] | None = None) -> str:
+    """The engine's reason in the scorer's language (its templates are in the catalogue), with
+    every seat it names counted from 1 and, where the players are known, named."""
+    template, params = exc.text.template, dict(exc.text.params)
+    if template in SEAT_RANGE_TEMPLATES:
+        template = SEAT_RANGE_TEMPLATES[template]
+        params["number"] = int(params["number"]) + 1
+        shown = str(params["value"])
+        if re.fullmatch(r"-?[0-9]{1,30}", shown):
+            params["value"] = str(int(shown) + 1)
+    for key in SEAT_PARAMS & params.keys():
+        params[key] = seat_label(params[key], players)
+    return scoring.Text(template, **params).render(gettext)
 
 
 INT_MAX = 2**31 - 1  # what every database stores in an integer column
@@ -311,9 +342,26 @@ class ReasonForm(forms.Form):
 # --- hand forms -------------------------------------------------------------------------------
 
 
-def seat_choices(players: list[str], blank: str | None = None) -> list[tuple[str, str]]:
-    choices = [(str(i), name) for i, name in enumerate(players)]
+def seat_choices(
+    players: list[str], blank: str | None = None, without: int | None = None
+) -> list[tuple[str, str]]:
+    choices = [(str(i), name) for i, name in enumerate(players) if i != without]
     return [(NONE, blank), *choices] if blank is not None else choices
+
+
+class SeatChoiceField(forms.ChoiceField):
+    """A seat chosen by the player's name. A seat that is at the table but may not be chosen for
+    this game (the dealer who sits out) is left out of the choices, and sent anyway it is refused
+    with its own reason instead of Django's "not one of the available choices"."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.unavailable: dict[str, str] = {}
+
+    def validate(self, value: Any) -> None:
+        if value in self.unavailable:
+            raise forms.ValidationError(self.unavailable[value], code="unavailable")
+        super().validate(value)
 
 
 class HandForm(forms.Form):
@@ -328,11 +376,19 @@ class HandForm(forms.Form):
     submission = forms.UUIDField(widget=forms.HiddenInput, required=False, initial=uuid.uuid4)
 
     def __init__(
-        self, *args: Any, table: Table, players: list[str], number: int | None = None, **kwargs: Any
+        self,
+        *args: Any,
+        table: Table,
+        players: list[str],
+        number: int | None = None,
+        every_seat: bool = False,
+        **kwargs: Any,
     ) -> None:
         self.table = table
         self.players = players
         self.number = number
+        # every seat's fields, whoever deals: for a template of a whole round (imports)
+        self.every_seat = every_seat
         self.result: list[int] | None = None
         super().__init__(*args, **kwargs)
         self.setup()
@@ -353,9 +409,9 @@ class HandForm(forms.Form):
         except scoring.InvalidHand as exc:
             field = self.field_for(exc.field)
             if field in self.fields:
-                self.add_error(field, explain(exc))
+                self.add_error(field, explain(exc, self.players))
             else:
-                self.add_error(None, f"{exc.field}: {explain(exc)}")
+                self.add_error(None, f"{self.field_label(exc.field)}: {explain(exc, self.players)}")
             return data
         self.hand = hand
         return data
@@ -371,6 +427,14 @@ class HandForm(forms.Form):
         if engine_field in self.fields:
             return engine_field
         return self.error_fields.get(engine_field.split("[")[0].split(".")[0])
+
+    def field_label(self, engine_field: str) -> str:
+        """An engine field without a form field of its own, as the scorer knows it: a seat's
+        entry ("points[2]") by the player's name, never by a seat number counted from 0."""
+        match = re.fullmatch(r"(?:\w+\.)?\w+\[(\d+)\].*", engine_field)
+        if match and int(match.group(1)) < len(self.players):
+            return self.players[int(match.group(1))]
+        return engine_field
 
     @staticmethod
     def seat(value: str) -> int | None:
@@ -395,7 +459,7 @@ class CegoHandForm(HandForm):
     POINT_GAMES = (*cego.LADDER, "solo")
 
     contract = forms.ChoiceField(label=_("Contract"), choices=[])
-    declarer = forms.ChoiceField(label=_("Declarer"), choices=[], required=False)
+    declarer = SeatChoiceField(label=_("Declarer"), choices=[], required=False)
     declarer_points = forms.IntegerField(label=_("Declarer's card points"), required=False)
     berg = forms.BooleanField(label=_("Berg: declarer took no trick"), required=False)
     gegensolo = forms.BooleanField(label=_("after a Gegensolo"), required=False)
@@ -405,7 +469,7 @@ class CegoHandForm(HandForm):
         choices=[(NONE, "—"), ("yes", _("yes, won")), ("no", _("no, lost"))],
         required=False,
     )
-    announcer = forms.ChoiceField(label=_("Räuber announced by"), choices=[], required=False)
+    announcer = SeatChoiceField(label=_("Räuber announced by"), choices=[], required=False)
     forfeit = forms.ChoiceField(
         label=_("Forfeit"),
         choices=[
@@ -422,12 +486,35 @@ class CegoHandForm(HandForm):
         self.fields["contract"].choices = [(NONE, "—")] + [
             (key, contract_name("cego", key)) for key in cego.CONTRACTS
         ]
-        self.fields["declarer"].choices = seat_choices(self.players, "—")
-        self.fields["announcer"].choices = seat_choices(self.players, _("nobody"))
+        # RULES.md 2.1: at five seats the dealer sits out the game: he neither declares nor
+        # takes part in a Räuber, so he is not offered for either
+        self.sitting_out = None if self.every_seat else seat_sitting_out(self.table, self.number)
+        out = self.sitting_out
+        self.fields["declarer"].choices = seat_choices(self.players, "—", without=out)
+        self.fields["announcer"].choices = seat_choices(self.players, _("nobody"), without=out)
+        if out is not None and out < len(self.players):
+            name = self.players[out]
+            # a new dict per form: the field is a shallow copy of the class's field
+            self.fields["declarer"].unavailable = {
+                str(out): _("%(name)s deals this game and sits out: choose one of the players.")
+                % {"name": name}
+            }
+            self.fields["announcer"].unavailable = {
+                str(out): _("%(name)s deals this game and sits out, so cannot announce Räuber.")
+                % {"name": name}
+            }
         for i, name in enumerate(self.players):
+            if i == out:
+                continue
             self.fields[f"points_{i}"] = forms.IntegerField(
                 label=name, required=False, widget=forms.NumberInput(attrs={"class": "raeuber"})
             )
+
+    @property
+    def sitting_out_name(self) -> str:
+        """The player who deals and sits out this game (five-seat Cego), for the form's heading."""
+        out = self.sitting_out
+        return self.players[out] if out is not None and out < len(self.players) else ""
 
     def to_hand(self, d: dict[str, Any]) -> dict[str, Any]:
         contract = d.get("contract")
@@ -435,7 +522,14 @@ class CegoHandForm(HandForm):
             raise scoring.InvalidHand("contract", str(_("choose the contract")))
         hand: dict[str, Any] = {"contract": contract}
         if contract == "raeuber":
-            hand["points"] = [d.get(f"points_{i}") for i in range(len(self.players))]
+            # the dealer who sits out has no field: his card points are 0 (RULES.md 2.5); a
+            # number sent for him anyway goes to the engine, which refuses it with its reason
+            hand["points"] = [
+                (whole_number(self.data.get(f"points_{i}")) or 0)
+                if i == self.sitting_out
+                else d.get(f"points_{i}")
+                for i in range(len(self.players))
+            ]
             if any(p is None for p in hand["points"]):
                 raise scoring.InvalidHand("points", str(_("enter every player's card points")))
             hand["announcer"] = self.seat(d.get("announcer"))
@@ -446,10 +540,15 @@ class CegoHandForm(HandForm):
         if d.get("forfeit"):
             hand["forfeit"] = d["forfeit"]
         if contract in self.POINT_GAMES:
+            points = d.get("declarer_points")
             if d.get("berg"):
+                # Berg means no card points: points typed as well go to the engine, which
+                # refuses anything but 0 with its reason (as it does for a stored hand)
                 hand["declarer_took_trick"] = False
-            elif d.get("declarer_points") is not None:
-                hand["declarer_points"] = d["declarer_points"]
+                if points:
+                    hand["declarer_points"] = points
+            elif points is not None:
+                hand["declarer_points"] = points
             if d.get("gegensolo") and contract != "solo":
                 hand["gegensolo"] = True
         elif contract in ("bettel", "piccolo"):
@@ -576,34 +675,72 @@ class CrazySoloHandForm(HandForm):
         }
 
 
-# Hennes Sibbe cards as typed on a sheet: German colour names, and short names for the jokers.
-CARD_WORDS = {
-    **{c: c for c in hennes_sibbe.CARDS},
-    "grün": "gruen",
-    "bock": "goat",
-    "geißbock": "goat",
-    "geissbock": "goat",
-    "rgb": "joker_rgb",
-    "ogl": "joker_ogl",
+# Hennes Sibbe cards as typed on a sheet (the short form): (word, abbreviation, other spellings)
+# per card; a number repeats the card after it ("3 rot", "2b"). The word is what the card buttons
+# write and the help next to the fields shows, with the abbreviation.
+CARD_SPELLINGS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "rot": ("rot", "r", ()),
+    "orange": ("orange", "o", ()),
+    "gelb": ("gelb", "ge", ()),
+    "gruen": ("grün", "gr", ("gruen",)),
+    "blau": ("blau", "bl", ()),
+    "lila": ("lila", "l", ()),
+    "goat": ("bock", "b", ("geißbock", "geissbock", "goat")),
+    "hennes": ("hennes", "h", ()),
+    "joker_rgb": ("rgb", "", ("joker_rgb",)),
+    "joker_ogl": ("ogl", "", ("joker_ogl",)),
 }
+CARD_WORDS = {
+    word: card
+    for card, (main, short, others) in CARD_SPELLINGS.items()
+    for word in (main, short, *others)
+    if word
+}
+CARD_REPEAT_MAX = 20  # more of one card than any hand holds
+CARD_TOKEN = re.compile(r"(?:([0-9]+)[x×*]?)?([^\W\d_]+)?")
+
+
+def card_words_help(cards: tuple[str, ...] = hennes_sibbe.CARDS) -> str:
+    """The valid words, shown next to the card fields before anyone types: "rot (r), ..."."""
+    words = []
+    for card in cards:
+        main, short, _others = CARD_SPELLINGS[card]
+        words.append(f"{main} ({short})" if short else main)
+    return ", ".join(words)
 
 
 def parse_cards(text: str, field: str) -> list[str]:
-    cards = []
-    for word in text.replace(",", " ").lower().split():
+    """ "rot rot bock", "2 rot b" or "2rot, bock" → ["rot", "rot", "goat"]."""
+    cards: list[str] = []
+    repeat: int | None = None
+    for token in re.split(r"[\s,;]+", (text or "").lower().strip()):
+        if not token:
+            continue
+        match = CARD_TOKEN.fullmatch(token)
+        number, word = match.groups() if match else (None, token)
+        if number is not None:
+            if repeat is not None or not 1 <= int(number) <= CARD_REPEAT_MAX:
+                raise scoring.InvalidHand(
+                    field,
+                    str(_("“%(word)s”: write one number from 1 to 20, then its card, e.g. 3 rot"))
+                    % {"word": token},
+                )
+            repeat = int(number)
+        if word is None:
+            continue  # "3 rot": the number waits for its card
         if word not in CARD_WORDS:
             raise scoring.InvalidHand(
                 field,
-                str(
-                    _(
-                        "unknown card “%(word)s”; write colours "
-                        "(rot, orange, gelb, grün, blau, lila) "
-                        "or jokers (bock, hennes, rgb, ogl)"
-                    )
-                )
-                % {"word": word},
+                str(_("unknown card “%(word)s”; write %(words)s"))
+                % {
+                    "word": word,
+                    "words": card_words_help(),
+                },
             )
-        cards.append(CARD_WORDS[word])
+        cards += [CARD_WORDS[word]] * (repeat or 1)
+        repeat = None
+    if repeat is not None:
+        raise scoring.InvalidHand(field, str(_("a number must be followed by a card, e.g. 3 rot")))
     return cards
 
 
@@ -637,13 +774,41 @@ class HennesSibbeHandForm(HandForm):
     def setup(self) -> None:
         self.fields["claimant"].choices = seat_choices(self.players)
         self.fields["challenger"].choices = seat_choices(self.players)
+        # the card fields: typed in the short form, or tapped in with the card buttons (JS)
+        cards = {"data-cards": "all", "aria-describedby": "card-words", "autocomplete": "off"}
         for i, name in enumerate(self.players):
             self.fields[f"hand_{i}"] = forms.CharField(
-                label=_("%(name)s: hand") % {"name": name}, required=False
+                label=_("%(name)s: hand") % {"name": name},
+                required=False,
+                widget=forms.TextInput(attrs=cards),
             )
             self.fields[f"penalty_{i}"] = forms.CharField(
-                label=_("%(name)s: penalty cards") % {"name": name}, required=False
+                label=_("%(name)s: penalty cards") % {"name": name},
+                required=False,
+                widget=forms.TextInput(attrs=cards),
             )
+        self.fields["drillings"].widget.attrs.update(
+            {**cards, "data-cards": "colours", "aria-describedby": "drilling-words"}
+        )
+        self.fields["drillings"].help_text = _("Colours only: %(words)s") % {
+            "words": card_words_help(hennes_sibbe.COLOURS)
+        }
+        # drillings are listed after the players' cards
+        self.order_fields([name for name in self.fields if name != "drillings"] + ["drillings"])
+
+    # shown next to the first card field: the short form, before anyone makes a mistake
+    card_words_field = "hand_0"
+
+    def card_words(self) -> str:
+        return card_words_help()
+
+    def card_buttons(self) -> list[tuple[str, str, bool]]:
+        """(word written, label, is a colour) for the card buttons the script adds to each field."""
+        names = {**hennes_sibbe.COLOUR_NAMES, **hennes_sibbe.JOKER_NAMES}
+        names |= {"goat": "Bock", "hennes": "Hennes", "joker_rgb": "RGB", "joker_ogl": "OGL"}
+        return [
+            (CARD_SPELLINGS[c][0], names[c], c in hennes_sibbe.COLOURS) for c in hennes_sibbe.CARDS
+        ]
 
     def to_hand(self, d: dict[str, Any]) -> dict[str, Any]:
         hand: dict[str, Any] = {
@@ -662,6 +827,18 @@ class HennesSibbeHandForm(HandForm):
             ],
             "drillings": parse_cards(d.get("drillings") or "", "drillings"),
         }
+        reveal = hand["reveal"]
+        if not any([*reveal["hands"], *reveal["penalty_cards"], reveal["drillings"]]):
+            # an empty reveal would count 0 and always call the claim wrong
+            raise scoring.InvalidHand(
+                "claim_correct",
+                str(
+                    _(
+                        "no cards entered: enter the revealed cards below, "
+                        "or choose whether the claim was right"
+                    )
+                ),
+            )
         return hand
 
     def clean(self) -> dict[str, Any]:
@@ -683,11 +860,15 @@ class HennesSibbeHandForm(HandForm):
         if "claim_correct" in hand:
             initial["claim_correct"] = "yes" if hand["claim_correct"] else "no"
         reveal = hand.get("reveal") or {}
+
+        def words(cards: list[str]) -> str:  # in the short form the page shows
+            return " ".join(CARD_SPELLINGS[c][0] if c in CARD_SPELLINGS else c for c in cards)
+
         for i, cards in enumerate(reveal.get("hands") or []):
-            initial[f"hand_{i}"] = " ".join(cards)
+            initial[f"hand_{i}"] = words(cards)
         for i, cards in enumerate(reveal.get("penalty_cards") or []):
-            initial[f"penalty_{i}"] = " ".join(cards)
-        initial["drillings"] = " ".join(reveal.get("drillings") or [])
+            initial[f"penalty_{i}"] = words(cards)
+        initial["drillings"] = words(reveal.get("drillings") or [])
         return initial
 
 
@@ -704,6 +885,7 @@ class TotalsForm(forms.Form):
 
     def __init__(self, *args: Any, table: Table, players: list[str], **kwargs: Any) -> None:
         self.table = table
+        self.players = players
         super().__init__(*args, **kwargs)
         for i, name in enumerate(players):
             self.fields[f"total_{i}"] = forms.IntegerField(
@@ -718,7 +900,9 @@ class TotalsForm(forms.Form):
         try:
             check_totals(self.table.round.event, self.table, totals)
         except scoring.InvalidHand as exc:
-            self.add_error(None, explain(exc))
+            # "totals[2]" is the third player's field
+            field = re.sub(r"^totals\[(\d+)\]$", r"total_\1", exc.field)
+            self.add_error(field if field in self.fields else None, explain(exc, self.players))
         self.totals = totals
         return data
 

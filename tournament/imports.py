@@ -295,7 +295,7 @@ def _form_class(event: Event) -> type[HandForm]:
 
 
 def _template_fields(event: Event, table: Table, players: list[str]) -> list[tuple[str, str]]:
-    form = _form_class(event)(table=table, players=players)
+    form = _form_class(event)(table=table, players=players, every_seat=True)
     return [(f.name, str(f.label)) for f in form.visible_fields()]
 
 
@@ -433,7 +433,7 @@ def read_results(rnd: Round, upload: IO[bytes]) -> ResultImport:
             continue
         for position, row in enumerate(filled, start=1):
             number = row[0] if isinstance(row[0], int) else position
-            probe = form_class(table=table, players=players)
+            probe = form_class(table=table, players=players, every_seat=True)
             data = {
                 name: _cell_to_form(name, row[i] if i < len(row) else None, probe, players)
                 for i, name in columns.items()

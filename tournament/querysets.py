@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from django.db import models
 from django.db.models import F, Q, Sum, Value, Window
+from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import Coalesce, Rank
 
 if TYPE_CHECKING:
@@ -29,11 +30,17 @@ STANDINGS_FIELDS = (
 )
 
 
-def _sum(field: str, condition: Q | None = None) -> Coalesce:
+def _sum(field: str | F | CombinedExpression, condition: Q | None = None) -> Coalesce:
     counted = Q(results__counts=True)
     if condition is not None:
         counted &= condition
-    return Coalesce(Sum(f"results__{field}", filter=counted), Value(0))
+    value = f"results__{field}" if isinstance(field, str) else field
+    return Coalesce(Sum(value, filter=counted), Value(0))
+
+
+# Ziege: the defeat points a seat's team dealt out minus those it took; more is better, so a
+# round's column reads the right way round with its sign (+4: the team did well)
+ZIEGE_DIFFERENCE = F("results__inflicted") - F("results__points")
 
 
 def ranking_order(game: str) -> list:
@@ -50,13 +57,15 @@ def ranking_order(game: str) -> list:
 class EntryQuerySet(models.QuerySet):
     def standings(self, event: Event, rounds: list[Round] | None = None) -> EntryQuerySet:
         """Every entry of the event with its totals and rank; ``rounds`` adds a column per round
-        (``round_<number>``). One query."""
+        (``round_<number>``: the round's points, for Ziege its defeat points difference). One
+        query."""
         # Only the columns the standings show: SQLite groups by every selected column, and a
         # narrow GROUP BY keeps this query within a small factor of a bare SUM ... GROUP BY.
         qs = self.filter(event=event).select_related("player").only(*STANDINGS_FIELDS)
         annotations = {"total": _sum("points")}
+        per_round = ZIEGE_DIFFERENCE if event.game == "ziege" else "points"
         for rnd in rounds or []:
-            annotations[f"round_{rnd.number}"] = _sum("points", Q(results__round_id=rnd.pk))
+            annotations[f"round_{rnd.number}"] = _sum(per_round, Q(results__round_id=rnd.pk))
         if event.game == "ziege":
             annotations |= {
                 "matches": _sum("matches_won"),

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
 import scoring
-from scoring import ziege
+from scoring import cego, ziege
 
 from . import draw as drawing
 from .models import (
@@ -351,6 +351,14 @@ def hand_for_engine(
     return hand
 
 
+def seat_sitting_out(table: Table, number: int | None = None) -> int | None:
+    """The seat that sits out game ``number`` (the next game when None): the dealer at a five-seat
+    Cego table (RULES.md 2.1); None everywhere else. Without a number it costs a query."""
+    if table.round.event.game != Game.CEGO or table.size != 5:
+        return None
+    return dealer_for(number if number is not None else _next_number(table), table.size)
+
+
 def preview_hand(*, table: Table, data: dict[str, Any], number: int | None = None) -> list[int]:
     """The results a hand would give, without saving it (raises InvalidHand)."""
     event = table.round.event
@@ -549,9 +557,11 @@ def delete_hand(
 
 
 def check_totals(event: Event, table: Table, totals: Any) -> list[int]:
-    """The paper fallback: one whole number per seat, adding up to zero in a zero-sum game."""
+    """The paper fallback: one whole number per seat, adding up to zero in a zero-sum game; Cego
+    totals are sums of amounts written in tens, so they are multiples of ten too."""
     if not isinstance(totals, list) or len(totals) != table.size:
         raise scoring.InvalidHand("totals", _("give one total per player"))
+    step = cego.amount_step(event.full_rules()) if event.game == Game.CEGO else 1
     for i, value in enumerate(totals):
         if not isinstance(value, int) or isinstance(value, bool) or abs(value) > TOTAL_MAX:
             raise scoring.InvalidHand(
@@ -559,6 +569,12 @@ def check_totals(event: Event, table: Table, totals: Any) -> list[int]:
             )
         if event.game not in ZERO_SUM and value < 0:
             raise scoring.InvalidHand(f"totals[{i}]", _("cannot be negative in this game"))
+        if value % step:
+            raise scoring.InvalidHand(
+                f"totals[{i}]",
+                _("must be a multiple of %(step)s, as every Cego game's result is; got %(value)s")
+                % {"step": step, "value": value},
+            )
     if event.game in ZERO_SUM and sum(totals) != 0:
         raise scoring.InvalidHand(
             "totals",

@@ -121,21 +121,44 @@ def standings_table(event: Event, data: Any, rounds: list[Round], **kwargs: Any)
         )
         for r in rounds
     ]
+    exclude: tuple[str, ...] = ()
     if event.game == "ziege":
-        extra += [
-            ("matches", NumberColumn(verbose_name=_("Matches won"))),
-            ("difference", SignedColumn(verbose_name=_("Defeat points difference"))),
-            ("conceded", NumberColumn(verbose_name=_("Defeat points conceded"))),
-        ]
+        # RULES.md 6: matches won, then dealt out minus taken, then fewer taken; the conceded sum
+        # is the generic total, so that column gives way to these
+        extra += [(name, column) for name, column in ziege_columns()]
+        exclude = ("total",)
     if event.game == "hennes_sibbe":
         extra.append(("games_lost", NumberColumn(verbose_name=_("Games lost"))))
     if event.game == "crazy_solo":
         extra.append(("total", BalanceColumn(event.full_rules()["start_balance"])))
     elif event.game == "hennes_sibbe":
         extra.append(("total", NumberColumn(verbose_name=_("Penalty cards"))))
-    elif event.game == "ziege":
-        extra.append(("total", NumberColumn(verbose_name=_("Defeat points"))))
-    return StandingsTable(data, extra_columns=extra, **kwargs)
+    return StandingsTable(data, extra_columns=extra, exclude=exclude, **kwargs)
+
+
+# Ziege's standings figures: (annotation, heading, signed). The headings say who got the defeat
+# points, so that no sign has to be guessed: "dealt out" is good for a player, "taken" bad, and
+# the difference is dealt out minus taken (+ good, − bad).
+ZIEGE_FIGURES: tuple[tuple[str, Any, bool], ...] = (
+    ("matches", _("Matches won"), False),
+    ("inflicted", _("Defeat points dealt out"), False),
+    ("conceded", _("Defeat points taken"), False),
+    ("difference", _("Difference (dealt out − taken)"), True),
+)
+# a phone shows the ranking figures, matches won and the difference; the two sums it is made of
+# are on the wider screens and the print page
+ZIEGE_DETAIL = {"td": {"class": "num detail"}, "th": {"class": "num detail"}}
+
+
+def ziege_columns() -> list[tuple[str, tables.Column]]:
+    columns = []
+    for name, heading, with_sign in ZIEGE_FIGURES:
+        kind = SignedColumn if with_sign else NumberColumn
+        if name in ("inflicted", "conceded"):
+            columns.append((name, kind(verbose_name=heading, attrs=ZIEGE_DETAIL)))
+        else:
+            columns.append((name, kind(verbose_name=heading)))
+    return columns
 
 
 class SeasonTable(tables.Table):

@@ -75,9 +75,44 @@
     }, 250);
   }
 
-  form.addEventListener("change", function () { update(); preview(); });
+  // Berg: the declarer took no trick, so there are no card points to type. Ticking it clears
+  // the typed points and disables the field (the server refuses points with Berg as well).
+  function berg() {
+    var box = form.elements.berg, points = form.elements.declarer_points;
+    if (!box || !points) return;
+    var field = points.closest(".field");
+    if (box.checked && points.value !== "") points.value = "";
+    points.disabled = box.checked;
+    if (field) field.classList.toggle("disabled", box.checked);
+  }
+
+  // Hennes Sibbe: a row of card buttons under each card field; a tap writes the card's word in
+  // the short form, so typing and tapping can be mixed and the server reads one format.
+  var cardButtons = document.getElementById("card-buttons");
+  if (cardButtons) {
+    form.querySelectorAll("input[data-cards]").forEach(function (input) {
+      var group = cardButtons.content.firstElementChild.cloneNode(true);
+      var label = form.querySelector("label[for='" + input.id + "']");
+      if (label) group.setAttribute("aria-label", label.textContent.replace(/:\s*$/, ""));
+      if (input.dataset.cards === "colours") {
+        group.querySelectorAll("button.joker").forEach(function (b) { b.remove(); });
+      }
+      group.addEventListener("click", function (event) {
+        var button = event.target.closest("button");
+        if (!button) return;
+        var words = input.value.trim() ? input.value.trim().split(/\s+/) : [];
+        if (button.dataset.word) words.push(button.dataset.word); else words.pop();
+        input.value = words.join(" ");
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+      input.insertAdjacentElement("afterend", group);
+    });
+  }
+
+  form.addEventListener("change", function () { update(); berg(); preview(); });
   form.addEventListener("input", preview);
   update();
+  berg();
 
   var counter = document.getElementById("card-counter");
   if (counter) {
@@ -94,8 +129,9 @@
         });
     });
     document.getElementById("counter-use").addEventListener("click", function () {
-      if (points !== null && Number.isInteger(points) && form.elements.declarer_points) {
-        form.elements.declarer_points.value = points;
+      var target = form.elements.declarer_points;
+      if (points !== null && Number.isInteger(points) && target && !target.disabled) {
+        target.value = points;
         preview();
       }
     });

@@ -884,3 +884,16 @@ def test_it_accepts_every_default_setting_spelt_out() -> None:
 def test_it_pays_the_declarer_in_whichever_seat_he_sits(declarer: int) -> None:
     result = score(make_hand("halbe", declarer_points=47, declarer=declarer))
     assert result == [60 if s == declarer else -20 for s in range(4)]
+
+
+@pytest.mark.parametrize(
+    ("rules", "step"),
+    [(None, 10), ({"bettel": 25}, 5), ({"raeuber": 45, "ulti": 82}, 1), ({"piccolo": 50}, 10)],
+)
+def test_every_amount_is_a_multiple_of_the_amount_step(rules, step):
+    assert scoring.cego.amount_step(rules) == step
+    # a lost Bettel is worth its setting to each opponent: a multiple of the step
+    result = scoring.score(
+        "cego", {"contract": "bettel", "declarer": 0, "declarer_tricks": 1}, 4, rules
+    )
+    assert all(v % step == 0 for v in result)

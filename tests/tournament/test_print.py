@@ -237,12 +237,16 @@ def standing_rows(html: str) -> list[tuple[str, str]]:
 
 
 def sixteen_ranked() -> Event:
-    """Sixteen players with sixteen different totals (the paper fallback's round totals)."""
+    """Sixteen players with sixteen different totals (the paper fallback's round totals, in tens
+    as every Cego result is)."""
     event = make_event()
     make_entries(event, 16)
     rnd = make_round(event)
     for k, table in enumerate(rnd.tables.order_by("number")):
-        services.record_totals(table=table, totals=[50 + k, 20 + k, -(10 + k), -(60 + k)])
+        step = 100 * k
+        services.record_totals(
+            table=table, totals=[50 + step, 20 + step, -(10 + step), -(60 + step)]
+        )
     return event
 
 

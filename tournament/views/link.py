@@ -87,11 +87,10 @@ def table_link(request: HttpRequest, token: str) -> HttpResponse:
     context["may_enter"] = may_enter
     # after the round's last game the page asks to hand in the sheet instead of offering a form
     # for a game the round does not have (issue 10)
-    context["show_form"] = may_enter and not complete
-    # a round without a fixed number of games (Hennes Sibbe) is handed in when the time is up
-    context["may_hand_in"] = (
-        may_enter and bool(context["rows"]) and (complete or context["wanted"] is None)
-    )
+    context["show_form"] = may_enter and not context["form_done"]
+    # a round without a fixed number of games (Hennes Sibbe) is handed in between two games,
+    # when the round's time is up
+    context["may_hand_in"] = may_enter and bool(context["rows"]) and complete
     context["read_only"] = read_only_reason(table)
     context["may_confirm"] = access.link_may_confirm(table)
     confirmations = {c.position: c.device for c in table.confirmations.all()}

@@ -60,6 +60,13 @@ def _sheet(table: Table) -> dict[str, Any]:
             hands, table.size, extra["penalty_limit"]
         )
     wanted = event.hands_for(table.size)
+    # a totals hand is the paper fallback for the whole round, not a played game
+    played = sum(1 for hand in hands if hand.kind == Hand.Kind.GAME)
+    totals_entered = played < len(hands)
+    if event.game == "hennes_sibbe":
+        extra["games_finished"] = sum(
+            1 for hand in hands if any(r.games_lost for r in hand.results.all())
+        )
     return {
         "event": event,
         "round": table.round,
@@ -69,12 +76,30 @@ def _sheet(table: Table) -> dict[str, Any]:
         "rows": rows,
         "totals": running,
         "wanted": wanted,
-        # every game of the round is entered: the page asks to hand in the sheet, no more form
-        "complete": wanted is not None and len(hands) >= wanted,
+        "games_played": played,
+        "totals_entered": totals_entered,
+        "complete": _complete(event.game, wanted, played, totals_entered, extra),
+        # no form for a further game: the round's games (or its totals) are all entered
+        "form_done": totals_entered or (wanted is not None and played >= wanted),
         "next_number": len(hands) + 1,
         "next_dealer": services.dealer_for(len(hands) + 1, table.size) if table.size else 0,
         **extra,
     }
+
+
+def _complete(
+    game: str, wanted: int | None, played: int, totals_entered: bool, extra: dict[str, Any]
+) -> bool:
+    """Whether a table's round is complete, so that the sheet can be handed in: all its games,
+    or its totals. Without a fixed number of games (Hennes Sibbe plays until the time is up) a
+    round can end only between two games, never while one is being played."""
+    if totals_entered:
+        return True
+    if wanted is not None:
+        return played >= wanted
+    if game == "hennes_sibbe":
+        return played > 0 and not any(extra["penalties"])
+    return played > 0
 
 
 def enter_hand(

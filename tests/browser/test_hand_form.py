@@ -1,0 +1,103 @@
+"""The hand form's script in a real Chromium: Berg clears and locks the card points, the five-seat
+dealer is never offered, and Hennes Sibbe cards are tapped in with buttons."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import PHONE, log_in, shoot
+from tests.factories import cego, make_table, make_user
+from tournament import services
+from tournament.models import Game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def declarer_options(page) -> list[str]:
+    return page.eval_on_selector_all(
+        "select[name=declarer] option", "options => options.map(o => o.value)"
+    )
+
+
+def test_ticking_berg_clears_the_typed_points_and_locks_the_field(live_server, phone):
+    table = make_table()
+    phone.goto(f"{live_server.url}{table.get_link_url()}")
+    phone.select_option("select[name=contract]", "halbe")
+    phone.select_option("select[name=declarer]", "1")
+    points = phone.locator("input[name=declarer_points]")
+    points.fill("34")
+    phone.check("input[name=berg]")
+    assert points.input_value() == ""
+    assert points.is_disabled()
+    assert "disabled" in phone.get_attribute(".field[data-field=declarer_points]", "class")
+    # the live preview shows the Berg: the declarer of a Halbe pays 2 × 40 to each of three
+    phone.wait_for_function("document.querySelector('#preview').textContent.includes('240')")
+    shoot(phone, "hand-form-berg-de-phone")
+    phone.uncheck("input[name=berg]")
+    assert points.is_enabled()
+    points.fill("50")
+    phone.check("input[name=berg]")
+    phone.click("button[value=save]")
+    phone.wait_for_selector(".messages li.success")
+    hand = table.hands.get()
+    assert hand.data == {"contract": "halbe", "declarer": 1, "declarer_took_trick": False}
+
+
+def test_the_five_seat_dealer_is_not_offered_after_each_game(live_server, phone):
+    table = make_table(players=5)
+    phone.goto(f"{live_server.url}{table.get_link_url()}")
+    assert declarer_options(phone) == ["", "1", "2", "3", "4"]  # seat 0 deals game 1
+    phone.select_option("select[name=contract]", "raeuber")
+    assert phone.locator("input[name=points_0]").count() == 0
+    assert phone.locator("input[name=points_4]").is_visible()
+    shoot(phone, "hand-form-five-seats-de-phone")
+    phone.select_option("select[name=contract]", "cego")
+    phone.select_option("select[name=declarer]", "2")
+    phone.fill("input[name=declarer_points]", "40")
+    phone.click("button[value=save]")
+    phone.wait_for_selector(".messages li.success")
+    assert declarer_options(phone) == ["", "0", "2", "3", "4"]  # seat 1 deals game 2
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"]
+
+
+def test_hennes_sibbe_cards_are_tapped_in_with_buttons(live_server, phone):
+    table = make_table(Game.HENNES_SIBBE, 3)
+    phone.goto(f"{live_server.url}{table.get_link_url()}")
+    phone.select_option("select[name=claimant]", "0")
+    phone.select_option("select[name=challenger]", "1")
+    phone.fill("input[name=claim_count]", "3")
+    phone.select_option("select[name=claim_colour]", "rot")
+    shoot(phone, "hand-form-hennes-de-phone")
+    first = phone.locator(".field[data-field=hand_0] .card-buttons")
+    first.locator("button[data-word=rot]").click()
+    first.locator("button[data-word=rot]").click()
+    first.locator("button[data-word=lila]").click()
+    first.locator("button.card-back").click()  # a wrong tap is taken back
+    phone.locator(".field[data-field=hand_2] .card-buttons button[data-word=bock]").click()
+    assert phone.input_value("input[name=hand_0]") == "rot rot"
+    assert phone.input_value("input[name=hand_2]") == "bock"
+    # drillings are colours only: no joker buttons there
+    drillings = phone.locator(".field[data-field=drillings] .card-buttons")
+    assert drillings.locator("button[data-word=bock]").count() == 0
+    assert drillings.locator("button[data-word=rot]").count() == 1
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"]
+    shoot(phone, "hand-form-hennes-de-phone")
+    phone.click("button[value=save]")
+    phone.wait_for_selector(".messages li.success")
+    hand = table.hands.get()
+    assert hand.data["reveal"]["hands"] == [["rot", "rot"], [], ["goat"]]
+    # 2 Rot and a ball goat: 3, the claim was right; the challenger takes the penalty card
+    points = list(hand.results.order_by("position").values_list("points", flat=True))
+    assert points == [0, 1, 0]
+
+
+def test_the_scorers_sheet_of_a_five_seat_table_at_desktop_width(live_server, desktop):
+    table = make_table(players=5)
+    services.record_hand(table=table, data=cego("cego", 1, 40))
+    make_user("leiter", "ein-langes-passwort-2026")
+    log_in(desktop, live_server.url, "leiter", "ein-langes-passwort-2026")
+    desktop.goto(f"{live_server.url}/tisch/{table.pk}/")
+    assert declarer_options(desktop) == ["", "0", "2", "3", "4"]
+    shoot(desktop, "table-five-seats-de-desktop")

@@ -1,0 +1,85 @@
+"""How far a table's round is, as the table page and the table link say it: games played (a
+totals sheet is not a game), and when the round is complete enough to hand in."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import cego, make_table, make_user
+from tournament import services
+from tournament.models import Game
+
+pytestmark = pytest.mark.django_db
+
+HAND_IN = "Hand in the sheet"
+
+
+def challenge(loser: int, seats: int = 3) -> dict:
+    """A Hennes Sibbe challenge the claimant got wrong: the claimant takes the penalty card."""
+    return {
+        "claimant": loser,
+        "challenger": (loser + 1) % seats,
+        "claim": {"count": 5, "colour": "gelb"},
+        "claim_correct": False,
+    }
+
+
+@pytest.fixture
+def page(client: Client):
+    """The table link as the players see it (in English, see tests/conftest.py)."""
+
+    def get(table) -> str:
+        return client.get(reverse("table_link", args=[table.token])).content.decode()
+
+    return get
+
+
+def test_a_hennes_sibbe_table_is_not_complete_in_the_middle_of_a_game(page) -> None:
+    table = make_table(Game.HENNES_SIBBE, 3, rules={"penalty_limit": 2})
+    services.record_hand(table=table, data=challenge(0))
+    html = page(table)
+    assert HAND_IN not in html
+    assert "1 challenge, 0 games finished" in html
+
+
+def test_a_hennes_sibbe_table_may_hand_in_once_a_game_is_over(page) -> None:
+    table = make_table(Game.HENNES_SIBBE, 3, rules={"penalty_limit": 2})
+    for loser in (0, 0):  # seat 0 reaches the limit: the game is over
+        services.record_hand(table=table, data=challenge(loser))
+    html = page(table)
+    assert HAND_IN in html
+    assert "The game is over. When the round" in html
+    assert "All games are entered" not in html
+    assert "2 challenges, 1 game finished" in html
+    services.record_hand(table=table, data=challenge(1))  # the next game has started
+    assert HAND_IN not in page(table)
+
+
+def test_a_cego_table_is_complete_only_with_all_its_games(page) -> None:
+    table = make_table(hands_per_round={"4": 2})
+    services.record_hand(table=table, data=cego())
+    html = page(table)
+    assert "1 of 2 games" in html and HAND_IN not in html
+    services.record_hand(table=table, data=cego())
+    html = page(table)
+    assert "2 of 2 games" in html and HAND_IN in html
+    assert "All games are entered" in html
+
+
+def test_a_totals_sheet_is_not_counted_as_a_played_game(page, client: Client) -> None:
+    table = make_table()
+    services.record_totals(table=table, totals=[30, -10, -20, 0])
+    html = page(table)
+    assert "totals for the round entered" in html
+    assert "1 of 24 games" not in html
+    # nothing more to enter: no hand form, but the sheet can be handed in
+    assert 'id="hand-form"' not in html
+    assert HAND_IN in html
+    client.force_login(make_user())
+    sheet = client.get(reverse("table", args=[table.pk])).content.decode()
+    assert "totals for the round entered" in sheet
+    assert "1 of 24 games" not in sheet
+    assert 'id="hand-form"' not in sheet
+    assert "entered directly: it has no games to add" in sheet
