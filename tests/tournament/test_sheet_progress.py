@@ -51,7 +51,7 @@ def test_a_hennes_sibbe_table_may_hand_in_once_a_game_is_over(page) -> None:
     html = page(table)
     assert HAND_IN in html
     assert "The game is over. When the round" in html
-    assert "All games are entered" not in html
+    assert "All games of the round are entered" not in html
     assert "2 challenges, 1 game finished" in html
     services.record_hand(table=table, data=challenge(1))  # the next game has started
     assert HAND_IN not in page(table)
@@ -65,7 +65,7 @@ def test_a_cego_table_is_complete_only_with_all_its_games(page) -> None:
     services.record_hand(table=table, data=cego())
     html = page(table)
     assert "2 of 2 games" in html and HAND_IN in html
-    assert "All games are entered" in html
+    assert "All games of the round are entered (2 of 2)" in html
 
 
 def test_a_totals_sheet_is_not_counted_as_a_played_game(page, client: Client) -> None:
