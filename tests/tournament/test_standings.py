@@ -267,3 +267,94 @@ def test_season_standings_cost_the_same_queries_for_one_and_three_events(client)
     assert _queries(client, f"/saison/{small_season.slug}/") == _queries(
         client, f"/saison/{large_season.slug}/"
     )
+
+
+# --- a draw by lot splits only the tie it was drawn for (issue 10) ------------------------------
+
+
+def tied_for_first():
+    """Seats 0 and 1 tied on +40 for first place (each won a Halbe, lost a share of the other)."""
+    table = make_table()
+    first = services.record_hand(table=table, data=cego("halbe", 0, 47))
+    services.record_hand(table=table, data=cego("halbe", 1, 47))
+    event = table.round.event
+    tied = [e for e in Entry.objects.standings(event) if e.rank == 1]
+    assert len(tied) == 2
+    return table, event, tied, first
+
+
+def ranks_of(event, entries) -> list[int]:
+    wanted = {e.pk for e in entries}
+    return sorted(e.rank for e in Entry.objects.standings(event) if e.pk in wanted)
+
+
+def test_a_lot_lapses_when_a_correction_changes_the_tied_total():
+    _table, event, tied, first = tied_for_first()
+    draw = services.decide_by_lot(event=event, entries=tied, seed=11)
+    assert ranks_of(event, tied) == [1, 2]
+    # seat 0's game is corrected: now seat 0 leads alone
+    services.edit_hand(hand=first, data=cego("eine", 0, 47), reason="Eine, nicht Halbe")
+    services.edit_hand(hand=first, data=cego("halbe", 0, 47), reason="doch Halbe")
+    # back on the same total, but the draw lapsed when the tie went away: the tie shows again
+    assert ranks_of(event, tied) == [1, 1]
+    draw.refresh_from_db()
+    assert draw.lapsed_at is not None
+    assert [len(g) for g in standings.prize_ties(event, [])] == [2, 2]
+
+
+def test_a_lot_lapses_when_another_player_joins_the_tie():
+    event = make_event()
+    make_entries(event, 8)
+    one, two = make_round(event).tables.order_by("number")
+    for declarer in (0, 1):  # seats 0 and 1 of table 1: +40 each
+        services.record_hand(table=one, data=cego("halbe", declarer, 47))
+    services.record_hand(table=two, data=cego("halbe", 0, 47))  # table 2, seat 0: +60, alone
+    tied = by_seat(one)[:2]
+    assert ranks_of(event, tied) == [2, 2]
+    services.decide_by_lot(event=event, entries=tied, seed=11)
+    assert ranks_of(event, tied) == [2, 3]
+    # table 2's next game brings its seats 0 and 1 to +40 too: a tie of four, not the one drawn
+    services.record_hand(table=two, data=cego("halbe", 1, 47))
+    rows = [(e.rank, e.total) for e in Entry.objects.standings(event)]
+    assert rows[:4] == [(1, 40)] * 4
+    assert not Entry.objects.filter(event=event, lot__isnull=False).exists()
+
+
+def test_a_lot_keeps_counting_while_its_tie_is_unchanged():
+    _table, event, tied, first = tied_for_first()
+    services.decide_by_lot(event=event, entries=tied, seed=11)
+    # a correction that changes no total (48 card points win the Halbe just as 47 did) and a
+    # game in another event leave the tie as it was
+    services.edit_hand(hand=first, data=cego("halbe", 0, 48), reason="48, nicht 47")
+    services.record_hand(table=make_table(), data=cego("halbe", 0, 47))
+    assert ranks_of(event, tied) == [1, 2]
+
+
+def test_voiding_the_table_makes_the_lot_lapse():
+    table, event, tied, _first = tied_for_first()
+    draw = services.decide_by_lot(event=event, entries=tied, seed=11)
+    services.void_table(table=table, reason="Revoke")
+    services.restore_table(table=table, reason="doch gültig")
+    # the tie is back, but the lot was drawn before a change to it: it does not return
+    assert ranks_of(event, tied) == [1, 1]
+    draw.refresh_from_db()
+    assert draw.lapsed_at is not None
+
+
+def test_players_not_tied_cannot_be_separated_by_lot():
+    table = make_table()
+    services.record_hand(table=table, data=cego("halbe", 0, 47))
+    seats = [s.entry for s in table.seats.select_related("entry").order_by("position")]
+    with pytest.raises(services.Refused, match="tied"):
+        services.decide_by_lot(event=table.round.event, entries=seats[:2])
+    assert not Entry.objects.filter(lot__isnull=False).exists()
+
+
+def test_a_new_draw_on_the_same_tie_replaces_the_earlier_one():
+    _table, event, tied, _first = tied_for_first()
+    earlier = services.decide_by_lot(event=event, entries=tied, seed=11)
+    later = services.decide_by_lot(event=event, entries=tied, seed=12)
+    earlier.refresh_from_db()
+    assert earlier.lapsed_at is not None
+    assert later.lapsed_at is None
+    assert ranks_of(event, tied) == [1, 2]
