@@ -4,6 +4,7 @@ tables, side rankings, teams, seasons; and a fixed number of queries whatever th
 from __future__ import annotations
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -358,3 +359,68 @@ def test_a_new_draw_on_the_same_tie_replaces_the_earlier_one():
     assert earlier.lapsed_at is not None
     assert later.lapsed_at is None
     assert ranks_of(event, tied) == [1, 2]
+
+
+# --- a season holds one game and ranks in its order (issue 10) ----------------------------------
+
+
+def test_an_event_of_another_game_cannot_join_a_season():
+    season = make_season()  # Cego, the default
+    event = make_event(Game.ZIEGE)
+    event.season = season
+    with pytest.raises(ValidationError) as exc:
+        event.full_clean()
+    assert "season" in exc.value.message_dict
+
+
+def test_a_season_cannot_change_to_another_game_than_its_events():
+    season = make_season()
+    make_event(season=season)
+    season.game = Game.ZIEGE
+    with pytest.raises(ValidationError) as exc:
+        season.full_clean()
+    assert "game" in exc.value.message_dict
+
+
+def test_a_hennes_sibbe_season_ranks_the_fewest_penalty_cards_first():
+    season = make_season(game=Game.HENNES_SIBBE)
+    players = [make_player() for _ in range(3)]
+    event = make_event(
+        Game.HENNES_SIBBE,
+        season=season,
+        target_table_size=3,
+        table_policy=Event.TablePolicy.MIXED,
+    )
+    for player in players:
+        services.register_player(event=event, player=player)
+    table = make_round(event).tables.get()
+    seat_of = {s.entry.player_id: s.position for s in table.seats.select_related("entry")}
+    for challenger_player in (players[2], players[2], players[1]):
+        services.record_hand(
+            table=table,
+            data={
+                "claimant": seat_of[players[0].pk],
+                "challenger": seat_of[challenger_player.pk],
+                "claim": {"count": 1, "colour": "rot"},
+                "claim_correct": True,
+            },
+        )
+    _events, rows = standings.season_standings(season)
+    assert [(r["rank"], r["name"], r["total"]) for r in rows] == [
+        (1, players[0].sort_name, 0),
+        (2, players[1].sort_name, 1),
+        (3, players[2].sort_name, 2),
+    ]
+
+
+def test_a_ziege_season_ranks_by_matches_won_before_defeat_points():
+    season = make_season(game=Game.ZIEGE)
+    event = make_event(Game.ZIEGE, season=season)
+    make_entries(event, 4)
+    table = make_round(event).tables.get()
+    for points in (120, 120, 20, 20):  # A wins a match (B concedes 12), then concedes 8
+        services.record_hand(table=table, data={"team_a_points": points})
+    _events, rows = standings.season_standings(season)
+    # team A won the match; ordering by the summed defeat points, higher first, put B first
+    assert [r["total"] for r in rows] == [8, 8, 12, 12]
+    assert [r["rank"] for r in rows] == [1, 1, 3, 3]
