@@ -154,6 +154,10 @@ def hands_text(value: dict[str, int]) -> str:
     return ", ".join(f"{size}: {hands}" for size, hands in sorted(value.items()))
 
 
+def season_label(season: Season) -> str:
+    return f"{season.name} ({season.get_game_display()})"
+
+
 class EventForm(forms.ModelForm):
     games_per_round = forms.CharField(
         label=_("Games per round"),
@@ -193,6 +197,8 @@ class EventForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["slug"].required = False
         self.fields["slug"].help_text = _("Part of the address; made from the name when empty.")
+        # a season holds one game: its choice names it
+        self.fields["season"].label_from_instance = season_label
         self.fields["games_per_round"].initial = hands_text(self.instance.hands_per_round or {})
         for game in scoring.GAMES:
             for name, field in rule_fields(game).items():
