@@ -417,3 +417,16 @@ def test_a_ziege_match_limit_change_rescores_the_matches_won():
         event=event, values={"rules": {"match_limit": 18}}, reason="Partie bis 18"
     )
     assert won() == 0
+
+
+def test_recompute_scores_names_a_stored_game_the_rules_no_longer_allow():
+    from django.core.management import CommandError, call_command
+
+    table = make_table()
+    services.record_hand(table=table, data=cego("halbe", 0, 47))
+    # settings written past the event page (e.g. straight into the database)
+    Event.objects.filter(pk=table.round.event_id).update(
+        rules={"total_points": 40, "win_threshold": 20}
+    )
+    with pytest.raises(CommandError, match="Game 1 at table 1 of round 1"):
+        call_command("recompute_scores", table.round.event.slug)
