@@ -430,3 +430,21 @@ def test_recompute_scores_names_a_stored_game_the_rules_no_longer_allow():
     )
     with pytest.raises(CommandError, match="Game 1 at table 1 of round 1"):
         call_command("recompute_scores", table.round.event.slug)
+
+
+def test_the_effect_of_a_rule_change_costs_the_same_queries_for_4_players_and_12():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries(players: int) -> int:
+        event = make_event()
+        make_entries(event, players)
+        for table in make_round(event).tables.all():
+            for _ in range(3):
+                services.record_hand(table=table, data=cego("halbe", 0, 47))
+        with CaptureQueriesContext(connection) as ctx:
+            assert services.rule_change_effect(event=event, rules={"win_threshold": 50}).games
+        return len(ctx.captured_queries)
+
+    # Expect 4 queries: the tables with their rounds, the hands, the seats, the stored sums
+    assert queries(4) == queries(12) == 4
