@@ -12,6 +12,7 @@ import uuid
 from typing import Any
 
 from django import forms
+from django.utils.formats import number_format
 from django.utils.text import slugify
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -120,7 +121,8 @@ def _games(text: str) -> int:
         raise forms.ValidationError(_("A round has at least one game."))
     if value > HANDS_MAX:
         raise forms.ValidationError(
-            _("A round has at most %(max)s games.") % {"max": f"{HANDS_MAX:,}"}
+            _("A round has at most %(max)s games.")
+            % {"max": number_format(HANDS_MAX, force_grouping=True)}
         )
     return value
 

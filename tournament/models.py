@@ -40,6 +40,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -291,7 +292,7 @@ class Event(models.Model):
                 errors["hands_per_round"] = _(
                     "Give a whole number of games (1 to %(max)s) for each table size, "
                     'e.g. {"4": 24}.'
-                ) % {"max": f"{HANDS_MAX:,}"}
+                ) % {"max": number_format(HANDS_MAX, force_grouping=True)}
         if errors:
             raise ValidationError(errors)
 
