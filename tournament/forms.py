@@ -82,6 +82,15 @@ CHOICE_LABELS_BY_SETTING: dict[tuple[str, str], Any] = {
 }
 
 
+def setting_text(key: str, value: Any) -> str:
+    """A rule setting's value as the form shows it."""
+    if isinstance(value, bool):
+        return str(_("yes") if value else _("no"))
+    if isinstance(value, str):
+        return str(CHOICE_LABELS_BY_SETTING.get((key, value), CHOICE_LABELS.get(value, value)))
+    return "" if value is None else str(value)
+
+
 def rule_fields(game: str) -> dict[str, forms.Field]:
     """One form field per rule setting of a game, named ``<game>__<setting>``."""
     info = scoring.GAMES[game]
@@ -279,6 +288,20 @@ class EventForm(forms.ModelForm):
             )
             return False
         return True
+
+    def rule_changes(self, before: dict[str, Any]) -> list[tuple[str, str, str]]:
+        """(setting, old value, new value) of every rule setting the form changes, in the
+        director's words, for the confirmation step."""
+        after = self.instance.full_rules()
+        return [
+            (
+                str(SETTING_LABELS.get(key, key)),
+                setting_text(key, before.get(key)),
+                setting_text(key, value),
+            )
+            for key, value in after.items()
+            if before.get(key) != value
+        ]
 
     def settings(self) -> dict[str, Any]:
         """The validated settings, for ``services.change_event_settings``."""

@@ -1357,6 +1357,7 @@ def test_a_rule_change_first_shows_how_many_games_are_rescored_and_saves_nothing
     content = response.content.decode()
     assert "2 stored games will be scored again with the new settings" in content
     assert "The totals of 4 players change." in content
+    assert "Bettel is worth: <del>30</del> → <ins>50</ins>" in content
     assert 'name="reason"' in content
     assert snapshot() == before
 

@@ -58,6 +58,7 @@ def event_edit(request: HttpRequest, slug: str) -> HttpResponse:
     # the form puts the new values on its own copy: the page around it shows the stored event
     form = EventForm(request.POST or None, instance=copy.copy(event))
     effect = None
+    changes: list[tuple[str, str, str]] = []
     if request.method == "POST" and form.is_valid():
         # new rule settings rescore the stored games: the organiser first sees how many, and
         # confirms with a reason (issue 10)
@@ -65,6 +66,7 @@ def event_edit(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             if changed.full_rules() != event.full_rules():
                 effect = services.rule_change_effect(event=changed, rules=changed.rules)
+                changes = form.rule_changes(event.full_rules())
             if effect is None or not effect.games or form.confirmed():
                 done = services.change_event_settings(
                     event=event,
@@ -91,7 +93,7 @@ def event_edit(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "tournament/event_form.html",
-        {"form": form, "title": event.name, "event": event, "effect": effect},
+        {"form": form, "title": event.name, "event": event, "effect": effect, "changes": changes},
     )
 
 
