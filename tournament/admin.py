@@ -1,15 +1,20 @@
-"""The Django admin for every model. Hand changes made here go through the services, so the result
-cache and the history stay right."""
+"""The Django admin for every model.
+
+What the standings are computed from is read-only here: hands, seats, tables, results and draws by
+lot change only through the app's pages and services, where the engine checks every hand, a
+reason is asked and the result cache is rebuilt in the same transaction (issue 10: an admin edit
+left the standings stale and bypassed the engine). An event's game and rule settings change on the
+event's edit page, which rescores the stored games."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.contrib import admin
-from django.http import HttpRequest
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
 from simple_history.admin import SimpleHistoryAdmin
 
-from . import services
 from .models import (
     Confirmation,
     Entry,
@@ -27,6 +32,37 @@ from .models import (
 )
 
 
+class ReadOnly:
+    """View only: no adding, changing or deleting (the app's services do that)."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class NoRevert:
+    """The history stays visible, but an old version cannot be restored from it: simple-history's
+    revert form saves without asking for the change permission."""
+
+    def history_form_view(
+        self, request: HttpRequest, object_id: str, version_id: str, extra_context: Any = None
+    ) -> HttpResponse:
+        if request.method == "POST":
+            raise PermissionDenied
+        return super().history_form_view(  # type: ignore[misc]
+            request, object_id, version_id, extra_context
+        )
+
+
+class ReadOnlyHistoryAdmin(ReadOnly, NoRevert, SimpleHistoryAdmin):
+    pass
+
+
 @admin.register(Player)
 class PlayerAdmin(SimpleHistoryAdmin):
     list_display = ["last_name", "first_name", "club", "town", "category"]
@@ -36,16 +72,22 @@ class PlayerAdmin(SimpleHistoryAdmin):
 
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "best_of"]
+    list_display = ["name", "slug", "game", "best_of"]
     prepopulated_fields = {"slug": ["name"]}
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(NoRevert, SimpleHistoryAdmin):
+    """The game and the rule settings of an existing event change on its edit page only: that page
+    rescores the stored games and keeps the reason in the event's history."""
+
     list_display = ["name", "date", "game", "season", "status"]
     list_filter = ["game", "status", "season"]
     search_fields = ["name", "venue"]
     prepopulated_fields = {"slug": ["name"]}
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return ["game", "rules", "status"] if obj is not None else []
 
 
 @admin.register(Team)
@@ -55,11 +97,21 @@ class TeamAdmin(admin.ModelAdmin):
 
 
 @admin.register(Entry)
-class EntryAdmin(SimpleHistoryAdmin):
+class EntryAdmin(NoRevert, SimpleHistoryAdmin):
+    """Status, team and pair may be corrected here; what ties an entry to its results and to a
+    draw by lot (event, start number, lot) may not, nor may an entry with its results be deleted."""
+
+    readonly_fields = ["event", "start_number", "lot"]
     list_display = ["start_number", "player", "event", "status", "late"]
     list_filter = ["event", "status"]
     search_fields = ["player__last_name", "player__first_name"]
     list_select_related = ["player", "event"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # registration numbers the entry and marks it late: the players page
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Round)
@@ -69,51 +121,38 @@ class RoundAdmin(admin.ModelAdmin):
 
 
 @admin.register(Table)
-class TableAdmin(SimpleHistoryAdmin):
+class TableAdmin(ReadOnlyHistoryAdmin):
     list_display = ["round", "number", "size", "voided"]
     list_select_related = ["round__event"]
 
 
 @admin.register(Seat)
-class SeatAdmin(SimpleHistoryAdmin):
+class SeatAdmin(ReadOnlyHistoryAdmin):
     list_display = ["round", "table", "position", "entry"]
     list_select_related = ["round__event", "table", "entry__player"]
 
 
 @admin.register(Hand)
-class HandAdmin(SimpleHistoryAdmin):
+class HandAdmin(ReadOnlyHistoryAdmin):
+    """Read-only: a correction goes through the table page (engine check, reason, rescoring)."""
+
     list_display = ["table", "number", "kind", "entered_by", "updated_at"]
     list_select_related = ["table__round__event", "entered_by"]
-    readonly_fields = ["version", "entered_by", "entered_at", "updated_at"]
-
-    def save_model(self, request: HttpRequest, obj: Hand, form: Any, change: bool) -> None:
-        # the admin may change the stored hand; the table's results are then computed again
-        super().save_model(request, obj, form, change)
-        services.rescore_table(obj.table)
-
-    def delete_model(self, request: HttpRequest, obj: Hand) -> None:
-        table = obj.table
-        super().delete_model(request, obj)
-        services.rescore_table(table)
 
 
 @admin.register(Result)
-class ResultAdmin(admin.ModelAdmin):
+class ResultAdmin(ReadOnly, admin.ModelAdmin):
     """The result cache: read only; it is rebuilt from the hands."""
 
     list_display = ["hand", "position", "entry", "points", "counts"]
     list_select_related = ["hand", "entry__player"]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 @admin.register(LotDraw)
-class LotDrawAdmin(admin.ModelAdmin):
-    list_display = ["event", "entries", "drawn_by", "drawn_at"]
+class LotDrawAdmin(ReadOnly, admin.ModelAdmin):
+    """The record of a draw: read only (its lots are drawn on the standings page)."""
+
+    list_display = ["event", "entries", "drawn_by", "drawn_at", "lapsed_at"]
 
 
 @admin.register(EventRole)

@@ -6,11 +6,13 @@ A hand form turns the fields its contract needs into the hand dict of RULES.md a
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 from typing import Any
 
 from django import forms
+from django.utils.formats import number_format
 from django.utils.text import slugify
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
@@ -18,8 +20,8 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 from scoring import cego, crazy_solo, hennes_sibbe
 
-from .models import Entry, Event, Game, Player, Season, Table
-from .services import check_totals, preview_hand, seat_sitting_out
+from .models import HANDS_MAX, Entry, Event, Game, Player, Round, Season, Table
+from .services import check_totals, game_fixed_message, preview_hand, seat_sitting_out
 
 NONE = ""
 
@@ -111,6 +113,15 @@ CHOICE_LABELS_BY_SETTING: dict[tuple[str, str], Any] = {
 }
 
 
+def setting_text(key: str, value: Any) -> str:
+    """A rule setting's value as the form shows it."""
+    if isinstance(value, bool):
+        return str(_("yes") if value else _("no"))
+    if isinstance(value, str):
+        return str(CHOICE_LABELS_BY_SETTING.get((key, value), CHOICE_LABELS.get(value, value)))
+    return "" if value is None else str(value)
+
+
 def rule_fields(game: str) -> dict[str, forms.Field]:
     """One form field per rule setting of a game, named ``<game>__<setting>``."""
     info = scoring.GAMES[game]
@@ -135,26 +146,45 @@ def rule_fields(game: str) -> dict[str, forms.Field]:
     return fields
 
 
+def _games(text: str) -> int:
+    """One number of games per round: 1 to HANDS_MAX (issue 11: 0 gave a server error, 99,999 was
+    taken although the per-size form stopped at 10,000)."""
+    value = whole_number(text, INT_MAX)
+    if value is None:
+        raise forms.ValidationError(
+            _(
+                'Write one number for every table size ("24") or sizes with their games '
+                '("4: 24, 5: 25").'
+            )
+        )
+    if value < 1:
+        raise forms.ValidationError(_("A round has at least one game."))
+    if value > HANDS_MAX:
+        raise forms.ValidationError(
+            _("A round has at most %(max)s games.")
+            % {"max": number_format(HANDS_MAX, force_grouping=True)}
+        )
+    return value
+
+
 def parse_hands(text: str) -> dict[str, int]:
     """ "24" (every table size) or "4: 24, 5: 25" (per table size) → {"*": 24} or {"4": 24, ...}."""
     text = (text or "").strip()
     if not text:
         return {}
-    if whole_number(text) is not None:
-        return {"*": whole_number(text)}
+    if ":" not in text and "," not in text:
+        return {"*": _games(text)}
     result: dict[str, int] = {}
     for part in text.split(","):
         size, sep, hands = part.partition(":")
-        if not sep or whole_number(size) is None or whole_number(hands, 10_000) is None:
+        if not sep or whole_number(size) is None:
             raise forms.ValidationError(
                 _(
                     'Write one number for every table size ("24") or sizes with their games '
                     '("4: 24, 5: 25").'
                 )
             )
-        if int(hands) < 1:
-            raise forms.ValidationError(_("A round has at least one game."))
-        result[size.strip()] = int(hands)
+        result[size.strip()] = _games(hands)
     return result
 
 
@@ -166,6 +196,10 @@ def hands_text(value: dict[str, int]) -> str:
     return ", ".join(f"{size}: {hands}" for size, hands in sorted(value.items()))
 
 
+def season_label(season: Season) -> str:
+    return f"{season.name} ({season.get_game_display()})"
+
+
 class EventForm(forms.ModelForm):
     games_per_round = forms.CharField(
         label=_("Games per round"),
@@ -175,6 +209,15 @@ class EventForm(forms.ModelForm):
             'Hennes Sibbe until the time is up). "24" for every table, or "4: 24, 5: 25".'
         ),
     )
+    # asked only when new rule settings rescore stored games (the confirmation step)
+    reason = forms.CharField(
+        label=_("Reason for the change"),
+        max_length=300,
+        required=False,
+        help_text=_("Kept in the event's history with your name."),
+    )
+    confirm_rules = forms.CharField(required=False, max_length=2000, widget=forms.HiddenInput)
+    CONFIRMATION = ("reason", "confirm_rules")
 
     class Meta:
         model = Event
@@ -196,6 +239,8 @@ class EventForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["slug"].required = False
         self.fields["slug"].help_text = _("Part of the address; made from the name when empty.")
+        # a season holds one game: its choice names it
+        self.fields["season"].label_from_instance = season_label
         self.fields["games_per_round"].initial = hands_text(self.instance.hands_per_round or {})
         for game in scoring.GAMES:
             for name, field in rule_fields(game).items():
@@ -205,7 +250,7 @@ class EventForm(forms.ModelForm):
                 self.fields[name] = field
 
     def general_fields(self) -> list[Any]:
-        return [f for f in self if "__" not in f.name]
+        return [f for f in self if "__" not in f.name and f.name not in self.CONFIRMATION]
 
     def rule_groups(self) -> list[tuple[str, str, list[Any]]]:
         """(game key, game name, bound fields) for the template's per-game fieldsets."""
@@ -224,6 +269,18 @@ class EventForm(forms.ModelForm):
 
     def clean_games_per_round(self) -> dict[str, int]:
         return parse_hands(self.cleaned_data.get("games_per_round", ""))
+
+    def clean_game(self) -> str:
+        game = self.cleaned_data["game"]
+        event = self.instance
+        # the instance still holds the stored values here (the form sets them after cleaning)
+        if (
+            event.pk
+            and game != event.game
+            and event.rounds.exclude(status=Round.Status.DRAFT).exists()
+        ):
+            raise forms.ValidationError(game_fixed_message(event))
+        return game
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -247,11 +304,54 @@ class EventForm(forms.ModelForm):
         self.instance.hands_per_round = data.get("games_per_round") or {}
         return data
 
+    def rules_token(self) -> str:
+        """The new rule settings as the confirmation button carries them: a confirmation counts
+        for the settings it was shown for, not for others changed afterwards."""
+        return json.dumps(self.instance.rules, sort_keys=True)
+
+    def confirmed(self) -> bool:
+        """Whether the organiser confirmed rescoring for exactly these settings, with a reason."""
+        if self.cleaned_data.get("confirm_rules") != self.rules_token():
+            return False
+        if not self.cleaned_data.get("reason", "").strip():
+            self.add_error(
+                "reason", _("Give a reason for the change: it is kept in the event's history.")
+            )
+            return False
+        return True
+
+    def rule_changes(self, before: dict[str, Any]) -> list[tuple[str, str, str]]:
+        """(setting, old value, new value) of every rule setting the form changes, in the
+        director's words, for the confirmation step."""
+        after = self.instance.full_rules()
+        return [
+            (
+                str(SETTING_LABELS.get(key, key)),
+                setting_text(key, before.get(key)),
+                setting_text(key, value),
+            )
+            for key, value in after.items()
+            if before.get(key) != value
+        ]
+
+    def settings(self) -> dict[str, Any]:
+        """The validated settings, for ``services.change_event_settings``."""
+        names = [*self.Meta.fields, "rules", "hands_per_round"]
+        return {name: getattr(self.instance, name) for name in names}
+
 
 class SeasonForm(forms.ModelForm):
     class Meta:
         model = Season
-        fields = ["name", "slug", "best_of"]
+        fields = ["name", "slug", "game", "best_of"]
+        help_texts = {
+            "game": _("A season adds up the events of one game; its events must be of this game.")
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # not sent (an older form, a script): the model's default, the championship's Cego
+        self.fields["game"].required = False
 
 
 class PlayerForm(forms.ModelForm):

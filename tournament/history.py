@@ -1,7 +1,8 @@
 """The audit trail as a director reads it: who changed what, when, from what to what, and why.
 
-Built from simple-history's tables (hands, tables, seats, entries, confirmations), one query per
-table of history, with each record compared to the one before it of the same object in Python.
+Built from simple-history's tables (the event, hands, tables, seats, entries, confirmations), one
+query per table of history, with each record compared to the one before it of the same object in
+Python.
 """
 
 from __future__ import annotations
@@ -93,6 +94,8 @@ def for_tables(tables: QuerySet[Table]) -> list[Change]:
 
 def for_event(event: Event) -> list[Change]:
     changes = for_tables(Table.objects.filter(round__event=event))
+    # the event's own settings: a rule change names who rescored the games and why
+    changes += _changes(_ordered(Event.history.filter(id=event.pk)), lambda r: r.name)
     changes += _changes(
         _ordered(Entry.history.filter(event_id=event.pk)),
         lambda r: _("start number %(n)s") % {"n": r.start_number},

@@ -40,6 +40,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -65,6 +66,10 @@ def audit() -> HistoricalRecords:
 def new_token() -> str:
     """An unguessable table link (about 190 bits)."""
     return secrets.token_urlsafe(24)
+
+
+# the most games a table plays in one round, for every way of giving it (one bound, issue 11)
+HANDS_MAX = 10_000
 
 
 class Game(models.TextChoices):
@@ -105,9 +110,40 @@ class Player(models.Model):
         return f"{self.last_name}, {self.first_name}"
 
 
+def reserved_slugs() -> frozenset[str]:
+    """Every literal path segment the site uses under /turnier/ and /saison/ ("neu", "bearbeiten",
+    ...): an event or season with one of these as its short name would hide a page, or be hidden
+    by one (issue 11)."""
+    from django.urls import get_resolver
+
+    words: set[str] = set()
+    for pattern in get_resolver().url_patterns:
+        route = str(getattr(pattern, "pattern", ""))
+        head, _sep, rest = route.partition("/")
+        if head in ("turnier", "saison"):
+            words |= {part for part in rest.split("/") if part and "<" not in part}
+    return frozenset(words)
+
+
+def check_slug(slug: str) -> None:
+    if slug in reserved_slugs():
+        raise ValidationError(
+            {
+                "slug": _(
+                    "“%(slug)s” is the name of a page of this site; choose another short name."
+                )
+                % {"slug": slug}
+            }
+        )
+
+
 class Season(models.Model):
+    """A season holds the events of one game: their totals are added up, so they must be the same
+    kind of number, ranked the same way (issue 10)."""
+
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("short name"), unique=True)
+    game = models.CharField(_("game"), max_length=20, choices=Game.choices, default=Game.CEGO)
     best_of = models.PositiveSmallIntegerField(
         _("best results counted"),
         null=True,
@@ -125,6 +161,11 @@ class Season(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("season", args=[self.slug])
+
+    def clean(self) -> None:
+        check_slug(self.slug)
+        if self.pk and self.events.exclude(game=self.game).exists():
+            raise ValidationError({"game": _("This season already holds events of another game.")})
 
 
 class Event(models.Model):
@@ -181,6 +222,8 @@ class Event(models.Model):
         _("status"), max_length=20, choices=Status.choices, default=Status.REGISTRATION
     )
 
+    history = audit()
+
     class Meta:
         ordering = ["-date", "name"]
         verbose_name = _("event")
@@ -222,6 +265,15 @@ class Event(models.Model):
 
         errors: dict[str, Any] = {}
         try:
+            check_slug(self.slug)
+        except ValidationError as exc:
+            errors.update(exc.message_dict)
+        # a season's ranking adds up one game's totals (see Season)
+        if self.season_id and self.season.game != self.game:
+            errors["season"] = _(
+                "%(season)s is a season for %(game)s; choose a season of this event's game."
+            ) % {"season": self.season, "game": self.season.get_game_display()}
+        try:
             check_rules(self.game, self.rules or {})
         except ValidationError as exc:
             errors["rules"] = exc.messages
@@ -232,10 +284,15 @@ class Event(models.Model):
                 "%(game)s is played at tables of %(low)s to %(high)s."
             ) % {"game": game.name, "low": game.min_seats, "high": game.max_seats}
         for size, hands in (self.hands_per_round or {}).items():
-            if not (str(size).isdigit() or size == "*") or not isinstance(hands, int) or hands < 1:
+            if (
+                not (str(size).isdigit() or size == "*")
+                or not isinstance(hands, int)
+                or not 1 <= hands <= HANDS_MAX
+            ):
                 errors["hands_per_round"] = _(
-                    'Give a whole number of hands (1 or more) for each table size, e.g. {"4": 24}.'
-                )
+                    "Give a whole number of games (1 to %(max)s) for each table size, "
+                    'e.g. {"4": 24}.'
+                ) % {"max": number_format(HANDS_MAX, force_grouping=True)}
         if errors:
             raise ValidationError(errors)
 
@@ -508,10 +565,16 @@ class Result(models.Model):
 
 
 class LotDraw(models.Model):
-    """A director's draw by lot between tied entries, kept as a record of who did it and when."""
+    """A director's draw by lot between tied entries, kept as a record of who did it and when.
+
+    It splits one tie only: ``tie`` keeps the tied result and ``tied`` everyone who had it. When a
+    correction changes that tie, the lot lapses (``lapsed_at``) and the tie shows again."""
 
     event = models.ForeignKey(Event, related_name="lot_draws", on_delete=models.CASCADE)
     entries = models.JSONField(help_text="Start numbers in the order drawn")
+    tie = models.JSONField(default=list, help_text="The standings keys the entries were tied on")
+    tied = models.JSONField(default=list, help_text="Start numbers of everyone tied at the draw")
+    lapsed_at = models.DateTimeField(null=True, blank=True)
     seed = models.BigIntegerField()
     drawn_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, related_name="+", on_delete=models.SET_NULL, null=True

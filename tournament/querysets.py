@@ -43,6 +43,16 @@ def _sum(field: str | F | CombinedExpression, condition: Q | None = None) -> Coa
 ZIEGE_DIFFERENCE = F("results__inflicted") - F("results__points")
 
 
+def ranking_fields(game: str) -> tuple[str, ...]:
+    """RULES.md 6: the standings figures that decide a place, most important first; entries equal
+    on all of them are tied (and only a draw by lot separates them)."""
+    if game == "ziege":
+        return ("matches", "difference", "conceded")
+    if game == "hennes_sibbe":
+        return ("total", "games_lost")
+    return ("total",)
+
+
 def ranking_order(game: str) -> list:
     """RULES.md 6: the standings order of each game; a recorded draw by lot breaks a tie."""
     if game == "ziege":

@@ -11,12 +11,13 @@ import random
 import uuid
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Max, Sum
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
@@ -40,6 +41,7 @@ from .models import (
     Table,
     Team,
 )
+from .querysets import ranking_fields
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -621,6 +623,7 @@ def void_table(*, table: Table, reason: str, user: User = None) -> Table:
     table._change_reason = reason.strip()
     table.save()
     Result.objects.filter(table=table).update(counts=False)
+    lapse_stale_lots(event=table.round.event)
     return table
 
 
@@ -632,6 +635,7 @@ def restore_table(*, table: Table, reason: str, user: User = None) -> Table:
     table._change_reason = reason.strip() or "restored"
     table.save()
     Result.objects.filter(table=table).update(counts=True)
+    lapse_stale_lots(event=table.round.event)
     return table
 
 
@@ -646,17 +650,36 @@ def _ziege_state(event: Event, hands: Sequence[Hand]) -> ziege.MatchState:
     return ziege.play_matches(pairs, rules)
 
 
-def rescore_table(table: Table, from_number: int = 1) -> None:
-    """Rebuild the result cache of one table from its hands, from game ``from_number`` on.
+class InvalidStoredGame(Refused):
+    """A stored game the engine rejects, e.g. under new rule settings: named so that it can be
+    found and corrected."""
 
-    Ziege's doubled deals and match ends and Hennes Sibbe's lost games depend on the order of the
-    hands, so a change to one hand can change every later one: those are scored again too. Earlier
-    hands are followed through the engine for that state but their stored results stay.
-    """
-    event = table.round.event
-    rules = event.full_rules()
-    hands = list(Hand.objects.filter(table=table).order_by("number"))
-    seats = dict(Seat.objects.filter(table=table).values_list("position", "entry_id"))
+    def __init__(self, table: Table, hand: Hand, exc: scoring.InvalidHand) -> None:
+        self.hand = hand
+        super().__init__(
+            _(
+                "Game %(game)s at table %(table)s of round %(round)s is not valid under these "
+                "rule settings: %(reason)s"
+            )
+            % {
+                "game": hand.number,
+                "table": table.number,
+                "round": table.round.number,
+                "reason": f"{exc.field}: {exc.explain(gettext)}",
+            }
+        )
+
+
+def _result_rows(
+    event: Event,
+    rules: dict[str, Any],
+    table: Table,
+    hands: Sequence[Hand],
+    seats: dict[int, int],
+    from_number: int = 1,
+) -> list[Result]:
+    """The result cache rows of one table's hands (in game order) under ``rules``, unsaved, from
+    game ``from_number`` on. Raises InvalidStoredGame for a hand the engine rejects."""
     rows: list[Result] = []
 
     def add(hand: Hand, position: int, points: int, **extra: int) -> None:
@@ -684,10 +707,16 @@ def rescore_table(table: Table, from_number: int = 1) -> None:
                 add(hand, position, points)
             continue
         engine_hand = hand_for_engine(event, table, hand.data, hand.number)
+        try:
+            if event.game == Game.ZIEGE:
+                before = ziege.play_matches(ziege_deals, rules)
+                engine_hand["doubled"] = before.next_doubled if ziege_deals else False
+                result = scoring.score("ziege", engine_hand, seats=4, rules=rules)
+            else:
+                result = scoring.score(event.game, engine_hand, seats=table.size, rules=rules)
+        except scoring.InvalidHand as exc:
+            raise InvalidStoredGame(table, hand, exc) from exc
         if event.game == Game.ZIEGE:
-            before = ziege.play_matches(ziege_deals, rules)
-            engine_hand["doubled"] = before.next_doubled if ziege_deals else False
-            result = scoring.score("ziege", engine_hand, seats=4, rules=rules)
             ziege_deals.append((engine_hand, result))
             # a deal that reaches the limit ends the match it belongs to; the next deal opens a
             # new one, so the current match has a Ziege only if this deal made it
@@ -701,9 +730,7 @@ def rescore_table(table: Table, from_number: int = 1) -> None:
                     inflicted=result[(position + 1) % 4],
                     matches_won=1 if winner == team else 0,
                 )
-            continue
-        result = scoring.score(event.game, engine_hand, seats=table.size, rules=rules)
-        if event.game == Game.HENNES_SIBBE:
+        elif event.game == Game.HENNES_SIBBE:
             lost = [0] * table.size
             for position, points in enumerate(result):
                 penalties[position] += points
@@ -716,10 +743,27 @@ def rescore_table(table: Table, from_number: int = 1) -> None:
         else:
             for position, points in enumerate(result):
                 add(hand, position, points)
+    return rows
+
+
+def rescore_table(table: Table, from_number: int = 1, *, check_lots: bool = True) -> None:
+    """Rebuild the result cache of one table from its hands, from game ``from_number`` on.
+
+    Ziege's doubled deals and match ends and Hennes Sibbe's lost games depend on the order of the
+    hands, so a change to one hand can change every later one: those are scored again too. Earlier
+    hands are followed through the engine for that state but their stored results stay. A draw by
+    lot whose tie the new results change lapses (``lapse_stale_lots``).
+    """
+    event = table.round.event
+    hands = list(Hand.objects.filter(table=table).order_by("number"))
+    seats = dict(Seat.objects.filter(table=table).values_list("position", "entry_id"))
+    rows = _result_rows(event, event.full_rules(), table, hands, seats, from_number)
     # by hand id, not through a join to the hands: a plain indexed DELETE on every database
     # (PostgreSQL planned the joined form badly on freshly filled tables)
     Result.objects.filter(hand_id__in=[h.pk for h in hands if h.number >= from_number]).delete()
     Result.objects.bulk_create(rows)
+    if check_lots:
+        lapse_stale_lots(event=event)
 
 
 def recompute_scores(*, event: Event | None = None) -> int:
@@ -728,10 +772,15 @@ def recompute_scores(*, event: Event | None = None) -> int:
     if event is not None:
         tables = tables.filter(round__event=event)
     done = 0
+    events: dict[int, Event] = {}
     for table in tables:
         with transaction.atomic():
-            rescore_table(table)
+            rescore_table(table, check_lots=False)
+        events[table.round.event_id] = table.round.event
         done += 1
+    for each in events.values():
+        with transaction.atomic():
+            lapse_stale_lots(event=each)
     return done
 
 
@@ -859,13 +908,43 @@ def reopen_table(*, table: Table, reason: str, user: User = None) -> Table:
 # --- standings actions ------------------------------------------------------------------------
 
 
+def _tie_keys(event: Event) -> dict[int, tuple[int, ...]]:
+    """Start number → the figures that decide the entry's place (RULES.md 6), from the standings
+    query (one query)."""
+    fields = ranking_fields(event.game)
+    return {
+        entry.start_number: tuple(int(getattr(entry, name)) for name in fields)
+        for entry in Entry.objects.standings(event)
+    }
+
+
+def _lapse(draw: LotDraw) -> None:
+    Entry.objects.filter(event_id=draw.event_id, start_number__in=draw.entries).update(lot=None)
+    draw.lapsed_at = timezone.now()
+    draw.save(update_fields=["lapsed_at"])
+
+
 @transaction.atomic
 def decide_by_lot(
     *, event: Event, entries: Sequence[Entry], user: User = None, seed: int | None = None
 ) -> LotDraw:
-    """Order tied entries by lot (e.g. a tie for first place) and record who drew it."""
-    if len(entries) < 2:
+    """Order tied entries by lot (e.g. a tie for first place) and record who drew it.
+
+    The draw splits this tie only: it keeps the tied figures and everyone who has them, and lapses
+    when a correction changes either (``lapse_stale_lots``). A new draw on the same tie, or for one
+    of the same players, replaces the earlier one."""
+    if len(entries) < 2 or len({e.pk for e in entries}) < len(entries):
         raise Refused(_("Choose at least two tied players for a draw by lot."))
+    keys = _tie_keys(event)
+    ties = {keys.get(e.start_number) for e in entries}
+    if len(ties) != 1 or None in ties:
+        raise Refused(_("Only players tied on the same result can be separated by lot."))
+    tie = ties.pop()
+    assert tie is not None
+    numbers = {e.start_number for e in entries}
+    for earlier in LotDraw.objects.filter(event=event, lapsed_at__isnull=True):
+        if tuple(earlier.tie) == tie or numbers & set(earlier.entries):
+            _lapse(earlier)
     if seed is None:
         seed = random.SystemRandom().randrange(1, 2**31)
     order = sorted(entries, key=lambda e: e.start_number)
@@ -873,5 +952,159 @@ def decide_by_lot(
     for lot, entry in enumerate(order, start=1):
         Entry.objects.filter(pk=entry.pk).update(lot=lot)
     return LotDraw.objects.create(
-        event=event, entries=[e.start_number for e in order], seed=seed, drawn_by=_user(user)
+        event=event,
+        entries=[e.start_number for e in order],
+        tie=list(tie),
+        tied=sorted(number for number, key in keys.items() if key == tie),
+        seed=seed,
+        drawn_by=_user(user),
     )
+
+
+def lapse_stale_lots(*, event: Event) -> list[LotDraw]:
+    """A draw by lot splits the tie it was drawn for, and no other (issue 10): once the drawn
+    players no longer share the tied figures, or someone else now shares them, the lot stops
+    counting and the tie shows again. One query when the event has no live draw."""
+    live = [d for d in LotDraw.objects.filter(event=event, lapsed_at__isnull=True) if d.tie]
+    if not live:
+        return []
+    keys = _tie_keys(event)
+    stale = []
+    for draw in live:
+        tie = tuple(draw.tie)
+        now_tied = sorted(number for number, key in keys.items() if key == tie)
+        if now_tied != sorted(draw.tied):
+            _lapse(draw)
+            stale.append(draw)
+    return stale
+
+
+# --- event settings ---------------------------------------------------------------------------
+
+# what the event form may change (the status follows the rounds)
+EVENT_SETTINGS = frozenset(
+    {
+        "name",
+        "slug",
+        "season",
+        "date",
+        "venue",
+        "game",
+        "rules",
+        "table_policy",
+        "target_table_size",
+        "hands_per_round",
+        "rounds_planned",
+        "pairing",
+    }
+)
+
+
+@dataclass(frozen=True)
+class RuleChangeEffect:
+    """What new rule settings do to an event's stored games."""
+
+    games: int  # stored games scored again
+    players: int  # players whose standings figures change
+
+
+def _entry_figures(event: Event) -> dict[int, tuple[int, int, int, int]]:
+    """Entry id → its counted sums of every result column (one query)."""
+    rows = (
+        Result.objects.filter(event=event, counts=True)
+        .values("entry_id")
+        .annotate(p=Sum("points"), i=Sum("inflicted"), m=Sum("matches_won"), g=Sum("games_lost"))
+    )
+    return {r["entry_id"]: (r["p"], r["i"], r["m"], r["g"]) for r in rows}
+
+
+def _changed(before: dict[int, tuple], after: dict[int, tuple]) -> int:
+    nothing = (0, 0, 0, 0)
+    entries = set(before) | set(after)
+    return sum(1 for e in entries if before.get(e, nothing) != after.get(e, nothing))
+
+
+def _stored_games(event: Event) -> int:
+    return Hand.objects.filter(table__round__event=event, kind=Hand.Kind.GAME).count()
+
+
+def rule_change_effect(*, event: Event, rules: dict[str, Any]) -> RuleChangeEffect:
+    """What ``rules`` (the event's stored settings, not yet saved) would do to the stored games,
+    without writing anything. Raises InvalidStoredGame naming the first game they make invalid.
+    Four queries whatever the size of the event."""
+    full = {**scoring.default_rules(event.game), **rules}
+    tables = list(Table.objects.filter(round__event=event).select_related("round"))
+    hands: dict[int, list[Hand]] = {}
+    for hand in Hand.objects.filter(table__round__event=event).order_by("table_id", "number"):
+        hands.setdefault(hand.table_id, []).append(hand)
+    seats: dict[int, dict[int, int]] = {}
+    for table_id, position, entry_id in Seat.objects.filter(
+        round__event=event, table__isnull=False
+    ).values_list("table_id", "position", "entry_id"):
+        seats.setdefault(table_id, {})[position] = entry_id
+    after: dict[int, list[int]] = {}
+    games = 0
+    for table in tables:
+        table_hands = hands.get(table.pk, [])
+        games += sum(1 for h in table_hands if h.kind == Hand.Kind.GAME)
+        for row in _result_rows(event, full, table, table_hands, seats.get(table.pk, {})):
+            if row.counts:
+                sums = after.setdefault(row.entry_id, [0, 0, 0, 0])
+                sums[0] += row.points
+                sums[1] += row.inflicted
+                sums[2] += row.matches_won
+                sums[3] += row.games_lost
+    return RuleChangeEffect(
+        games=games,
+        players=_changed(_entry_figures(event), {k: tuple(v) for k, v in after.items()}),
+    )
+
+
+@transaction.atomic
+def change_event_settings(
+    *, event: Event, values: dict[str, Any], user: User = None, reason: str = ""
+) -> RuleChangeEffect:
+    """Change an event's settings (``values``: field → new value).
+
+    New rule settings rescore every stored game at once, in this transaction, so the standings
+    never show a mix of old and new rules; a reason is then required and kept with the user in the
+    event's history. A setting that makes a stored game invalid is refused naming the game. The
+    game itself is fixed once seats are drawn (the tables and hands are that game's).
+    """
+    unknown = set(values) - EVENT_SETTINGS
+    if unknown:
+        raise ValueError(f"not event settings: {sorted(unknown)}")
+    current = Event.objects.select_for_update().get(pk=event.pk)
+    old_rules = current.full_rules()
+    if values.get("game", current.game) != current.game and (
+        current.rounds.exclude(status=Round.Status.DRAFT).exists()
+    ):
+        raise Refused(game_fixed_message(current))
+    for name, value in values.items():
+        setattr(current, name, value)
+    try:
+        current.full_clean()
+    except ValidationError as exc:
+        raise Refused(" ".join(exc.messages)) from exc
+    rescore = current.full_rules() != old_rules and _stored_games(current) > 0
+    if rescore and not reason.strip():
+        raise Refused(_("Give a reason for changing the rule settings of stored games."))
+    current._change_reason = reason.strip()
+    if _user(user) is not None:
+        current._history_user = _user(user)
+    current.save()
+    if not rescore:
+        return RuleChangeEffect(games=0, players=0)
+    before = _entry_figures(current)
+    for table in Table.objects.filter(round__event=current).select_related("round__event"):
+        rescore_table(table, check_lots=False)
+    games = _stored_games(current)
+    lapse_stale_lots(event=current)
+    return RuleChangeEffect(games=games, players=_changed(before, _entry_figures(current)))
+
+
+def game_fixed_message(event: Event) -> str:
+    return _(
+        "The game cannot be changed after the first draw: the tables and games stored are games "
+        "of %(game)s. Create a new event for another game."
+    ) % {"game": event.get_game_display()}

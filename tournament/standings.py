@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db.models import Q, Sum, Value
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext_lazy as _
 
 from scoring import ziege
 
@@ -27,6 +28,40 @@ def shared_ranks(values: Sequence[Any]) -> list[int]:
     for i, value in enumerate(values):
         ranks.append(ranks[-1] if i and value == values[i - 1] else i + 1)
     return ranks
+
+
+def deciding_columns(game: str, total_heading: str) -> list[tuple[str, Any, bool]]:
+    """(attribute, heading, signed) of the figures that decide the order (RULES.md 6), in the order
+    they decide it, for the printed standings: Ziege's matches won, defeat-point difference and
+    defeat points conceded (its total), Hennes Sibbe's penalty cards, then games lost."""
+    if game == "ziege":
+        return [
+            ("matches", _("Matches won"), False),
+            ("difference", _("Defeat points difference"), True),
+            ("shown_total", _("Defeat points conceded"), False),
+        ]
+    if game == "hennes_sibbe":
+        return [("shown_total", total_heading, False), ("games_lost", _("Games lost"), False)]
+    return [("shown_total", total_heading, False)]
+
+
+def mark_last_place(rows: Sequence[Any]) -> None:
+    """Every entry on the last rank is last (a tie for the last place shares the consolation
+    prize); nobody is last while everyone shares the first rank."""
+    last = rows[-1].rank if rows else 1
+    for row in rows:
+        row.is_last = last > 1 and row.rank == last
+
+
+def prize_list(rows: Sequence[Any]) -> list[Any]:
+    """The prize-giving list: the prize places and everyone on the last place; ``gap`` marks a row
+    after places left out."""
+    shown = []
+    for i, row in enumerate(rows):
+        if row.rank <= PRIZE_LIST or row.is_last:
+            row.gap = bool(shown) and rows[i - 1] is not shown[-1]
+            shown.append(row)
+    return shown
 
 
 def category_standings(event: Event, rounds: list[Round], category: str) -> Any:
@@ -93,14 +128,37 @@ def round_tables(rnd: Round) -> list[dict[str, Any]]:
     return list(tables.values())
 
 
+def _season_key(game: str, figures: tuple[int, int, int, int]) -> tuple[int, ...]:
+    """A sort key, smaller is better, from summed (points, inflicted, matches won, games lost):
+    the season ranks in its game's standings order (RULES.md 6)."""
+    points, inflicted, matches, games_lost = figures
+    if game == "ziege":  # points are defeat points conceded
+        return (-matches, -(inflicted - points), points)
+    if game == "hennes_sibbe":  # points are penalty cards
+        return (points, games_lost)
+    return (-points,)
+
+
 def season_standings(season: Season) -> tuple[list[Event], list[dict[str, Any]]]:
-    """One column per event and the sum, optionally of each player's best N events. Two queries."""
+    """One column per event and the sum, optionally of each player's best N events. A season holds
+    one game, and ranks in that game's order (best events, too, are best by that order). Two
+    queries."""
     events = list(season.events.order_by("date", "pk"))
     per_player: dict[int, dict[str, Any]] = {}
+    counted = Q(results__counts=True)
+
+    def total(field: str) -> Coalesce:
+        return Coalesce(Sum(f"results__{field}", filter=counted), Value(0))
+
     rows = (
         Entry.objects.filter(event__season=season)
         .values("player_id", "player__first_name", "player__last_name", "player__club", "event_id")
-        .annotate(points=Coalesce(Sum("results__points", filter=Q(results__counts=True)), Value(0)))
+        .annotate(
+            points=total("points"),
+            inflicted=total("inflicted"),
+            matches=total("matches_won"),
+            games_lost=total("games_lost"),
+        )
     )
     for row in rows:
         player = per_player.setdefault(
@@ -109,19 +167,32 @@ def season_standings(season: Season) -> tuple[list[Event], list[dict[str, Any]]]
                 "name": f"{row['player__last_name']}, {row['player__first_name']}",
                 "club": row["player__club"],
                 "scores": {},
+                "figures": {},
             },
         )
         player["scores"][row["event_id"]] = row["points"]
+        player["figures"][row["event_id"]] = (
+            row["points"],
+            row["inflicted"],
+            row["matches"],
+            row["games_lost"],
+        )
     result = []
     for player in per_player.values():
-        scores = sorted(player["scores"].values(), reverse=True)
-        counted = scores[: season.best_of] if season.best_of else scores
-        row = {"name": player["name"], "club": player["club"], "total": sum(counted)}
+        figures = sorted(player["figures"].values(), key=lambda f: _season_key(season.game, f))
+        best = figures[: season.best_of] if season.best_of else figures
+        summed = tuple(sum(f[i] for f in best) for i in range(4))
+        row = {
+            "name": player["name"],
+            "club": player["club"],
+            "total": summed[0],
+            "key": _season_key(season.game, summed),  # type: ignore[arg-type]
+        }
         for event in events:
             row[f"event_{event.pk}"] = player["scores"].get(event.pk)
         result.append(row)
-    result.sort(key=lambda r: (-r["total"], r["name"]))
-    for rank, row in zip(shared_ranks([r["total"] for r in result]), result, strict=True):
+    result.sort(key=lambda r: (r["key"], r["name"]))
+    for rank, row in zip(shared_ranks([r["key"] for r in result]), result, strict=True):
         row["rank"] = rank
     return events, result
 

@@ -323,3 +323,84 @@ def test_print_pages_are_public_and_show_no_site_navigation(client: Client, url:
     assert "<html" in html
     assert not re.search(r'class="[^"]*\bsite\b', html)
     assert "<nav" not in html
+
+
+# --- the last place and the figures that decide the order (issue 10) ----------------------------
+
+
+def last_rows(html: str) -> list[str]:
+    """The name cells of the rows printed as last place."""
+    body = html.split('<table class="standings-print">', 1)[1].split("</tbody>", 1)[0]
+    return re.findall(r'<tr class="last"><td>\d+\.</td><td>\d+</td><td>(.*?)</td>', body)
+
+
+def tied_for_last() -> Event:
+    """Sixteen players; the last two of table 4 share the last place."""
+    event = make_event()
+    make_entries(event, 16)
+    rnd = make_round(event)
+    for k, table in enumerate(rnd.tables.order_by("number")):
+        totals = [100, 26, -63, -63] if k == 3 else [50 + k, 20 + k, -(10 + k), -(60 + k)]
+        services.record_totals(table=table, totals=totals)
+    return event
+
+
+def test_every_player_tied_on_the_last_place_is_printed_as_last(client: Client):
+    event = tied_for_last()
+    tied = [e for e in Entry.objects.standings(event) if e.total == -63]
+    assert [e.rank for e in tied] == [15, 15]
+    names = last_rows(get(client, standings_url(event)))
+    assert sorted(names) == sorted(e.player.sort_name for e in tied)
+
+
+def test_the_prize_list_names_every_player_tied_on_the_last_place(client: Client):
+    event = tied_for_last()
+    html = get(client, standings_url(event, "?prize=1"))
+    rows = standing_rows(html)
+    assert [rank for rank, _name in rows] == [str(n) for n in range(1, 11)] + ["15", "15"]
+    assert len(re.findall("last place|letzter Platz", html)) == 2
+    assert html.count('class="gap"') == 1
+
+
+def test_nobody_is_last_while_everyone_shares_the_first_place(client: Client):
+    rnd = cego_round(8, 0)
+    assert last_rows(get(client, standings_url(rnd.event))) == []
+
+
+def printed_cells(html: str) -> tuple[list[str], list[list[str]]]:
+    """The column headings and each row's number cells of the printed standings."""
+    table = html.split('<table class="standings-print">', 1)[1].split("</table>", 1)[0]
+    head = re.findall(r'<th class="pts">(.*?)</th>', table)
+    rows = [
+        re.findall(r'<td class="pts[^"]*">(.*?)</td>', row)
+        for row in table.split("<tbody>", 1)[1].split("</tr>")[:-1]
+    ]
+    return head, rows
+
+
+def test_printed_ziege_standings_show_matches_won_difference_and_conceded(client: Client):
+    table = make_table(Game.ZIEGE, 4)
+    for points in (120, 120, 20):  # team B concedes 6 twice (A wins the match), then A 4
+        services.record_hand(table=table, data={"team_a_points": points})
+    for query in ("", "?prize=1"):
+        head, rows = printed_cells(get(client, standings_url(table.round.event, query)))
+        assert head[-3:] == ["Matches won", "Defeat points difference", "Defeat points conceded"]
+        assert rows[0][-3:] == ["1", "+8", "4"]
+        assert rows[-1][-3:] == ["0", MINUS + "8", "12"]
+
+
+def test_printed_hennes_sibbe_standings_show_penalty_cards_then_games_lost(client: Client):
+    table = make_table(Game.HENNES_SIBBE, 3)
+    for challenger in (1, 1, 1, 2):  # seat 1 loses a game (3 penalty cards), seat 2 takes one
+        services.record_hand(
+            table=table,
+            data={
+                "claimant": 0,
+                "challenger": challenger,
+                "claim": {"count": 1, "colour": "rot"},
+                "claim_correct": True,
+            },
+        )
+    head, rows = printed_cells(get(client, standings_url(table.round.event)))
+    assert head[-2:] == ["Penalty cards", "Games lost"]
+    assert [r[-2:] for r in rows] == [["0", "0"], ["1", "0"], ["3", "1"]]

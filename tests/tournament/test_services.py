@@ -7,7 +7,15 @@ import uuid
 import pytest
 
 import scoring
-from tests.factories import cego, make_entries, make_event, make_player, make_round, make_table
+from tests.factories import (
+    cego,
+    make_entries,
+    make_event,
+    make_player,
+    make_round,
+    make_table,
+    make_user,
+)
 from tournament import services
 from tournament.models import Entry, Event, Game, Hand, Result, Round
 
@@ -400,3 +408,151 @@ def test_a_seat_is_not_confirmed_through_the_link_after_the_round_closed():
     # the scorer still confirms for all
     services.confirm_table(table=table)
     assert table.confirmations.count() == 4
+
+
+# --- changing an event's settings (issue 10) ----------------------------------------------------
+
+
+def bettel_table():
+    """A Cego table with a lost Bettel (seat 0, one trick: −90 with the default 30) and a Halbe."""
+    table = make_table()
+    services.record_hand(
+        table=table, data={"contract": "bettel", "declarer": 0, "declarer_tricks": 1}
+    )
+    services.record_hand(table=table, data=cego("halbe", 1, 47))  # +60 for seat 1
+    return table
+
+
+def test_a_rule_change_rescores_every_stored_game_at_once():
+    table = bettel_table()
+    event = table.round.event
+    assert totals(table) == [-110, 90, 10, 10]
+    user = make_user()
+    effect = services.change_event_settings(
+        event=event, values={"rules": {"bettel": 50}}, user=user, reason="Hausregel Bettel 50"
+    )
+    assert (effect.games, effect.players) == (2, 4)
+    assert totals(table) == [-170, 110, 30, 30]
+    event.refresh_from_db()
+    assert event.rules == {"bettel": 50}
+
+
+def test_a_rule_change_is_kept_in_the_events_history_with_who_and_why():
+    table = bettel_table()
+    event = table.round.event
+    user = make_user()
+    services.change_event_settings(
+        event=event, values={"rules": {"bettel": 50}}, user=user, reason="Hausregel Bettel 50"
+    )
+    record = event.history.latest()
+    assert record.history_change_reason == "Hausregel Bettel 50"
+    assert record.history_user == user
+    assert record.rules == {"bettel": 50}
+    assert record.prev_record.rules == {}
+
+
+def test_a_rule_change_of_stored_games_needs_a_reason_and_changes_nothing_without_one():
+    table = bettel_table()
+    event = table.round.event
+    with pytest.raises(services.Refused, match="reason"):
+        services.change_event_settings(event=event, values={"rules": {"bettel": 50}}, reason=" ")
+    event.refresh_from_db()
+    assert event.rules == {}
+    assert totals(table) == [-110, 90, 10, 10]
+
+
+def test_a_rule_change_that_makes_a_stored_game_invalid_is_refused_naming_the_game():
+    table = bettel_table()
+    event = table.round.event
+    new = {"total_points": 40, "win_threshold": 20}  # the Halbe's 47 card points no longer fit
+    history = event.history.count()
+    with pytest.raises(services.Refused) as exc:
+        services.change_event_settings(event=event, values={"rules": new}, reason="Test")
+    assert "Game 2 at table 1 of round 1" in str(exc.value)
+    assert "declarer_points" in str(exc.value)
+    event.refresh_from_db()
+    assert event.rules == {}
+    assert totals(table) == [-110, 90, 10, 10]
+    assert event.history.count() == history
+
+
+def test_the_effect_of_a_rule_change_is_counted_without_saving_anything():
+    table = bettel_table()
+    event = table.round.event
+    # only the Bettel's value changes, but it moves every seat's total
+    effect = services.rule_change_effect(event=event, rules={"bettel": 50})
+    assert (effect.games, effect.players) == (2, 4)
+    # a setting no stored game uses changes no total
+    assert services.rule_change_effect(event=event, rules={"ulti": 100}).players == 0
+    assert totals(table) == [-110, 90, 10, 10]
+    assert Result.objects.filter(table=table).count() == 8
+
+
+def test_a_settings_change_without_stored_games_needs_no_reason():
+    event = make_event()
+    effect = services.change_event_settings(event=event, values={"rules": {"bettel": 40}})
+    assert (effect.games, effect.players) == (0, 0)
+    event.refresh_from_db()
+    assert event.rules == {"bettel": 40}
+
+
+def test_the_game_cannot_change_after_the_first_draw():
+    event = make_event()
+    make_entries(event, 4)
+    make_round(event, start=False)
+    with pytest.raises(services.Refused, match="first draw"):
+        services.change_event_settings(event=event, values={"game": Game.ZIEGE})
+    event.refresh_from_db()
+    assert event.game == Game.CEGO
+
+
+def test_the_game_can_change_before_the_first_draw():
+    event = make_event()
+    make_entries(event, 4)
+    services.change_event_settings(event=event, values={"game": Game.ZIEGE})
+    event.refresh_from_db()
+    assert event.game == Game.ZIEGE
+
+
+def test_a_ziege_match_limit_change_rescores_the_matches_won():
+    table = make_table(Game.ZIEGE, 4)
+    event = table.round.event
+    for _ in range(2):
+        services.record_hand(table=table, data={"team_a_points": 120})  # B concedes 6 twice
+    won = Result.objects.filter(table=table, matches_won=1).count
+    assert won() == 2  # seats 0 and 2 won the match at 12
+    services.change_event_settings(
+        event=event, values={"rules": {"match_limit": 18}}, reason="Partie bis 18"
+    )
+    assert won() == 0
+
+
+def test_recompute_scores_names_a_stored_game_the_rules_no_longer_allow():
+    from django.core.management import CommandError, call_command
+
+    table = make_table()
+    services.record_hand(table=table, data=cego("halbe", 0, 47))
+    # settings written past the event page (e.g. straight into the database)
+    Event.objects.filter(pk=table.round.event_id).update(
+        rules={"total_points": 40, "win_threshold": 20}
+    )
+    with pytest.raises(CommandError, match="Game 1 at table 1 of round 1"):
+        call_command("recompute_scores", table.round.event.slug)
+
+
+def test_the_effect_of_a_rule_change_costs_the_same_queries_for_4_players_and_12():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries(players: int) -> int:
+        event = make_event()
+        make_entries(event, players)
+        for table in make_round(event).tables.all():
+            for _ in range(3):
+                services.record_hand(table=table, data=cego("halbe", 0, 47))
+        with CaptureQueriesContext(connection) as ctx:
+            assert services.rule_change_effect(event=event, rules={"win_threshold": 50}).games
+        return len(ctx.captured_queries)
+
+    # Expect 4 queries: the tables with their rounds, the hands, the seats, the stored sums
+    assert queries(4) == queries(12) == 4

@@ -4,6 +4,7 @@ tables, side rankings, teams, seasons; and a fixed number of queries whatever th
 from __future__ import annotations
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -267,3 +268,159 @@ def test_season_standings_cost_the_same_queries_for_one_and_three_events(client)
     assert _queries(client, f"/saison/{small_season.slug}/") == _queries(
         client, f"/saison/{large_season.slug}/"
     )
+
+
+# --- a draw by lot splits only the tie it was drawn for (issue 10) ------------------------------
+
+
+def tied_for_first():
+    """Seats 0 and 1 tied on +40 for first place (each won a Halbe, lost a share of the other)."""
+    table = make_table()
+    first = services.record_hand(table=table, data=cego("halbe", 0, 47))
+    services.record_hand(table=table, data=cego("halbe", 1, 47))
+    event = table.round.event
+    tied = [e for e in Entry.objects.standings(event) if e.rank == 1]
+    assert len(tied) == 2
+    return table, event, tied, first
+
+
+def ranks_of(event, entries) -> list[int]:
+    wanted = {e.pk for e in entries}
+    return sorted(e.rank for e in Entry.objects.standings(event) if e.pk in wanted)
+
+
+def test_a_lot_lapses_when_a_correction_changes_the_tied_total():
+    _table, event, tied, first = tied_for_first()
+    draw = services.decide_by_lot(event=event, entries=tied, seed=11)
+    assert ranks_of(event, tied) == [1, 2]
+    # seat 0's game is corrected: now seat 0 leads alone
+    services.edit_hand(hand=first, data=cego("eine", 0, 47), reason="Eine, nicht Halbe")
+    services.edit_hand(hand=first, data=cego("halbe", 0, 47), reason="doch Halbe")
+    # back on the same total, but the draw lapsed when the tie went away: the tie shows again
+    assert ranks_of(event, tied) == [1, 1]
+    draw.refresh_from_db()
+    assert draw.lapsed_at is not None
+    assert [len(g) for g in standings.prize_ties(event, [])] == [2, 2]
+
+
+def test_a_lot_lapses_when_another_player_joins_the_tie():
+    event = make_event()
+    make_entries(event, 8)
+    one, two = make_round(event).tables.order_by("number")
+    for declarer in (0, 1):  # seats 0 and 1 of table 1: +40 each
+        services.record_hand(table=one, data=cego("halbe", declarer, 47))
+    services.record_hand(table=two, data=cego("halbe", 0, 47))  # table 2, seat 0: +60, alone
+    tied = by_seat(one)[:2]
+    assert ranks_of(event, tied) == [2, 2]
+    services.decide_by_lot(event=event, entries=tied, seed=11)
+    assert ranks_of(event, tied) == [2, 3]
+    # table 2's next game brings its seats 0 and 1 to +40 too: a tie of four, not the one drawn
+    services.record_hand(table=two, data=cego("halbe", 1, 47))
+    rows = [(e.rank, e.total) for e in Entry.objects.standings(event)]
+    assert rows[:4] == [(1, 40)] * 4
+    assert not Entry.objects.filter(event=event, lot__isnull=False).exists()
+
+
+def test_a_lot_keeps_counting_while_its_tie_is_unchanged():
+    _table, event, tied, first = tied_for_first()
+    services.decide_by_lot(event=event, entries=tied, seed=11)
+    # a correction that changes no total (48 card points win the Halbe just as 47 did) and a
+    # game in another event leave the tie as it was
+    services.edit_hand(hand=first, data=cego("halbe", 0, 48), reason="48, nicht 47")
+    services.record_hand(table=make_table(), data=cego("halbe", 0, 47))
+    assert ranks_of(event, tied) == [1, 2]
+
+
+def test_voiding_the_table_makes_the_lot_lapse():
+    table, event, tied, _first = tied_for_first()
+    draw = services.decide_by_lot(event=event, entries=tied, seed=11)
+    services.void_table(table=table, reason="Revoke")
+    services.restore_table(table=table, reason="doch gültig")
+    # the tie is back, but the lot was drawn before a change to it: it does not return
+    assert ranks_of(event, tied) == [1, 1]
+    draw.refresh_from_db()
+    assert draw.lapsed_at is not None
+
+
+def test_players_not_tied_cannot_be_separated_by_lot():
+    table = make_table()
+    services.record_hand(table=table, data=cego("halbe", 0, 47))
+    seats = [s.entry for s in table.seats.select_related("entry").order_by("position")]
+    with pytest.raises(services.Refused, match="tied"):
+        services.decide_by_lot(event=table.round.event, entries=seats[:2])
+    assert not Entry.objects.filter(lot__isnull=False).exists()
+
+
+def test_a_new_draw_on_the_same_tie_replaces_the_earlier_one():
+    _table, event, tied, _first = tied_for_first()
+    earlier = services.decide_by_lot(event=event, entries=tied, seed=11)
+    later = services.decide_by_lot(event=event, entries=tied, seed=12)
+    earlier.refresh_from_db()
+    assert earlier.lapsed_at is not None
+    assert later.lapsed_at is None
+    assert ranks_of(event, tied) == [1, 2]
+
+
+# --- a season holds one game and ranks in its order (issue 10) ----------------------------------
+
+
+def test_an_event_of_another_game_cannot_join_a_season():
+    season = make_season()  # Cego, the default
+    event = make_event(Game.ZIEGE)
+    event.season = season
+    with pytest.raises(ValidationError) as exc:
+        event.full_clean()
+    assert "season" in exc.value.message_dict
+
+
+def test_a_season_cannot_change_to_another_game_than_its_events():
+    season = make_season()
+    make_event(season=season)
+    season.game = Game.ZIEGE
+    with pytest.raises(ValidationError) as exc:
+        season.full_clean()
+    assert "game" in exc.value.message_dict
+
+
+def test_a_hennes_sibbe_season_ranks_the_fewest_penalty_cards_first():
+    season = make_season(game=Game.HENNES_SIBBE)
+    players = [make_player() for _ in range(3)]
+    event = make_event(
+        Game.HENNES_SIBBE,
+        season=season,
+        target_table_size=3,
+        table_policy=Event.TablePolicy.MIXED,
+    )
+    for player in players:
+        services.register_player(event=event, player=player)
+    table = make_round(event).tables.get()
+    seat_of = {s.entry.player_id: s.position for s in table.seats.select_related("entry")}
+    for challenger_player in (players[2], players[2], players[1]):
+        services.record_hand(
+            table=table,
+            data={
+                "claimant": seat_of[players[0].pk],
+                "challenger": seat_of[challenger_player.pk],
+                "claim": {"count": 1, "colour": "rot"},
+                "claim_correct": True,
+            },
+        )
+    _events, rows = standings.season_standings(season)
+    assert [(r["rank"], r["name"], r["total"]) for r in rows] == [
+        (1, players[0].sort_name, 0),
+        (2, players[1].sort_name, 1),
+        (3, players[2].sort_name, 2),
+    ]
+
+
+def test_a_ziege_season_ranks_by_matches_won_before_defeat_points():
+    season = make_season(game=Game.ZIEGE)
+    event = make_event(Game.ZIEGE, season=season)
+    make_entries(event, 4)
+    table = make_round(event).tables.get()
+    for points in (120, 120, 20, 20):  # A wins a match (B concedes 12), then concedes 8
+        services.record_hand(table=table, data={"team_a_points": points})
+    _events, rows = standings.season_standings(season)
+    # team A won the match; ordering by the summed defeat points, higher first, put B first
+    assert [r["total"] for r in rows] == [8, 8, 12, 12]
+    assert [r["rank"] for r in rows] == [1, 1, 3, 3]

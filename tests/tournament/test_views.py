@@ -7,9 +7,11 @@ every refused input comes back as a message the scorer can act on, never as a se
 from __future__ import annotations
 
 import io
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from html import unescape
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -951,6 +953,17 @@ HOSTILE: list[tuple[str, str, Callable[[], dict[str, Any]]]] = [
     ("event_create", "games-text", lambda: event_post(games_per_round="viele")),
     ("event_create", "games-zero", lambda: event_post(games_per_round="4: 0")),
     ("event_create", "games-superscript", lambda: event_post(games_per_round="²")),
+    # issue 11: "0" gave a server error; 99,999 was taken although "4: 10001" was not
+    ("event_create", "games-zero-for-every-table", lambda: event_post(games_per_round="0")),
+    ("event_create", "games-99999", lambda: event_post(games_per_round="99999")),
+    ("event_create", "games-size-99999", lambda: event_post(games_per_round="4: 99999")),
+    ("event_create", "games-size-10001", lambda: event_post(games_per_round="4: 10001")),
+    # issue 11: a short name that is a page of the site ("neu" hid the event behind the login)
+    *(
+        ("event_create", f"slug-{word}", lambda word=word: event_post(slug=word))
+        for word in ("neu", "bearbeiten", "rangliste", "durchgang", "excel")
+    ),
+    ("event_create", "name-neu", lambda: event_post(name="Neu", slug="")),
     ("event_players", "nobody", lambda: register_post()),
     ("event_players", "last-name-missing", lambda: register_post(first_name="Anna")),
     (
@@ -1457,3 +1470,150 @@ def test_a_stale_correction_is_refused_and_shows_the_game_as_it_is_now(client):
     assert "47 points" in text  # the game as it is now
     assert 'value="47"' in text  # and the form set to it
     assert Hand.objects.get(pk=hand.pk).data["declarer_points"] == 47
+
+
+# --- the event form: bounds, reserved short names, rule changes, the game (issues 10 and 11) -----
+
+
+def test_the_most_games_per_round_are_accepted_for_every_table_at_once(scorer: Client) -> None:
+    response = scorer.post(reverse("event_create"), event_post(games_per_round="10000"))
+    assert response.status_code == 302
+    assert Event.objects.get(name="Herbstturnier").hands_per_round == {"*": 10000}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("0", "A round has at least one game."),
+        ("99999", "A round has at most 10,000 games."),
+        ("4: 10001", "A round has at most 10,000 games."),
+    ],
+)
+def test_games_per_round_out_of_bounds_are_refused_with_a_clear_message(
+    scorer: Client, text: str, message: str
+) -> None:
+    response = scorer.post(reverse("event_create"), event_post(games_per_round=text))
+    assert response.status_code == 200
+    assert escape(message) in response.content.decode()
+    assert not Event.objects.filter(name="Herbstturnier").exists()
+
+
+def test_a_short_name_that_is_a_page_of_the_site_is_refused(scorer: Client) -> None:
+    response = scorer.post(reverse("event_create"), event_post(slug="neu"))
+    assert "is the name of a page of this site" in response.content.decode()
+    response = scorer.post(reverse("season_create"), {"name": "Neu", "slug": "neu"})
+    assert "is the name of a page of this site" in response.content.decode()
+    assert not Season.objects.filter(slug="neu").exists()
+    # the address of a new event still opens the form for a new event
+    assert scorer.get("/turnier/neu/").status_code == 200
+
+
+def edit_post(event: Event, **fields: str) -> dict[str, str]:
+    return {**as_browser_sends(EventForm(instance=event)), **fields}
+
+
+def bettel_event() -> tuple[Event, Table]:
+    """A Cego event with a lost Bettel (seat 0, −90 at the default value 30) and a won Halbe."""
+    table = make_table()
+    services.record_hand(
+        table=table, data={"contract": "bettel", "declarer": 0, "declarer_tricks": 1}
+    )
+    services.record_hand(table=table, data=cego("halbe", 1, 47))
+    return table.round.event, table
+
+
+def test_a_rule_change_first_shows_how_many_games_are_rescored_and_saves_nothing(
+    scorer: Client,
+) -> None:
+    event, _table = bettel_event()
+    before = snapshot()
+    response = scorer.post(
+        reverse("event_edit", args=[event.slug]), edit_post(event, cego__bettel="50")
+    )
+    assert response.status_code == 200
+    content = response.content.decode()
+    assert "2 stored games will be scored again with the new settings" in content
+    assert "The totals of 4 players change." in content
+    assert "Bettel is worth: <del>30</del> → <ins>50</ins>" in content
+    assert 'name="reason"' in content
+    assert snapshot() == before
+
+
+def test_a_confirmed_rule_change_rescores_the_games_and_keeps_the_reason(scorer: Client) -> None:
+    event, table = bettel_event()
+    url = reverse("event_edit", args=[event.slug])
+    first = scorer.post(url, edit_post(event, cego__bettel="50"))
+    token = re.search(r'name="confirm_rules" value="([^"]*)"', first.content.decode()).group(1)
+    data = edit_post(event, cego__bettel="50", reason="Hausregel", confirm_rules=unescape(token))
+    response = scorer.post(url, data)
+    assert response.status_code == 302
+    assert "2 games scored again" in messages_of(response)[0]
+    assert totals_by_seat(table) == [-170, 110, 30, 30]
+    history = scorer.get(reverse("event_history", args=[event.slug])).content.decode()
+    assert "Hausregel" in history
+
+
+def test_a_confirmation_without_a_reason_asks_for_one_and_saves_nothing(scorer: Client) -> None:
+    event, table = bettel_event()
+    url = reverse("event_edit", args=[event.slug])
+    token = json.dumps({"bettel": 50})
+    response = scorer.post(url, edit_post(event, cego__bettel="50", confirm_rules=token))
+    assert response.status_code == 200
+    assert "Give a reason for the change" in response.content.decode()
+    assert totals_by_seat(table) == [-110, 90, 10, 10]
+
+
+def test_a_confirmation_counts_only_for_the_settings_it_was_shown_for(scorer: Client) -> None:
+    event, table = bettel_event()
+    url = reverse("event_edit", args=[event.slug])
+    shown_for_50 = json.dumps({"bettel": 50})
+    data = edit_post(event, cego__bettel="70", reason="Hausregel", confirm_rules=shown_for_50)
+    response = scorer.post(url, data)
+    assert response.status_code == 200
+    assert "will be scored again" in response.content.decode()
+    assert totals_by_seat(table) == [-110, 90, 10, 10]
+
+
+def test_a_rule_change_that_makes_a_stored_game_invalid_is_refused_naming_it(
+    scorer: Client,
+) -> None:
+    event, table = bettel_event()
+    response = scorer.post(
+        reverse("event_edit", args=[event.slug]),
+        edit_post(event, cego__total_points="40", cego__win_threshold="20"),
+    )
+    assert response.status_code == 200
+    assert "Game 2 at table 1 of round 1" in response.content.decode()
+    assert totals_by_seat(table) == [-110, 90, 10, 10]
+
+
+def test_changing_the_game_after_the_first_draw_is_refused(scorer: Client) -> None:
+    event, _table = bettel_event()
+    response = scorer.post(reverse("event_edit", args=[event.slug]), edit_post(event, game="ziege"))
+    assert response.status_code == 200
+    assert "cannot be changed after the first draw" in response.content.decode()
+    event.refresh_from_db()
+    assert event.game == "cego"
+
+
+def test_other_settings_save_without_a_confirmation(scorer: Client) -> None:
+    event, _table = bettel_event()
+    response = scorer.post(
+        reverse("event_edit", args=[event.slug]), edit_post(event, venue="Festhalle")
+    )
+    assert response.status_code == 302
+    event.refresh_from_db()
+    assert event.venue == "Festhalle"
+
+
+def test_an_event_of_another_game_is_refused_for_a_season(scorer: Client) -> None:
+    season = make_season()  # a Cego season
+    response = scorer.post(reverse("event_create"), event_post(game="ziege", season=str(season.pk)))
+    assert response.status_code == 200
+    assert "is a season for Cego" in response.content.decode()
+    assert not season.events.exists()
+
+
+def test_the_season_page_says_which_game_it_holds(client: Client) -> None:
+    season = make_season(game="hennes_sibbe")
+    assert "Season for Hennes Sibbe" in client.get(season.get_absolute_url()).content.decode()

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import copy
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from .. import access, services
@@ -52,13 +55,45 @@ def event_create(request: HttpRequest) -> HttpResponse:
 def event_edit(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_or_404(slug)
     access.require(request, event, ORGANISER)
-    form = EventForm(request.POST or None, instance=event)
+    # the form puts the new values on its own copy: the page around it shows the stored event
+    form = EventForm(request.POST or None, instance=copy.copy(event))
+    effect = None
+    changes: list[tuple[str, str, str]] = []
     if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, _("Event saved."))
-        return redirect(event)
+        # new rule settings rescore the stored games: the organiser first sees how many, and
+        # confirms with a reason (issue 10)
+        changed = form.instance
+        try:
+            if changed.full_rules() != event.full_rules():
+                effect = services.rule_change_effect(event=changed, rules=changed.rules)
+                changes = form.rule_changes(event.full_rules())
+            if effect is None or not effect.games or form.confirmed():
+                done = services.change_event_settings(
+                    event=event,
+                    values=form.settings(),
+                    user=request.user,
+                    reason=form.cleaned_data["reason"],
+                )
+                if done.games:
+                    messages.success(
+                        request,
+                        ngettext(
+                            "Event saved; %(games)s game scored again with the new settings.",
+                            "Event saved; %(games)s games scored again with the new settings.",
+                            done.games,
+                        )
+                        % {"games": done.games},
+                    )
+                else:
+                    messages.success(request, _("Event saved."))
+                return redirect("event", slug=changed.slug)
+        except services.Refused as exc:
+            form.add_error(None, str(exc))
+            effect = None
     return render(
-        request, "tournament/event_form.html", {"form": form, "title": event.name, "event": event}
+        request,
+        "tournament/event_form.html",
+        {"form": form, "title": event.name, "event": event, "effect": effect, "changes": changes},
     )
 
 

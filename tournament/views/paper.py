@@ -128,16 +128,16 @@ def print_standings(request: HttpRequest, slug: str) -> HttpResponse:
     rounds = list(event.rounds.all())
     rows = list(Entry.objects.standings(event, rounds))
     prize = request.GET.get("prize") == "1"
-    if rows:
-        rows[-1].is_last = True
+    standings.mark_last_place(rows)
     for row in rows:
         row.round_values = [getattr(row, f"round_{r.number}") for r in rounds]
         row.shown_total = tables_.value_of_total(event, row.total)
-    if prize and len(rows) > standings.PRIZE_LIST + 1:
-        shown = [r for r in rows if r.rank <= standings.PRIZE_LIST]
-        rows[-1].gap = True
-        rows = [*shown, rows[-1]]
     heading = tables_.total_heading(event.game)
+    deciding = standings.deciding_columns(event.game, heading)
+    for row in rows:
+        row.deciding = [(getattr(row, name), sign) for name, _heading, sign in deciding]
+    if prize:
+        rows = standings.prize_list(rows)
     return render(
         request,
         "tournament/print/standings.html",
@@ -147,7 +147,8 @@ def print_standings(request: HttpRequest, slug: str) -> HttpResponse:
             "rows": rows,
             "prize": prize,
             "total_heading": heading,
-            "columns": 5 + (0 if prize else len(rounds)),
+            "deciding": [(h, sign) for _name, h, sign in deciding],
+            "columns": 4 + len(deciding) + (0 if prize else len(rounds)),
             "provisional": any(r.status != Round.Status.CLOSED for r in rounds),
         },
     )

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from tournament.models import Event
-from tournament.services import recompute_scores
+from tournament.services import Refused, recompute_scores
 
 
 class Command(BaseCommand):
@@ -20,5 +20,8 @@ class Command(BaseCommand):
                 event = Event.objects.get(slug=options["event"])
             except Event.DoesNotExist as exc:
                 raise CommandError(f"No event with the short name {options['event']!r}.") from exc
-        done = recompute_scores(event=event)
+        try:
+            done = recompute_scores(event=event)
+        except Refused as exc:  # a stored game the engine now rejects, named in the message
+            raise CommandError(str(exc)) from exc
         self.stdout.write(self.style.SUCCESS(f"Recomputed the results of {done} tables."))

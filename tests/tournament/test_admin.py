@@ -1,0 +1,124 @@
+"""The Django admin cannot make the standings stale (issue 10): what they are computed from is
+read-only there, and an old version cannot be restored from the history."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import cego, make_entries, make_event, make_table
+from tournament import services
+from tournament.models import Entry, Event, Hand, LotDraw, Result, Seat, Table
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def admin(client: Client) -> Client:
+    user = get_user_model().objects.create_superuser("admin", "", "pw-for-tests-only")
+    client.force_login(user)
+    return client
+
+
+def change_url(obj) -> str:
+    return reverse(f"admin:tournament_{obj._meta.model_name}_change", args=[obj.pk])
+
+
+def totals(event: Event) -> dict[int, int]:
+    return {e.pk: e.total for e in Entry.objects.standings(event)}
+
+
+@pytest.fixture
+def played() -> Table:
+    table = make_table()
+    services.record_hand(table=table, data=cego("halbe", 0, 34))
+    return table
+
+
+def test_a_hand_is_shown_but_cannot_be_changed_in_the_admin(admin: Client, played: Table):
+    hand = played.hands.get()
+    before = totals(played.round.event)
+    page = admin.get(change_url(hand))
+    assert page.status_code == 200
+    assert 'name="_save"' not in page.content.decode()
+    data = {
+        "table": played.pk,
+        "number": 1,
+        "kind": "game",
+        "data": json.dumps(cego("halbe", 0, 60)),
+    }
+    assert admin.post(change_url(hand), {**data, "_save": "1"}).status_code == 403
+    hand.refresh_from_db()
+    assert hand.data == cego("halbe", 0, 34)
+    assert totals(played.round.event) == before
+
+
+@pytest.mark.parametrize("model", [Hand, Seat, Table, Result, LotDraw])
+def test_what_the_standings_use_cannot_be_added_in_the_admin(admin: Client, model):
+    assert admin.get(reverse(f"admin:tournament_{model._meta.model_name}_add")).status_code == 403
+
+
+@pytest.mark.parametrize("model", [Hand, Seat, Table, Result])
+def test_what_the_standings_use_cannot_be_deleted_in_the_admin(admin: Client, played: Table, model):
+    obj = model.objects.first()
+    delete = reverse(f"admin:tournament_{model._meta.model_name}_delete", args=[obj.pk])
+    assert admin.post(delete, {"post": "yes"}).status_code == 403
+    assert model.objects.filter(pk=obj.pk).exists()
+
+
+def test_voiding_a_table_in_the_admin_is_not_possible(admin: Client, played: Table):
+    data = {"round": played.round_id, "number": 1, "size": 4, "voided": "on", "void_reason": "x"}
+    assert admin.post(change_url(played), {**data, "_save": "1"}).status_code == 403
+    played.refresh_from_db()
+    assert not played.voided
+    assert Result.objects.filter(table=played, counts=True).count() == 4
+
+
+def test_an_old_version_of_a_hand_cannot_be_restored_from_its_history(admin: Client, played: Table):
+    hand = played.hands.get()
+    services.edit_hand(hand=hand, data=cego("halbe", 0, 47), reason="Tippfehler")
+    old = hand.history.earliest()
+    url = reverse("admin:tournament_hand_simple_history", args=[hand.pk, old.history_id])
+    assert admin.get(url).status_code == 200
+    data = {"table": played.pk, "number": 1, "kind": "game", "data": json.dumps(old.data)}
+    assert admin.post(url, {**data, "_save": "1"}).status_code == 403
+    hand.refresh_from_db()
+    assert hand.data == cego("halbe", 0, 47)
+
+
+def test_an_events_game_and_rules_are_read_only_in_the_admin(admin: Client, played: Table):
+    event = played.round.event
+    page = admin.get(change_url(event)).content.decode()
+    assert 'name="name"' in page
+    assert 'name="rules"' not in page
+    assert 'name="game"' not in page
+    data = {
+        "name": "Umbenannt",
+        "slug": event.slug,
+        "date": "2026-10-03",
+        "game": "ziege",
+        "rules": json.dumps({"bettel": 50}),
+        "table_policy": event.table_policy,
+        "target_table_size": 4,
+        "hands_per_round": "{}",
+        "rounds_planned": 2,
+        "pairing": event.pairing,
+        "_save": "1",
+    }
+    response = admin.post(change_url(event), data)
+    assert response.status_code == 302
+    event.refresh_from_db()
+    assert (event.name, event.game, event.rules) == ("Umbenannt", "cego", {})
+
+
+def test_an_entrys_event_start_number_and_lot_are_read_only_in_the_admin(admin: Client):
+    event = make_event()
+    entry = make_entries(event, 2)[0]
+    page = admin.get(change_url(entry)).content.decode()
+    assert 'name="status"' in page
+    for field in ("event", "start_number", "lot"):
+        assert f'name="{field}"' not in page
