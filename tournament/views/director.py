@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -66,15 +67,16 @@ def event_edit(request: HttpRequest, slug: str) -> HttpResponse:
 def event_players(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_or_404(slug)
     access.require(request, event, ORGANISER)
-    form = RegisterForm(request.POST or None)
+    form = RegisterForm(request.POST or None, event=event)
     if request.method == "POST" and form.is_valid():
         try:
-            squad = None
-            if form.cleaned_data.get("team"):
-                squad, _created = Team.objects.get_or_create(
-                    event=event, kind=Team.Kind.SQUAD, name=form.cleaned_data["team"].strip()
-                )
-            entry = services.register_player(event=event, player=form.get_player(), squad=squad)
+            with transaction.atomic():  # the new player, the team and the entry, or none
+                squad = None
+                if form.cleaned_data.get("team"):
+                    squad, _created = Team.objects.get_or_create(
+                        event=event, kind=Team.Kind.SQUAD, name=form.cleaned_data["team"].strip()
+                    )
+                entry = services.register_player(event=event, player=form.get_player(), squad=squad)
         except services.Refused as exc:
             refused(request, exc)
         else:
