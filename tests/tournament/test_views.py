@@ -27,6 +27,7 @@ from tests.factories import (
     cego,
     make_entries,
     make_event,
+    make_player,
     make_round,
     make_season,
     make_table,
@@ -217,7 +218,26 @@ DIRECTOR_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
     ),
     "table_history": lambda w: (reverse("table_history", args=[w.table.pk]), WORLD_REASON),
     "event_history": lambda w: (reverse("event_history", args=[w.event.slug]), WORLD_REASON),
+    "player_edit": lambda w: (
+        reverse("player_edit", args=[w.event.slug, entry_of(w).pk]),
+        f'value="{w.player.last_name}"',
+    ),
+    "player_merge": lambda w: (
+        reverse("player_merge", args=[w.event.slug, entry_of(w).pk]),
+        'name="other"',
+    ),
+    # the world's round is drawn: the page explains that only withdrawing is left
+    "entry_remove": lambda w: (
+        reverse("entry_remove", args=[w.event.slug, entry_of(w).pk]),
+        "can no longer be removed",
+    ),
 }
+
+
+def entry_of(w: World) -> Entry:
+    return Entry.objects.get(event=w.event, player=w.player)
+
+
 # what a director would POST to the pages that take one (hand_edit is among the writes below)
 DIRECTOR_POSTS: dict[str, Callable[[World], dict[str, Any]]] = {
     "event_create": lambda w: event_post(),
@@ -248,6 +268,45 @@ def withdraw_entry() -> Write:
         assert response["Location"] == reverse("event_players", args=[event.slug])
 
     return Write(reverse("entry_status", args=[event.slug, entry.pk]), {}, happened)
+
+
+def remove_entry() -> Write:
+    event = make_event()
+    mistake = make_entries(event, 5)[4]
+
+    def happened(response: HttpResponse) -> None:
+        assert not Entry.objects.filter(pk=mistake.pk).exists()
+        assert response["Location"] == reverse("event_players", args=[event.slug])
+
+    return Write(reverse("entry_remove", args=[event.slug, mistake.pk]), {}, happened)
+
+
+def correct_player() -> Write:
+    event = make_event()
+    entry = make_entries(event, 1)[0]
+    data = {"first_name": "Uwe", "last_name": "Maier", "club": "CC Triberg", "town": "Triberg"}
+
+    def happened(response: HttpResponse) -> None:
+        entry.player.refresh_from_db()
+        assert str(entry.player) == "Uwe Maier"
+        assert entry.player.club == "CC Triberg"
+
+    return Write(reverse("player_edit", args=[event.slug, entry.pk]), data, happened)
+
+
+def merge_players() -> Write:
+    event = make_event()
+    entry = make_entries(event, 1)[0]
+    twin = make_player()
+    other_entry = services.register_player(event=make_event(), player=twin)
+
+    def happened(response: HttpResponse) -> None:
+        other_entry.refresh_from_db()
+        assert other_entry.player_id == entry.player_id
+        assert not Player.objects.filter(pk=twin.pk).exists()
+
+    url = reverse("player_merge", args=[event.slug, entry.pk])
+    return Write(url, {"other": twin.pk}, happened)
 
 
 def add_round() -> Write:
@@ -420,6 +479,9 @@ TABLE_LINK_PAGES = {"table_link", "link_preview", "link_action"}
 # (url name, how to make the change); round_action once for each of its actions
 WRITES: list[tuple[str, Callable[[], Write]]] = [
     ("entry_status", withdraw_entry),
+    ("entry_remove", remove_entry),
+    ("player_edit", correct_player),
+    ("player_merge", merge_players),
     ("event_pair", pair_players),
     ("round_add", add_round),
     ("round_action", draw_seats),
@@ -436,7 +498,11 @@ WRITES: list[tuple[str, Callable[[], Write]]] = [
 ]
 WRITE_IDS = [make.__name__ for _name, make in WRITES]
 # endpoints that only take a POST (the table page and hand_edit also show a page on GET)
-POST_ONLY = [(name, make) for name, make in WRITES if name not in ("table", "hand_edit")]
+POST_ONLY = [
+    (name, make)
+    for name, make in WRITES
+    if name not in ("table", "hand_edit", "entry_remove", "player_edit", "player_merge")
+]
 
 
 def test_the_matrix_covers_every_url_name() -> None:
