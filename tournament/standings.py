@@ -97,9 +97,19 @@ def season_standings(season: Season) -> tuple[list[Event], list[dict[str, Any]]]
     """One column per event and the sum, optionally of each player's best N events. Two queries."""
     events = list(season.events.order_by("date", "pk"))
     per_player: dict[int, dict[str, Any]] = {}
+    # only events a player played in (an entry that never sat at a table is not ranked); a
+    # withdrawal is marked per event
     rows = (
         Entry.objects.filter(event__season=season)
-        .values("player_id", "player__first_name", "player__last_name", "player__club", "event_id")
+        .played()
+        .values(
+            "player_id",
+            "player__first_name",
+            "player__last_name",
+            "player__club",
+            "event_id",
+            "status",
+        )
         .annotate(points=Coalesce(Sum("results__points", filter=Q(results__counts=True)), Value(0)))
     )
     for row in rows:
@@ -109,14 +119,22 @@ def season_standings(season: Season) -> tuple[list[Event], list[dict[str, Any]]]
                 "name": f"{row['player__last_name']}, {row['player__first_name']}",
                 "club": row["player__club"],
                 "scores": {},
+                "withdrawn": set(),
             },
         )
         player["scores"][row["event_id"]] = row["points"]
+        if row["status"] == Entry.Status.WITHDRAWN:
+            player["withdrawn"].add(row["event_id"])
     result = []
     for player in per_player.values():
         scores = sorted(player["scores"].values(), reverse=True)
         counted = scores[: season.best_of] if season.best_of else scores
-        row = {"name": player["name"], "club": player["club"], "total": sum(counted)}
+        row = {
+            "name": player["name"],
+            "club": player["club"],
+            "total": sum(counted),
+            "withdrawn": player["withdrawn"],
+        }
         for event in events:
             row[f"event_{event.pk}"] = player["scores"].get(event.pk)
         result.append(row)
