@@ -335,6 +335,7 @@ def _withdrawn_after_playing() -> tuple[Event, Entry]:
         "/turnier/{event}/rangliste/druck/",
         "/turnier/{event}/beamer/",
         "/turnier/{event}/beamer/zeilen/",
+        "/turnier/{event}/durchgang/1/ergebnisse/",
         "/saison/{season}/",
     ],
 )
