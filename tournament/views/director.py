@@ -151,6 +151,11 @@ def _entry_or_404(event: Event, pk: int) -> Entry:
     return get_object_or_404(Entry.objects.select_related("player"), event=event, pk=pk)
 
 
+def _twins(player: Player) -> list[Player]:
+    """Other known players who are probably this person."""
+    return [p for p in likely_players(player.first_name, player.last_name) if p.pk != player.pk]
+
+
 @protected
 def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Correct a registered player's name, club, town and category (for every event: a player is
@@ -166,11 +171,6 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         messages.success(request, _("%(player)s saved.") % {"player": player})
         return redirect("event_players", slug=event.slug)
     may_merge = access.is_director(request.user)
-    suggested = (
-        [p for p in likely_players(player.first_name, player.last_name) if p.pk != player.pk]
-        if may_merge
-        else []
-    )
     context = {
         "event": event,
         "entry": entry,
@@ -179,7 +179,7 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "entries": player.entries.select_related("event").order_by("-event__date"),
         "changes": history.for_player(player),
         "may_merge": may_merge,
-        "suggested": suggested,
+        "suggested": _twins(player) if may_merge else [],
     }
     return render(request, "tournament/player.html", context)
 
@@ -193,25 +193,19 @@ def player_merge(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     entry = _entry_or_404(event, pk)
     other_id = whole_number(request.POST.get("other") or request.GET.get("other"))
     other = Player.objects.filter(pk=other_id).exclude(pk=entry.player_id).first()
-    if other is None:
+    if other is None:  # first choose the other player
         if request.method == "POST" or request.GET.get("other"):
             messages.error(request, _("Choose the player to merge into this one."))
-        player = entry.player
+        others = Player.objects.exclude(pk=entry.player_id)
         return render(
             request,
             "tournament/player_merge.html",
             {
                 "event": event,
                 "entry": entry,
-                "keep": player,
-                "suggested": [
-                    p
-                    for p in likely_players(player.first_name, player.last_name)
-                    if p.pk != player.pk
-                ],
-                "others": Player.objects.exclude(pk=player.pk).only(
-                    "pk", "first_name", "last_name", "club", "town"
-                ),
+                "keep": entry.player,
+                "suggested": _twins(entry.player),
+                "others": others.only("pk", "first_name", "last_name", "club", "town"),
             },
         )
     if request.method == "POST":
