@@ -949,7 +949,23 @@ TARGETS: dict[str, Callable[[], str]] = {
     "decide_lot": _lot_url,
     "table_link": _link_url,
     "link_confirm": _link_confirm_url,
+    "player_edit": lambda: _entry_url("player_edit"),
+    "player_merge": lambda: _entry_url("player_merge"),
+    "entry_remove": lambda: _entry_url("entry_remove", drawn=True),
 }
+
+
+def _entry_url(name: str, drawn: bool = False) -> str:
+    event = make_event()
+    entry = make_entries(event, 4)[0]
+    if drawn:
+        make_round(event, start=False)
+    return reverse(name, args=[event.slug, entry.pk])
+
+
+def player_post(**fields: str) -> dict[str, str]:
+    return {"first_name": "Uwe", "last_name": "Maier", "club": "", "town": "", **fields}
+
 
 HUGE = str(10**30)
 SCRIPT = "<script>alert(1)</script>"
@@ -1048,6 +1064,15 @@ HOSTILE: list[tuple[str, str, Callable[[], dict[str, Any]]]] = [
     ("hand_edit", "reason-too-long", lambda: cego_post(declarer_points="50", reason="x" * 301)),
     ("decide_lot", "entries-text", lambda: {"entry": ["abc", "def"]}),
     ("decide_lot", "entries-superscript", lambda: {"entry": ["²", "³"]}),
+    ("player_edit", "last-name-missing", lambda: player_post(last_name="")),
+    ("player_edit", "name-too-long", lambda: player_post(first_name="x" * 101)),
+    ("player_edit", "category-unknown", lambda: player_post(category=SCRIPT)),
+    ("player_merge", "other-missing", lambda: {}),
+    ("player_merge", "other-text", lambda: {"other": "abc"}),
+    ("player_merge", "other-unknown", lambda: {"other": "999999"}),
+    ("player_merge", "other-huge", lambda: {"other": HUGE}),
+    ("player_merge", "other-superscript", lambda: {"other": "²"}),
+    ("entry_remove", "after-the-draw", lambda: {}),
 ]
 
 
