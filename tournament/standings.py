@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db.models import Q, Sum, Value
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext as _
 
 from scoring import ziege
 
@@ -64,11 +65,15 @@ def team_standings(event: Event) -> list[dict[str, Any]]:
         {
             "rank": rank,
             "name": team.name,
-            "members": ", ".join(str(m.player) for m in team.squad_members.all()),
+            "members": ", ".join(_member(m) for m in team.squad_members.all()),
             "total": team.total,
         }
         for rank, team in zip(ranks, teams, strict=True)
     ]
+
+
+def _member(entry: Entry) -> str:
+    return str(entry.player) if entry.is_active else f"{entry.player} ({_('withdrawn')})"
 
 
 def round_tables(rnd: Round) -> list[dict[str, Any]]:

@@ -9,6 +9,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
 from tests.factories import (
     cego,
@@ -349,3 +350,13 @@ def test_a_withdrawn_player_keeps_the_points_and_is_marked_on_every_list(client,
         if leaver.player.last_name in line and ("+60" in line or "60" in line)
     )
     assert re.search(r">[^<]*withdrawn[^<]*<", row), row  # a visible mark, not only a class
+
+
+def test_a_withdrawn_member_is_marked_in_the_team_ranking():
+    event, leaver = _withdrawn_after_playing()
+    squad = Team.objects.create(event=event, name="Rohrbach", kind=Team.Kind.SQUAD)
+    Entry.objects.filter(event=event).update(squad=squad)
+    with translation.override("en"):
+        row = standings.team_standings(event)[0]
+    assert f"{leaver.player} (withdrawn)" in row["members"]
+    assert row["total"] == 0
