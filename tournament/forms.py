@@ -262,6 +262,8 @@ class RegisterForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.event = event
         self.candidates: list[Player] = []
+        # two people of one name are told apart by club and town
+        self.fields["player"].label_from_instance = described  # type: ignore[attr-defined]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -301,6 +303,11 @@ class RegisterForm(forms.Form):
             town=data.get("town", "").strip(),
             category=data.get("category", ""),
         )
+
+
+def described(player: Player) -> str:
+    """A player as a list of choices shows them: name, club, town."""
+    return " · ".join(x for x in (player.sort_name, player.club, player.town) if x)
 
 
 def likely_players(first_name: str, last_name: str, *, event: Event | None = None) -> list[Player]:

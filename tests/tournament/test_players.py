@@ -275,3 +275,11 @@ def test_the_remove_page_asks_first_and_after_the_draw_points_to_withdrawing(dir
     response = director.post(url)
     assert "Withdraw" in " ".join(str(m) for m in get_messages(response.wsgi_request))
     assert event.entries.count() == 4
+
+
+def test_the_known_player_list_tells_two_people_of_one_name_apart(director):
+    make_player(first_name="Uwe", last_name="Maier", club="CC Triberg", town="Triberg")
+    make_player(first_name="Uwe", last_name="Maier", club="", town="Schonach")
+    page = director.get(reverse("event_players", args=[make_event().slug])).content.decode()
+    assert "Maier, Uwe · CC Triberg · Triberg</option>" in page
+    assert "Maier, Uwe · Schonach</option>" in page
