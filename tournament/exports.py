@@ -288,6 +288,7 @@ def season_workbook(season: Season, output: IO[bytes] | None = None) -> IO[bytes
     ]
     columns += [(event.name, 14, SIGNED) for event in events]
     columns.append((_("Total"), 10, SIGNED))
+    columns.append((_("Withdrawn from"), 28, None))
     sheet = Sheet(workbook, season.name, columns)
     for row in rows:
         sheet.append(
@@ -297,6 +298,7 @@ def season_workbook(season: Season, output: IO[bytes] | None = None) -> IO[bytes
                 row["club"],
                 *[row[f"event_{e.pk}"] for e in events],
                 row["total"],
+                ", ".join(e.name for e in events if e.pk in row["withdrawn"]),
             ]
         )
     sheet.close()

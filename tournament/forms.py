@@ -21,6 +21,7 @@ import scoring
 from scoring import cego, crazy_solo, hennes_sibbe
 
 from .models import HANDS_MAX, Entry, Event, Game, Player, Round, Season, Table
+from .names import NameIndex
 from .services import check_totals, game_fixed_message, preview_hand, seat_sitting_out
 
 NONE = ""
@@ -361,7 +362,14 @@ class PlayerForm(forms.ModelForm):
 
 
 class RegisterForm(forms.Form):
-    """Register an existing player, or a new one by name."""
+    """Register an existing player, or a new one by name.
+
+    A new name that is probably a known player's (same name, or a close spelling: Maier/Meier,
+    Schäuble/Schaeuble) is not created silently: the form shows the known players with club and
+    town and asks whether it is the same person (``same_person``: a player's id, or ``new``).
+    """
+
+    NEW = "new"
 
     player = forms.ModelChoiceField(
         queryset=Player.objects.all(), required=False, label=_("Known player")
@@ -379,26 +387,77 @@ class RegisterForm(forms.Form):
         required=False,
         help_text=_("For the team ranking: the team's name (created with its first member)."),
     )
+    same_person = forms.CharField(required=False, max_length=20)
+
+    def __init__(self, *args: Any, event: Event | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.event = event
+        self.candidates: list[Player] = []
+        # two people of one name are told apart by club and town
+        self.fields["player"].label_from_instance = described  # type: ignore[attr-defined]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        if not data.get("player") and not (data.get("first_name") and data.get("last_name")):
+        if data.get("player"):
+            return data
+        first, last = (data.get("first_name") or "").strip(), (data.get("last_name") or "").strip()
+        if not (first and last):
             raise forms.ValidationError(
                 _("Choose a known player, or give the first and last name of a new one.")
             )
+        self.candidates = likely_players(first, last, event=self.event)
+        answer = data.get("same_person") or ""
+        if not self.candidates or answer == self.NEW:
+            return data
+        chosen = next((p for p in self.candidates if str(p.pk) == answer), None)
+        if chosen is None:
+            raise forms.ValidationError(
+                _(
+                    "A player with this name or a very similar one is already known. "
+                    "Is it the same person? Choose below."
+                ),
+                code="duplicate",
+            )
+        data["player"] = chosen
         return data
 
     def get_player(self) -> Player:
+        """The player chosen, or a new one (writes: call it inside the registration's
+        transaction)."""
         data = self.cleaned_data
         if data.get("player"):
             return data["player"]
-        player, _created = Player.objects.get_or_create(
+        return Player.objects.create(
             first_name=data["first_name"].strip(),
             last_name=data["last_name"].strip(),
             club=data.get("club", "").strip(),
-            defaults={"town": data.get("town", "").strip(), "category": data.get("category", "")},
+            town=data.get("town", "").strip(),
+            category=data.get("category", ""),
         )
-        return player
+
+
+def described(player: Player) -> str:
+    """A player as a list of choices shows them: name, club, town."""
+    return " · ".join(x for x in (player.sort_name, player.club, player.town) if x)
+
+
+def likely_players(first_name: str, last_name: str, *, event: Event | None = None) -> list[Player]:
+    """Known players whose name is probably this one, each marked ``registered`` when already
+    entered in ``event``. Two queries (every player's name is compared in Python: a few
+    thousand short rows)."""
+    index = NameIndex(
+        (p.first_name, p.last_name, p)
+        for p in Player.objects.only("pk", "first_name", "last_name", "club", "town")
+    )
+    found = index.find(first_name, last_name)
+    registered: set[int] = set()
+    if event is not None and found:
+        registered = set(
+            Entry.objects.filter(event=event, player__in=found).values_list("player_id", flat=True)
+        )
+    for player in found:
+        player.registered = player.pk in registered
+    return found
 
 
 class PairForm(forms.Form):

@@ -15,7 +15,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from .models import Confirmation, Entry, Event, Hand, Seat, Table
+from .models import Confirmation, Entry, Event, Hand, Player, Seat, Table
 
 KIND = {"+": "created", "~": "changed", "-": "deleted"}
 SKIP = {"id", "history_id", "history_date", "history_change_reason", "history_type"}
@@ -99,5 +99,14 @@ def for_event(event: Event) -> list[Change]:
     changes += _changes(
         _ordered(Entry.history.filter(event_id=event.pk)),
         lambda r: _("start number %(n)s") % {"n": r.start_number},
+    )
+    return sorted(changes, key=lambda c: c.when, reverse=True)
+
+
+def for_player(player: Player) -> list[Change]:
+    """Every change to one player (corrections, merges), newest first. One query."""
+    changes = _changes(
+        _ordered(Player.history.filter(id=player.pk)),
+        lambda r: f"{r.first_name} {r.last_name}",
     )
     return sorted(changes, key=lambda c: c.when, reverse=True)

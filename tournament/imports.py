@@ -28,6 +28,7 @@ import scoring
 from . import services
 from .forms import HAND_FORMS, HandForm, explain, whole_number
 from .models import Entry, Event, Player, Round, Seat, Table
+from .names import NameIndex, name_key
 
 MAX_ROWS = 20_000
 NAME_LENGTH = 100
@@ -124,6 +125,9 @@ class PlayerRow:
     status: str = "new"  # new, matched, rejected
     reason: str = ""
     player_id: int | None = None
+    # a new player whose name is probably a known player's or another line's (names.py): shown
+    # in the preview, so that the organiser can register that one or merge later
+    similar: str = ""
 
     @property
     def rejected(self) -> bool:
@@ -185,11 +189,11 @@ def read_players(event: Event, rows: list[list[Any]]) -> PlayerImport:
             return ""
         return str(row[index]).strip()
 
-    known = {
-        (_key(p.first_name), _key(p.last_name), _key(p.club)): p.pk
-        for p in Player.objects.only("pk", "first_name", "last_name", "club")
-    }
+    players = list(Player.objects.only("pk", "first_name", "last_name", "club", "town"))
+    known = {(_key(p.first_name), _key(p.last_name), _key(p.club)): p.pk for p in players}
     registered = set(Entry.objects.filter(event=event).values_list("player_id", flat=True))
+    similar_known = NameIndex((p.first_name, p.last_name, p) for p in players)
+    similar_lines: dict[tuple[str, str], PlayerRow] = {}
     seen: dict[tuple[str, str, str], int] = {}
     for line, row in enumerate(rows[1:], start=2):
         item = PlayerRow(
@@ -229,7 +233,34 @@ def read_players(event: Event, rows: list[list[Any]]) -> PlayerImport:
                 item.status, item.reason = "rejected", _("already registered for this event")
             elif item.player_id:
                 item.status = "matched"
+            else:
+                item.similar = _similar(item, similar_known, similar_lines, registered)
     return result
+
+
+def _similar(
+    item: PlayerRow,
+    known: NameIndex,
+    lines: dict[tuple[str, str], PlayerRow],
+    registered: set[int],
+) -> str:
+    """Who a new row's player probably is: known players with club and town, or an earlier
+    line of the same file (One person, one player)."""
+    found = []
+    for player in known.find(item.first_name, item.last_name):
+        place = ", ".join(x for x in (player.club, player.town) if x) or "—"
+        text = f"{player} ({place})"
+        if player.pk in registered:
+            text += " – " + _("already registered for this event")
+        found.append(text)
+    key = name_key(item.first_name, item.last_name)
+    earlier = lines.setdefault(key, item)
+    if earlier is not item:
+        found.append(
+            _("line %(line)s: %(name)s")
+            % {"line": earlier.line, "name": f"{earlier.first_name} {earlier.last_name}"}
+        )
+    return "; ".join(found)
 
 
 @transaction.atomic

@@ -1,7 +1,8 @@
 """Reads, named for their use. Pages, print views and exports share these, so a query is fixed once.
 
 Standings are one SQL query: per-seat results are summed per entry (``Sum`` with a filter per round)
-and ranked with ``Window(Rank())``, so equal scores share a rank.
+and ranked with ``Window(Rank())``, so equal scores share a rank. Only entries that played are
+ranked; a withdrawn entry that played keeps its place and points.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.db import models
-from django.db.models import F, Q, Sum, Value, Window
+from django.db.models import Exists, F, OuterRef, Q, Sum, Value, Window
 from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import Coalesce, Rank
 
@@ -71,7 +72,7 @@ class EntryQuerySet(models.QuerySet):
         query."""
         # Only the columns the standings show: SQLite groups by every selected column, and a
         # narrow GROUP BY keeps this query within a small factor of a bare SUM ... GROUP BY.
-        qs = self.filter(event=event).select_related("player").only(*STANDINGS_FIELDS)
+        qs = self.filter(event=event).played().select_related("player").only(*STANDINGS_FIELDS)
         annotations = {"total": _sum("points")}
         per_round = ZIEGE_DIFFERENCE if event.game == "ziege" else "points"
         for rnd in rounds or []:
@@ -95,6 +96,13 @@ class EntryQuerySet(models.QuerySet):
 
     def active(self) -> EntryQuerySet:
         return self.filter(status="active")
+
+    def played(self) -> EntryQuerySet:
+        """Entries that sat at a table in some round ("One person, one player": an entry that
+        never played in the event is not ranked). A subquery, not a join: no extra rows."""
+        from .models import Seat
+
+        return self.filter(Exists(Seat.objects.filter(entry=OuterRef("pk"), table__isnull=False)))
 
 
 def provisional_entries(event: Event) -> set[int]:

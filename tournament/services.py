@@ -98,6 +98,14 @@ def _user(user: User) -> Any:
     return user if user is not None and user.is_authenticated else None
 
 
+def _noted(instance: Any, user: User, reason: str) -> Any:
+    """The history row of the next save or delete names ``user`` (when given) and ``reason``."""
+    if _user(user) is not None:
+        instance._history_user = user
+    instance._change_reason = reason
+    return instance
+
+
 # --- registration -----------------------------------------------------------------------------
 
 
@@ -148,6 +156,62 @@ def reinstate_entry(*, entry: Entry) -> Entry:
     entry.status = Entry.Status.ACTIVE
     entry.save(update_fields=["status"])
     return entry
+
+
+@transaction.atomic
+def remove_entry(*, entry: Entry, user: User = None) -> None:
+    """Delete an entry registered by mistake. Only before the event's first draw: from then on
+    the entry is part of a draw and is withdrawn instead (it then keeps what it played)."""
+    event = Event.objects.select_for_update().get(pk=entry.event_id)
+    if event.rounds.exclude(status=Round.Status.DRAFT).exists() or entry.seats.exists():
+        raise Refused(
+            _(
+                "%(player)s cannot be removed: the seats of this event have been drawn. "
+                "Withdraw the player instead."
+            )
+            % {"player": entry.player}
+        )
+    _noted(entry, user, "removed: registered by mistake").delete()
+
+
+@transaction.atomic
+def merge_players(*, keep: Player, remove: Player, user: User = None) -> Player:
+    """One person registered as two players: ``remove``'s entries (with their results, so the
+    history and season totals) move to ``keep``, blank club, town or category of ``keep`` are
+    filled from ``remove``, and ``remove`` is deleted. Refused when both have entries in the same
+    event (then they are two people, or one entry must be removed or withdrawn first)."""
+    if keep.pk == remove.pk:
+        raise Refused(_("Choose two different players to merge."))
+    locked = {
+        p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[keep.pk, remove.pk])
+    }
+    if len(locked) != 2:
+        raise Refused(_("One of the players no longer exists."))
+    keep, remove = locked[keep.pk], locked[remove.pk]
+    shared = list(
+        Event.objects.filter(entries__player=keep)
+        .filter(entries__player=remove)
+        .values_list("name", flat=True)
+    )
+    if shared:
+        raise Refused(
+            _(
+                "%(keep)s and %(remove)s both have an entry in %(events)s: two players of one "
+                "event cannot be one person. Remove or withdraw one of the entries first."
+            )
+            % {"keep": keep, "remove": remove, "events": ", ".join(shared)}
+        )
+    who = user.get_username() if _user(user) else gettext("system")
+    reason = f"merged: player {remove.pk} ({remove}) into player {keep.pk} ({keep}) by {who}"
+    for entry in Entry.objects.filter(player=remove):
+        entry.player = keep
+        _noted(entry, user, reason).save(update_fields=["player"])
+    for name in ("club", "town", "category"):
+        if not getattr(keep, name) and getattr(remove, name):
+            setattr(keep, name, getattr(remove, name))
+    _noted(keep, user, reason).save()
+    _noted(remove, user, reason).delete()
+    return keep
 
 
 @transaction.atomic

@@ -99,11 +99,15 @@ def team_standings(event: Event) -> list[dict[str, Any]]:
         {
             "rank": rank,
             "name": team.name,
-            "members": ", ".join(str(m.player) for m in team.squad_members.all()),
+            "members": ", ".join(_member(m) for m in team.squad_members.all()),
             "total": team.total,
         }
         for rank, team in zip(ranks, teams, strict=True)
     ]
+
+
+def _member(entry: Entry) -> str:
+    return str(entry.player) if entry.is_active else f"{entry.player} ({_('withdrawn')})"
 
 
 def round_tables(rnd: Round) -> list[dict[str, Any]]:
@@ -150,9 +154,19 @@ def season_standings(season: Season) -> tuple[list[Event], list[dict[str, Any]]]
     def total(field: str) -> Coalesce:
         return Coalesce(Sum(f"results__{field}", filter=counted), Value(0))
 
+    # only events a player played in (an entry that never sat at a table is not ranked); a
+    # withdrawal is marked per event
     rows = (
         Entry.objects.filter(event__season=season)
-        .values("player_id", "player__first_name", "player__last_name", "player__club", "event_id")
+        .played()
+        .values(
+            "player_id",
+            "player__first_name",
+            "player__last_name",
+            "player__club",
+            "event_id",
+            "status",
+        )
         .annotate(
             points=total("points"),
             inflicted=total("inflicted"),
@@ -168,9 +182,12 @@ def season_standings(season: Season) -> tuple[list[Event], list[dict[str, Any]]]
                 "club": row["player__club"],
                 "scores": {},
                 "figures": {},
+                "withdrawn": set(),
             },
         )
         player["scores"][row["event_id"]] = row["points"]
+        if row["status"] == Entry.Status.WITHDRAWN:
+            player["withdrawn"].add(row["event_id"])
         player["figures"][row["event_id"]] = (
             row["points"],
             row["inflicted"],
@@ -187,6 +204,7 @@ def season_standings(season: Season) -> tuple[list[Event], list[dict[str, Any]]]
             "club": player["club"],
             "total": summed[0],
             "key": _season_key(season.game, summed),  # type: ignore[arg-type]
+            "withdrawn": player["withdrawn"],
         }
         for event in events:
             row[f"event_{event.pk}"] = player["scores"].get(event.pk)

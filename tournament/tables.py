@@ -86,7 +86,7 @@ class StandingsTable(tables.Table):
         order_by = ("rank",)
         attrs = {"class": "standings"}
         row_attrs = {"class": lambda record: "withdrawn" if not record.is_active else ""}
-        empty_text = _("No players registered yet.")
+        empty_text = _("Nobody has played yet.")
 
     def __init__(self, *args: Any, provisional: set[int] | None = None, **kwargs: Any) -> None:
         self.provisional = provisional or set()
@@ -159,6 +159,19 @@ def ziege_columns() -> list[tuple[str, tables.Column]]:
         else:
             columns.append((name, kind(verbose_name=heading)))
     return columns
+
+
+class SeasonEventColumn(SignedColumn):
+    """One event's score in the season table, marked where the player withdrew from it."""
+
+    def __init__(self, event: Event) -> None:
+        self.event_id = event.pk
+        super().__init__(verbose_name=event.name, accessor=f"event_{event.pk}")
+
+    def render(self, value: Any, record: dict[str, Any]) -> str:
+        if self.event_id in record.get("withdrawn", ()):
+            return format_html('{} <span class="tag">{}</span>', signed(value), _("withdrawn"))
+        return signed(value)
 
 
 class SeasonTable(tables.Table):

@@ -17,6 +17,15 @@ urlpatterns = [
     path("turnier/<slug:slug>/bearbeiten/", views.event_edit, name="event_edit"),
     path("turnier/<slug:slug>/spieler/", views.event_players, name="event_players"),
     path("turnier/<slug:slug>/spieler/<int:pk>/status/", views.entry_status, name="entry_status"),
+    path("turnier/<slug:slug>/spieler/<int:pk>/", views.player_edit, name="player_edit"),
+    path(
+        "turnier/<slug:slug>/spieler/<int:pk>/entfernen/", views.entry_remove, name="entry_remove"
+    ),
+    path(
+        "turnier/<slug:slug>/spieler/<int:pk>/zusammenfuehren/",
+        views.player_merge,
+        name="player_merge",
+    ),
     path("turnier/<slug:slug>/paare/", views.event_pair, name="event_pair"),
     path("turnier/<slug:slug>/spieler/import/", views.import_players, name="import_players"),
     path(

@@ -25,15 +25,16 @@ class World:
     event: object
     table: object
     hand: object
+    entry: object
 
 
 @pytest.fixture
 def world() -> World:
     event = make_event()
-    make_entries(event, 4)
+    entry = make_entries(event, 4)[0]
     table = make_round(event).tables.get()
     hand = services.record_hand(table=table, data=cego("halbe", 0, 34))
-    return World(event, table, hand)
+    return World(event, table, hand, entry)
 
 
 def client_for(role: str, world: World) -> Client:
@@ -81,6 +82,25 @@ PAGES = [
     ("event settings", "organiser", "get", lambda w: f"/turnier/{w.event.slug}/bearbeiten/"),
     ("players", "organiser", "get", lambda w: f"/turnier/{w.event.slug}/spieler/"),
     ("import players", "organiser", "get", lambda w: f"/turnier/{w.event.slug}/spieler/import/"),
+    (
+        "correct a player",
+        "organiser",
+        "get",
+        lambda w: f"/turnier/{w.event.slug}/spieler/{w.entry.pk}/",
+    ),
+    (
+        "remove an entry",
+        "organiser",
+        "get",
+        lambda w: f"/turnier/{w.event.slug}/spieler/{w.entry.pk}/entfernen/",
+    ),
+    # players are shared by every event: only a director merges two of them
+    (
+        "merge players",
+        "director",
+        "get",
+        lambda w: f"/turnier/{w.event.slug}/spieler/{w.entry.pk}/zusammenfuehren/",
+    ),
     ("add round", "organiser", "post", lambda w: f"/turnier/{w.event.slug}/durchgang/neu/"),
     ("close round", "organiser", "post", lambda w: f"/turnier/{w.event.slug}/durchgang/1/close/"),
     ("void table", "organiser", "post", lambda w: f"/tisch/{w.table.pk}/werten/"),

@@ -301,10 +301,10 @@ def test_the_season_workbook_has_a_column_per_event_and_the_sum():
     season = season_of(3)
     events = list(season.events.order_by("date", "pk"))
     header, rows = table_of(season_sheet(season))
-    assert header[3:-1] == [e.name for e in events]
-    assert header[-1] == "Total"
+    assert header[3:-2] == [e.name for e in events]
+    assert header[-2:] == ["Total", "Withdrawn from"]
     for row in rows:
-        assert sum(value or 0 for value in row[3:-1]) == row[-1]
+        assert sum(value or 0 for value in row[3:-2]) == row[-2]
     # the four late players took part in the last event only
     assert sum(1 for row in rows if row[3] is None) == 4
 
@@ -313,10 +313,20 @@ def test_the_season_workbook_sum_equals_the_season_standings():
     season = season_of(2)
     _events, expected = standings.season_standings(season)
     _header, rows = table_of(season_sheet(season))
-    assert [(row[0], row[1], row[-1]) for row in rows] == [
+    assert [(row[0], row[1], row[-2]) for row in rows] == [
         (r["rank"], r["name"], r["total"]) for r in expected
     ]
     assert len(rows) == 12
+
+
+def test_the_season_workbook_names_the_events_a_player_withdrew_from():
+    season = season_of(2)
+    first, _second = season.events.order_by("date", "pk")
+    leaver = first.entries.select_related("player").first()
+    services.withdraw_entry(entry=leaver)
+    _header, rows = table_of(season_sheet(season))
+    marked = {row[1]: row[-1] for row in rows if row[-1]}
+    assert marked == {leaver.player.sort_name: first.name}
 
 
 # --- query counts: a workbook costs the same whatever the size -----------------------------------

@@ -132,6 +132,42 @@ def test_the_same_name_in_another_club_is_a_new_player():
     assert [r.status for r in preview.rows] == ["new"]
 
 
+def test_a_likely_duplicate_of_a_known_player_is_marked_with_the_candidate():
+    event = make_event()
+    make_player(first_name="Uwe", last_name="Maier", club="CC Triberg", town="Triberg")
+    make_player(first_name="Wolfgang", last_name="Schäuble", club="", town="Offenburg")
+    rows = [
+        GERMAN,
+        ["Uwe", "Meier", "SV Schonach", "", ""],
+        ["Wolfgang", "Schaeuble", "", "", ""],
+        PLAYERS[0],
+    ]
+    preview = preview_of(event, rows)
+    assert [r.status for r in preview.rows] == ["new", "new", "new"]
+    assert [r.similar for r in preview.rows] == [
+        "Uwe Maier (CC Triberg, Triberg)",
+        "Wolfgang Schäuble (Offenburg)",
+        "",
+    ]
+
+
+def test_two_spellings_of_one_name_in_the_file_are_marked_on_the_second_line():
+    event = make_event()
+    preview = preview_of(
+        event, [GERMAN, ["Uwe", "Maier", "", "", ""], ["Uwe", "Mayer", "", "", ""]]
+    )
+    assert [r.similar for r in preview.rows] == ["", "line 2: Uwe Maier"]
+
+
+def test_the_preview_page_shows_the_likely_duplicate(director: Client):
+    make_player(first_name="Uwe", last_name="Maier", club="CC Triberg", town="Triberg")
+    event = make_event()
+    url = reverse("import_players", args=[event.slug])
+    rows = [GERMAN, ["Uwe", "Meier", "", "", ""]]
+    page = upload(director, url, "spieler.xlsx", xlsx_file(rows)).content.decode()
+    assert "possibly the same person as Uwe Maier (CC Triberg, Triberg)" in page
+
+
 @pytest.mark.parametrize(
     ("bad_row", "reason"),
     [

@@ -3,10 +3,14 @@ tables, side rankings, teams, seasons; and a fixed number of queries whatever th
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
 from tests.factories import (
     cego,
@@ -424,3 +428,92 @@ def test_a_ziege_season_ranks_by_matches_won_before_defeat_points():
     # team A won the match; ordering by the summed defeat points, higher first, put B first
     assert [r["total"] for r in rows] == [8, 8, 12, 12]
     assert [r["rank"] for r in rows] == [1, 1, 3, 3]
+
+
+# --- who is ranked: entries that played, withdrawn ones marked everywhere ---------------------
+
+
+def test_an_entry_that_never_sat_at_a_table_is_not_ranked():
+    event = make_event(table_policy=Event.TablePolicy.SIT_OUT)
+    entries = make_entries(event, 5)
+    rnd = make_round(event)
+    services.record_hand(table=rnd.tables.get(), data=cego("halbe", 0, 47))
+    sat_out = rnd.seats.get(table__isnull=True).entry
+    late = services.register_player(event=event, player=make_player())
+    ranked_ids = [e.pk for e in Entry.objects.standings(event)]
+    assert len(ranked_ids) == 4
+    assert sat_out.pk not in ranked_ids and late.pk not in ranked_ids
+    assert sorted(e.rank for e in Entry.objects.standings(event)) == [1, 2, 2, 2]
+    assert len(entries) == 5
+
+
+def test_a_player_who_sits_out_one_round_and_plays_the_next_is_ranked():
+    event = make_event(table_policy=Event.TablePolicy.SIT_OUT, hands_per_round={"4": 1})
+    make_entries(event, 5)
+    first = make_round(event)
+    services.record_hand(table=first.tables.get(), data=cego("cego", 0, 40))
+    sat_out = first.seats.get(table__isnull=True).entry
+    services.close_round(round=first)
+    make_round(event, seed=9)
+    assert sat_out.pk in [e.pk for e in Entry.objects.standings(event)]
+
+
+def test_before_the_first_draw_nobody_is_ranked(client):
+    event = make_event()
+    make_entries(event, 4)
+    assert not Entry.objects.standings(event).exists()
+    page = client.get(f"/turnier/{event.slug}/rangliste/").content.decode()
+    assert "Niemand hat bisher gespielt." in page or "Nobody has played yet." in page
+
+
+def test_the_season_leaves_out_an_event_a_player_registered_for_but_never_played():
+    season, _players, events = _season_with_two_events()
+    absent = make_player()
+    services.register_player(event=events[1], player=absent)  # late: after the draw
+    _columns, rows = standings.season_standings(season)
+    assert absent.last_name not in [r["name"].split(",")[0] for r in rows]
+
+
+def _withdrawn_after_playing() -> tuple[Event, Entry]:
+    season = make_season()
+    event = make_event(season=season, table_policy=Event.TablePolicy.SIT_OUT)
+    make_entries(event, 4)
+    table = make_round(event).tables.get()
+    services.record_hand(table=table, data=cego("halbe", 0, 47))
+    leaver = by_seat(table)[0]
+    Round.objects.update(status=Round.Status.CLOSED)
+    services.withdraw_entry(entry=leaver)
+    return event, leaver
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/turnier/{event}/rangliste/",
+        "/turnier/{event}/rangliste/druck/",
+        "/turnier/{event}/beamer/",
+        "/turnier/{event}/beamer/zeilen/",
+        "/turnier/{event}/durchgang/1/ergebnisse/",
+        "/saison/{season}/",
+    ],
+)
+def test_a_withdrawn_player_keeps_the_points_and_is_marked_on_every_list(client, url):
+    event, leaver = _withdrawn_after_playing()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client.get(url.format(event=event.slug, season=event.season.slug)).content.decode()
+    row = next(
+        line
+        for line in page.split("<tr")
+        if leaver.player.last_name in line and ("+60" in line or "60" in line)
+    )
+    assert re.search(r">[^<]*withdrawn[^<]*<", row), row  # a visible mark, not only a class
+
+
+def test_a_withdrawn_member_is_marked_in_the_team_ranking():
+    event, leaver = _withdrawn_after_playing()
+    squad = Team.objects.create(event=event, name="Rohrbach", kind=Team.Kind.SQUAD)
+    Entry.objects.filter(event=event).update(squad=squad)
+    with translation.override("en"):
+        row = standings.team_standings(event)[0]
+    assert f"{leaver.player} (withdrawn)" in row["members"]
+    assert row["total"] == 0

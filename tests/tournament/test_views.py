@@ -30,6 +30,7 @@ from tests.factories import (
     cego,
     make_entries,
     make_event,
+    make_player,
     make_round,
     make_season,
     make_table,
@@ -220,7 +221,26 @@ DIRECTOR_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
     ),
     "table_history": lambda w: (reverse("table_history", args=[w.table.pk]), WORLD_REASON),
     "event_history": lambda w: (reverse("event_history", args=[w.event.slug]), WORLD_REASON),
+    "player_edit": lambda w: (
+        reverse("player_edit", args=[w.event.slug, entry_of(w).pk]),
+        f'value="{w.player.last_name}"',
+    ),
+    "player_merge": lambda w: (
+        reverse("player_merge", args=[w.event.slug, entry_of(w).pk]),
+        'name="other"',
+    ),
+    # the world's round is drawn: the page explains that only withdrawing is left
+    "entry_remove": lambda w: (
+        reverse("entry_remove", args=[w.event.slug, entry_of(w).pk]),
+        "can no longer be removed",
+    ),
 }
+
+
+def entry_of(w: World) -> Entry:
+    return Entry.objects.get(event=w.event, player=w.player)
+
+
 # what a director would POST to the pages that take one (hand_edit is among the writes below)
 DIRECTOR_POSTS: dict[str, Callable[[World], dict[str, Any]]] = {
     "event_create": lambda w: event_post(),
@@ -251,6 +271,45 @@ def withdraw_entry() -> Write:
         assert response["Location"] == reverse("event_players", args=[event.slug])
 
     return Write(reverse("entry_status", args=[event.slug, entry.pk]), {}, happened)
+
+
+def remove_entry() -> Write:
+    event = make_event()
+    mistake = make_entries(event, 5)[4]
+
+    def happened(response: HttpResponse) -> None:
+        assert not Entry.objects.filter(pk=mistake.pk).exists()
+        assert response["Location"] == reverse("event_players", args=[event.slug])
+
+    return Write(reverse("entry_remove", args=[event.slug, mistake.pk]), {}, happened)
+
+
+def correct_player() -> Write:
+    event = make_event()
+    entry = make_entries(event, 1)[0]
+    data = {"first_name": "Uwe", "last_name": "Maier", "club": "CC Triberg", "town": "Triberg"}
+
+    def happened(response: HttpResponse) -> None:
+        entry.player.refresh_from_db()
+        assert str(entry.player) == "Uwe Maier"
+        assert entry.player.club == "CC Triberg"
+
+    return Write(reverse("player_edit", args=[event.slug, entry.pk]), data, happened)
+
+
+def merge_players() -> Write:
+    event = make_event()
+    entry = make_entries(event, 1)[0]
+    twin = make_player()
+    other_entry = services.register_player(event=make_event(), player=twin)
+
+    def happened(response: HttpResponse) -> None:
+        other_entry.refresh_from_db()
+        assert other_entry.player_id == entry.player_id
+        assert not Player.objects.filter(pk=twin.pk).exists()
+
+    url = reverse("player_merge", args=[event.slug, entry.pk])
+    return Write(url, {"other": twin.pk}, happened)
 
 
 def add_round() -> Write:
@@ -423,6 +482,9 @@ TABLE_LINK_PAGES = {"table_link", "link_preview", "link_action"}
 # (url name, how to make the change); round_action once for each of its actions
 WRITES: list[tuple[str, Callable[[], Write]]] = [
     ("entry_status", withdraw_entry),
+    ("entry_remove", remove_entry),
+    ("player_edit", correct_player),
+    ("player_merge", merge_players),
     ("event_pair", pair_players),
     ("round_add", add_round),
     ("round_action", draw_seats),
@@ -439,7 +501,11 @@ WRITES: list[tuple[str, Callable[[], Write]]] = [
 ]
 WRITE_IDS = [make.__name__ for _name, make in WRITES]
 # endpoints that only take a POST (the table page and hand_edit also show a page on GET)
-POST_ONLY = [(name, make) for name, make in WRITES if name not in ("table", "hand_edit")]
+POST_ONLY = [
+    (name, make)
+    for name, make in WRITES
+    if name not in ("table", "hand_edit", "entry_remove", "player_edit", "player_merge")
+]
 
 
 def test_the_matrix_covers_every_url_name() -> None:
@@ -886,7 +952,23 @@ TARGETS: dict[str, Callable[[], str]] = {
     "decide_lot": _lot_url,
     "table_link": _link_url,
     "link_confirm": _link_confirm_url,
+    "player_edit": lambda: _entry_url("player_edit"),
+    "player_merge": lambda: _entry_url("player_merge"),
+    "entry_remove": lambda: _entry_url("entry_remove", drawn=True),
 }
+
+
+def _entry_url(name: str, drawn: bool = False) -> str:
+    event = make_event()
+    entry = make_entries(event, 4)[0]
+    if drawn:
+        make_round(event, start=False)
+    return reverse(name, args=[event.slug, entry.pk])
+
+
+def player_post(**fields: str) -> dict[str, str]:
+    return {"first_name": "Uwe", "last_name": "Maier", "club": "", "town": "", **fields}
+
 
 HUGE = str(10**30)
 SCRIPT = "<script>alert(1)</script>"
@@ -996,6 +1078,15 @@ HOSTILE: list[tuple[str, str, Callable[[], dict[str, Any]]]] = [
     ("hand_edit", "reason-too-long", lambda: cego_post(declarer_points="50", reason="x" * 301)),
     ("decide_lot", "entries-text", lambda: {"entry": ["abc", "def"]}),
     ("decide_lot", "entries-superscript", lambda: {"entry": ["²", "³"]}),
+    ("player_edit", "last-name-missing", lambda: player_post(last_name="")),
+    ("player_edit", "name-too-long", lambda: player_post(first_name="x" * 101)),
+    ("player_edit", "category-unknown", lambda: player_post(category=SCRIPT)),
+    ("player_merge", "other-missing", lambda: {}),
+    ("player_merge", "other-text", lambda: {"other": "abc"}),
+    ("player_merge", "other-unknown", lambda: {"other": "999999"}),
+    ("player_merge", "other-huge", lambda: {"other": HUGE}),
+    ("player_merge", "other-superscript", lambda: {"other": "²"}),
+    ("entry_remove", "after-the-draw", lambda: {}),
 ]
 
 

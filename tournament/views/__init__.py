@@ -2,11 +2,14 @@
 
 from .director import (
     decide_lot,
+    entry_remove,
     entry_status,
     event_create,
     event_edit,
     event_pair,
     event_players,
+    player_edit,
+    player_merge,
     round_action,
     round_add,
     season_create,
@@ -49,6 +52,7 @@ from .sheets import (
 __all__ = [
     "card_points",
     "decide_lot",
+    "entry_remove",
     "entry_status",
     "event_create",
     "event_detail",
@@ -66,6 +70,8 @@ __all__ = [
     "import_results",
     "link_action",
     "link_preview",
+    "player_edit",
+    "player_merge",
     "print_seating",
     "print_sheets",
     "print_standings",

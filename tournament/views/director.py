@@ -5,24 +5,27 @@ from __future__ import annotations
 import copy
 
 from django.contrib import messages
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from .. import access, services
+from .. import access, history, services
 from ..access import ORGANISER
 from ..forms import (
     EventForm,
     PairForm,
+    PlayerForm,
     ReasonForm,
     RegisterForm,
     SeasonForm,
     SwapForm,
+    likely_players,
     whole_number,
 )
-from ..models import Entry, Event, EventRole, Team
+from ..models import Entry, Event, EventRole, Player, Round, Team
 from .common import SEED_MAX, event_or_404, protected, refused, round_or_404, table_or_404
 
 
@@ -101,15 +104,16 @@ def event_edit(request: HttpRequest, slug: str) -> HttpResponse:
 def event_players(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_or_404(slug)
     access.require(request, event, ORGANISER)
-    form = RegisterForm(request.POST or None)
+    form = RegisterForm(request.POST or None, event=event)
     if request.method == "POST" and form.is_valid():
         try:
-            squad = None
-            if form.cleaned_data.get("team"):
-                squad, _created = Team.objects.get_or_create(
-                    event=event, kind=Team.Kind.SQUAD, name=form.cleaned_data["team"].strip()
-                )
-            entry = services.register_player(event=event, player=form.get_player(), squad=squad)
+            with transaction.atomic():  # the new player, the team and the entry, or none
+                squad = None
+                if form.cleaned_data.get("team"):
+                    squad, _created = Team.objects.get_or_create(
+                        event=event, kind=Team.Kind.SQUAD, name=form.cleaned_data["team"].strip()
+                    )
+                entry = services.register_player(event=event, player=form.get_player(), squad=squad)
         except services.Refused as exc:
             refused(request, exc)
         else:
@@ -128,7 +132,14 @@ def event_players(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "tournament/players.html",
-        {"event": event, "entries": entries, "form": form, "pair_form": pair_form},
+        {
+            "event": event,
+            "entries": entries,
+            "form": form,
+            "pair_form": pair_form,
+            # before the first draw an entry made by mistake is removed; after it, withdrawn
+            "drawn": event.rounds.exclude(status=Round.Status.DRAFT).exists(),
+        },
     )
 
 
@@ -169,6 +180,123 @@ def entry_status(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     except services.Refused as exc:
         refused(request, exc)
     return redirect("event_players", slug=event.slug)
+
+
+def _entry_or_404(event: Event, pk: int) -> Entry:
+    return get_object_or_404(Entry.objects.select_related("player"), event=event, pk=pk)
+
+
+def _twins(player: Player) -> list[Player]:
+    """Other known players who are probably this person."""
+    return [p for p in likely_players(player.first_name, player.last_name) if p.pk != player.pk]
+
+
+@protected
+def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Correct a registered player's name, club, town and category (for every event: a player is
+    one person across events), with the player's history; directors may merge from here."""
+    event = event_or_404(slug)
+    access.require(request, event, ORGANISER)
+    entry = _entry_or_404(event, pk)
+    player = entry.player
+    form = PlayerForm(request.POST or None, instance=player)
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            form.save()
+        messages.success(request, _("%(player)s saved.") % {"player": player})
+        return redirect("event_players", slug=event.slug)
+    may_merge = access.is_director(request.user)
+    context = {
+        "event": event,
+        "entry": entry,
+        "player": player,
+        "form": form,
+        "entries": player.entries.select_related("event").order_by("-event__date"),
+        "changes": history.for_player(player),
+        "may_merge": may_merge,
+        "suggested": _twins(player) if may_merge else [],
+    }
+    return render(request, "tournament/player.html", context)
+
+
+@protected
+def player_merge(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Merge another player into this entry's player, after showing both side by side. Directors
+    only: players are shared by every event, so a merge reaches beyond the organiser's event."""
+    event = event_or_404(slug)
+    access.require_director(request)
+    entry = _entry_or_404(event, pk)
+    other_id = whole_number(request.POST.get("other") or request.GET.get("other"))
+    other = Player.objects.filter(pk=other_id).exclude(pk=entry.player_id).first()
+    if other is None:  # first choose the other player
+        if request.method == "POST" or request.GET.get("other"):
+            messages.error(request, _("Choose the player to merge into this one."))
+        others = Player.objects.exclude(pk=entry.player_id)
+        return render(
+            request,
+            "tournament/player_merge.html",
+            {
+                "event": event,
+                "entry": entry,
+                "keep": entry.player,
+                "suggested": _twins(entry.player),
+                "others": others.only("pk", "first_name", "last_name", "club", "town"),
+            },
+        )
+    if request.method == "POST":
+        try:
+            kept = services.merge_players(keep=entry.player, remove=other, user=request.user)
+        except services.Refused as exc:
+            refused(request, exc)
+            return redirect("player_edit", slug=event.slug, pk=entry.pk)
+        messages.success(
+            request,
+            _("%(other)s merged into %(player)s.") % {"other": other, "player": kept},
+        )
+        return redirect("player_edit", slug=event.slug, pk=entry.pk)
+    players = []
+    for player in (entry.player, other):
+        player.event_list = list(player.entries.select_related("event").order_by("-event__date"))
+        players.append(player)
+    shared = {e.event_id for e in players[0].event_list} & {
+        e.event_id for e in players[1].event_list
+    }
+    return render(
+        request,
+        "tournament/player_merge.html",
+        {
+            "event": event,
+            "entry": entry,
+            "keep": players[0],
+            "other": players[1],
+            "players": players,
+            "shared": shared,
+        },
+    )
+
+
+@protected
+def entry_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Remove an entry registered by mistake, after a confirmation; only before the first draw."""
+    event = event_or_404(slug)
+    access.require(request, event, ORGANISER)
+    entry = _entry_or_404(event, pk)
+    if request.method == "POST":
+        try:
+            services.remove_entry(entry=entry, user=request.user)
+        except services.Refused as exc:
+            refused(request, exc)
+        else:
+            messages.success(
+                request,
+                _("%(player)s removed from the event (start number %(n)s).")
+                % {"player": entry.player, "n": entry.start_number},
+            )
+        return redirect("event_players", slug=event.slug)
+    drawn = event.rounds.exclude(status=Round.Status.DRAFT).exists()
+    return render(
+        request, "tournament/entry_remove.html", {"event": event, "entry": entry, "drawn": drawn}
+    )
 
 
 @protected

@@ -156,10 +156,7 @@ def round_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
     season = get_object_or_404(Season, slug=slug)
     events, rows = standings.season_standings(season)
-    extra = [
-        (f"event_{e.pk}", tables_.SignedColumn(verbose_name=e.name, accessor=f"event_{e.pk}"))
-        for e in events
-    ]
+    extra = [(f"event_{e.pk}", tables_.SeasonEventColumn(e)) for e in events]
     ranking = tables_.SeasonTable(rows, extra_columns=extra)
     RequestConfig(request, paginate=False).configure(ranking)
     return render(

@@ -1,0 +1,41 @@
+"""The registration desk in a real Chromium: a name that is probably a known player's asks
+before a second player is created (screenshots on a phone and on a laptop)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import log_in, shoot
+from tests.factories import make_event, make_player, make_user
+from tournament.models import Player
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PASSWORD = "ein-langes-passwort-2026"
+
+
+@pytest.mark.parametrize(("device", "width"), [("phone", 360), ("desktop", 1366)])
+def test_the_desk_is_asked_whether_uwe_meier_is_the_known_uwe_maier(
+    live_server, request, device, width
+):
+    page = request.getfixturevalue(device)
+    page.set_viewport_size({"width": width, "height": 800})
+    make_user("leiter", PASSWORD)
+    known = make_player(first_name="Uwe", last_name="Maier", club="CC Triberg", town="Triberg")
+    make_player(first_name="Uwe", last_name="Mayer", club="SV Schonach", town="Schonach")
+    event = make_event(name="Herbstturnier Schonach")
+    log_in(page, live_server.url, "leiter", PASSWORD)
+    page.goto(f"{live_server.url}/turnier/{event.slug}/spieler/")
+    page.fill("input[name=first_name]", "Uwe")
+    page.fill("input[name=last_name]", "Meier")
+    page.click("form.inline-form button.primary")
+    question = page.locator("#same-person")
+    question.wait_for()
+    assert "CC Triberg" in question.inner_text() and "Schonach" in question.inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    shoot(page, f"players-duplicate-question-{width}")
+    page.check(f"input[name=same_person][value='{known.pk}']")
+    page.click("form.inline-form button.primary")
+    page.locator(".messages").wait_for()
+    assert list(event.entries.values_list("player_id", flat=True)) == [known.pk]
+    assert Player.objects.count() == 2

@@ -1,0 +1,57 @@
+"""When two written names are probably one person ("One person, one player").
+
+A desk types "Uwe Meier" for the Uwe Maier of last season, a club list writes "Schaeuble" for
+"Schäuble". Names are compared by a key: case folded, umlauts spelt out (ä → ae, ß → ss), other
+accents dropped, then each word coded with the Kölner Phonetik (``cologne-phonetics``), the
+phonetic code made for German names: Maier, Meier, Mayer and Meyer share one code, Mader does not.
+Two players whose first and last names have the same key are shown as a possible duplicate; the
+organiser decides.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import TypeVar
+
+import cologne_phonetics
+
+SPELT_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
+
+T = TypeVar("T")
+
+
+def normalise(text: str) -> str:
+    """Lower case, umlauts spelt out, other accents dropped, words of letters only."""
+    text = unicodedata.normalize("NFC", text or "").casefold().translate(SPELT_OUT)
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return " ".join(re.findall(r"[a-z]+", text))
+
+
+def name_key(first_name: str, last_name: str) -> tuple[str, str]:
+    """The key under which spellings of one person's name meet: (first name, last name), each a
+    Kölner Phonetik code per word."""
+
+    def code(text: str) -> str:
+        words = normalise(text)
+        if not words:
+            return ""
+        return " ".join(c for _word, c in cologne_phonetics.encode(words) if c)
+
+    return code(first_name), code(last_name)
+
+
+class NameIndex:
+    """Many look-ups against one list (a file of players against every known player): keys are
+    worked out once, so a check costs a dictionary look-up."""
+
+    def __init__(self, people: Iterable[tuple[str, str, T]]) -> None:
+        self._by_key: dict[tuple[str, str], list[T]] = defaultdict(list)
+        for first, last, item in people:
+            self._by_key[name_key(first, last)].append(item)
+
+    def find(self, first_name: str, last_name: str) -> list[T]:
+        key = name_key(first_name, last_name)
+        return list(self._by_key.get(key, [])) if all(key) else []
