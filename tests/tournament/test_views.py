@@ -438,7 +438,8 @@ def decide_lot() -> Write:
     def happened(response: HttpResponse) -> None:
         draw = LotDraw.objects.get(event=event)
         assert sorted(draw.entries) == sorted([first.start_number, second.start_number])
-        assert sorted(Entry.objects.filter(event=event).values_list("lot", flat=True)) == [1, 2]
+        drawn = Entry.objects.filter(pk__in=[first.pk, second.pk])
+        assert sorted(drawn.values_list("lot", flat=True)) == [1, 2]
 
     url = reverse("decide_lot", args=[event.slug])
     return Write(url, {"entry": [first.pk, second.pk]}, happened)
