@@ -340,14 +340,20 @@ def tied_for_last() -> Event:
     make_entries(event, 16)
     rnd = make_round(event)
     for k, table in enumerate(rnd.tables.order_by("number")):
-        totals = [100, 26, -63, -63] if k == 3 else [50 + k, 20 + k, -(10 + k), -(60 + k)]
+        # Cego totals are multiples of 10; distinct elsewhere, -700 shared by two at table 4
+        step = 10 * k
+        totals = (
+            [1000, 400, -700, -700]
+            if k == 3
+            else [500 + step, 200 + step, -(100 + step), -(600 + step)]
+        )
         services.record_totals(table=table, totals=totals)
     return event
 
 
 def test_every_player_tied_on_the_last_place_is_printed_as_last(client: Client):
     event = tied_for_last()
-    tied = [e for e in Entry.objects.standings(event) if e.total == -63]
+    tied = [e for e in Entry.objects.standings(event) if e.total == -700]
     assert [e.rank for e in tied] == [15, 15]
     names = last_rows(get(client, standings_url(event)))
     assert sorted(names) == sorted(e.player.sort_name for e in tied)
