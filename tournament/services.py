@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
@@ -308,7 +308,11 @@ def close_round(*, round: Round) -> Round:
             unfinished.append(str(table.number))
     if unfinished:
         raise Refused(
-            _("Tables %(tables)s have not entered all their games yet.")
+            ngettext(
+                "Table %(tables)s has not entered all its games yet.",
+                "Tables %(tables)s have not entered all their games yet.",
+                len(unfinished),
+            )
             % {"tables": ", ".join(unfinished)}
         )
     rnd.status = Round.Status.CLOSED
@@ -402,7 +406,14 @@ def record_hand(
     number = _next_number(table)
     wanted = event.hands_for(table.size)
     if wanted is not None and number > wanted:
-        raise Refused(_("This table has played all %(n)s games of the round.") % {"n": wanted})
+        raise Refused(
+            ngettext(
+                "This table has played the round's one game.",
+                "This table has played all %(n)s games of the round.",
+                wanted,
+            )
+            % {"n": wanted}
+        )
     preview_hand(table=table, data=data, number=number)  # raises InvalidHand before any write
     try:
         with transaction.atomic():

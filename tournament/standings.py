@@ -6,14 +6,15 @@ Each function costs a fixed number of queries, whatever the size of the event or
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db.models import Q, Sum, Value
+from django.db.models import Count, Q, Sum, Value
 from django.db.models.functions import Coalesce
 
 from scoring import ziege
 
+from . import names
 from .models import Entry, Event, Hand, Result, Round, Season, Seat, Team
 
 PRIZE_PLACES = 3
@@ -27,6 +28,34 @@ def shared_ranks(values: Sequence[Any]) -> list[int]:
     for i, value in enumerate(values):
         ranks.append(ranks[-1] if i and value == values[i - 1] else i + 1)
     return ranks
+
+
+def rounds_of(event: Event) -> list[Round]:
+    """The event's rounds, each with ``voided_tables`` (one query)."""
+    return list(event.rounds.annotate(voided_tables=Count("tables", filter=Q(tables__voided=True))))
+
+
+def voided_entries(rounds: Sequence[Round]) -> dict[int, set[int]]:
+    """Entries whose table's round is voided, by round number: their result there is "—", not 0.
+    One query, and none when no table of these rounds is voided (``rounds_of``)."""
+    affected = [r.pk for r in rounds if getattr(r, "voided_tables", 1)]
+    if not affected:
+        return {}
+    voided: dict[int, set[int]] = defaultdict(set)
+    for number, entry_id in Seat.objects.filter(
+        round_id__in=affected, table__voided=True
+    ).values_list("round__number", "entry_id"):
+        voided[number].add(entry_id)
+    return dict(voided)
+
+
+def named_rows(data: Iterable[Entry]) -> list[Entry]:
+    """Standings rows as a list, players sharing a rank in German name order, each with the
+    ``name_key`` the name column sorts by."""
+    rows = names.by_rank_then_name(data)
+    for row in rows:
+        row.name_key = names.player_key(row.player)  # type: ignore[attr-defined]
+    return rows
 
 
 def category_standings(event: Event, rounds: list[Round], category: str) -> Any:
@@ -93,20 +122,25 @@ def round_tables(rnd: Round) -> list[dict[str, Any]]:
     return list(tables.values())
 
 
-def season_standings(season: Season) -> tuple[list[Event], list[dict[str, Any]]]:
-    """One column per event and the sum, optionally of each player's best N events. Two queries."""
+def season_standings(
+    season: Season, category: str = ""
+) -> tuple[list[Event], list[dict[str, Any]]]:
+    """One column per event and the sum, optionally of each player's best N events; ``category``
+    ranks the players of one category among themselves (a side ranking). Two queries."""
     events = list(season.events.order_by("date", "pk"))
     per_player: dict[int, dict[str, Any]] = {}
-    rows = (
-        Entry.objects.filter(event__season=season)
-        .values("player_id", "player__first_name", "player__last_name", "player__club", "event_id")
-        .annotate(points=Coalesce(Sum("results__points", filter=Q(results__counts=True)), Value(0)))
-    )
+    entries = Entry.objects.filter(event__season=season)
+    if category:
+        entries = entries.filter(player__category=category)
+    rows = entries.values(
+        "player_id", "player__first_name", "player__last_name", "player__club", "event_id"
+    ).annotate(points=Coalesce(Sum("results__points", filter=Q(results__counts=True)), Value(0)))
     for row in rows:
         player = per_player.setdefault(
             row["player_id"],
             {
                 "name": f"{row['player__last_name']}, {row['player__first_name']}",
+                "name_key": names.name_key(row["player__last_name"], row["player__first_name"]),
                 "club": row["player__club"],
                 "scores": {},
             },
@@ -116,11 +150,16 @@ def season_standings(season: Season) -> tuple[list[Event], list[dict[str, Any]]]
     for player in per_player.values():
         scores = sorted(player["scores"].values(), reverse=True)
         counted = scores[: season.best_of] if season.best_of else scores
-        row = {"name": player["name"], "club": player["club"], "total": sum(counted)}
+        row = {
+            "name": player["name"],
+            "name_key": player["name_key"],
+            "club": player["club"],
+            "total": sum(counted),
+        }
         for event in events:
             row[f"event_{event.pk}"] = player["scores"].get(event.pk)
         result.append(row)
-    result.sort(key=lambda r: (-r["total"], r["name"]))
+    result.sort(key=lambda r: (-r["total"], r["name_key"]))
     for rank, row in zip(shared_ranks([r["total"] for r in result]), result, strict=True):
         row["rank"] = rank
     return events, result

@@ -60,7 +60,7 @@ def get(client: Client, url: str) -> str:
 
 def sheet_pages(html: str) -> list[str]:
     """The HTML of each table sheet (one A4 page each)."""
-    return html.split('<section class="page sheet-page">')[1:]
+    return re.split(r'<section class="page sheet-page[^"]*">', html)[1:]
 
 
 def game_rows(sheet: str) -> list[tuple[str, list[str]]]:

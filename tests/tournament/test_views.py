@@ -314,7 +314,9 @@ def close_round() -> Write:
         rnd.refresh_from_db()
         assert rnd.status == Round.Status.CLOSED
 
-    return Write(reverse("round_action", args=[event.slug, 1, "close"]), {}, happened)
+    # the table has not confirmed its sheet: the director has said "close all the same"
+    url = reverse("round_action", args=[event.slug, 1, "close"])
+    return Write(url, {"confirmed": "1"}, happened)
 
 
 def swap_seats() -> Write:
@@ -377,7 +379,7 @@ def decide_lot() -> Write:
         assert sorted(Entry.objects.filter(event=event).values_list("lot", flat=True)) == [1, 2]
 
     url = reverse("decide_lot", args=[event.slug])
-    return Write(url, {"entry": [first.pk, second.pk]}, happened)
+    return Write(url, {"entry": [first.pk, second.pk], "confirmed": "1"}, happened)
 
 
 def confirm_sheet() -> Write:

@@ -21,6 +21,13 @@ CONTRACT_NAMES: dict[str, dict[str, Any]] = {
 }
 
 
+# One minus sign for every signed number on pages, print and projector: the typographic minus
+# (U+2212), as wide as the plus and never broken from its digits. Excel keeps real numbers.
+MINUS = "\u2212"
+# What a voided table shows instead of a result: it counts nothing, which is not the same as 0.
+VOID = "\u2014"
+
+
 @register.filter
 def signed(value: Any) -> str:
     """+20, −60, 0: plus or minus as written on the paper sheet."""
@@ -30,8 +37,30 @@ def signed(value: Any) -> str:
     if number > 0:
         return f"+{number}"
     if number < 0:
-        return f"\u2212{-number}"
+        return f"{MINUS}{-number}"
     return "0"
+
+
+@register.filter
+def amount(value: Any) -> str:
+    """150, −30: a holding rather than a change (a Crazy Solo balance), no plus sign."""
+    if value is None or value == "":
+        return ""
+    number = int(value)
+    return f"{MINUS}{-number}" if number < 0 else str(number)
+
+
+@register.filter
+def total_text(value: Any, game: str) -> str:
+    """An entry's standings figure as the standings page shows it: Cego points signed, the other
+    games' figures (balance, penalty cards, defeat points) as amounts."""
+    return signed(value) if game == "cego" else amount(value)
+
+
+@register.filter
+def result(value: Any, voided: bool = False) -> str:
+    """A result cell: "—" where the table is voided, else the signed number."""
+    return VOID if voided else signed(value)
 
 
 def card_points_text(points: Any) -> str:

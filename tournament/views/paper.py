@@ -10,6 +10,7 @@ from django.core import signing
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
 from .. import access, exports, imports, services, standings
@@ -69,6 +70,7 @@ def print_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             row = {
                 "number": number,
                 "dealer": names[dealer],
+                "dealer_seat": dealer + 1,
                 "description": describe_hand(event.game, hand.data, names) if hand else "",
                 "results": [None] * table.size,
             }
@@ -193,7 +195,11 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
         except services.Refused as exc:
             refused(request, exc)
         else:
-            messages.success(request, _("%(n)s players registered.") % {"n": saved})
+            messages.success(
+                request,
+                ngettext("%(n)s player registered.", "%(n)s players registered.", saved)
+                % {"n": saved},
+            )
             return redirect("event_players", slug=event.slug)
     elif request.method == "POST":
         form = UploadForm(request.POST, request.FILES)
@@ -240,7 +246,10 @@ def import_results(request: HttpRequest, slug: str, number: int) -> HttpResponse
         except services.Refused as exc:
             refused(request, exc)
         else:
-            messages.success(request, _("%(n)s games saved.") % {"n": saved})
+            messages.success(
+                request,
+                ngettext("%(n)s game saved.", "%(n)s games saved.", saved) % {"n": saved},
+            )
             return redirect("round_results", slug=slug, number=number)
     elif request.method == "POST":
         form = UploadForm(request.POST, request.FILES)
