@@ -395,7 +395,7 @@ def season_with_two_events() -> tuple[Any, list[Event]]:
 
 
 def test_the_season_prints_in_landscape_with_a_column_per_event_and_a_key(client: Client):
-    season, events = season_with_two_events()
+    season, _events = season_with_two_events()
     html = get(client, reverse("print_season", args=[season.slug]))
     assert "size: A4 landscape" in html
     assert "Turnier Furtwangen" in html and "Turnier Schonach" in html

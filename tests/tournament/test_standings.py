@@ -329,7 +329,7 @@ def test_sorting_the_standings_by_name_follows_german_order(client):
 
 
 def test_the_season_page_filters_by_category_and_links_its_print_version(client):
-    season, players, events = _season_with_two_events()
+    season, players, _events = _season_with_two_events()
     Player.objects.filter(pk=players[0].pk).update(category="damen")
     html = client.get(f"/saison/{season.slug}/").content.decode()
     assert "?category=damen" in html
