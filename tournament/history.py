@@ -168,10 +168,13 @@ def _ordered(qs: QuerySet) -> QuerySet:
     return qs.select_related("history_user").order_by("history_date", "history_id")
 
 
-def _hand_changes(ids: list[int], names: Names) -> list[Change]:
+def _hand_changes(ids: list[int], names: Names, hand: int | None = None) -> list[Change]:
     kind = _choice(Hand, "kind")
+    records = Hand.history.filter(table_id__in=ids)
+    if hand is not None:
+        records = records.filter(id=hand)
     return _compare(
-        _ordered(Hand.history.filter(table_id__in=ids)),
+        _ordered(records),
         lambda r: _("Game %(number)s") % {"number": r.number},
         lambda r: names.game_text(r.table_id, r.data),
         {
@@ -288,3 +291,9 @@ def for_event(event: Event) -> list[Change]:
     changes += _confirmation_changes(ids, names)
     changes += _entry_changes(event, names)
     return _newest_first(changes)
+
+
+def for_hand(event: Event, hand: Hand) -> list[Change]:
+    """One game's entries and corrections, newest first (the correction page)."""
+    names = _names(event, [hand.table_id])
+    return _newest_first(_hand_changes([hand.table_id], names, hand=hand.pk))

@@ -159,3 +159,15 @@ def test_a_long_history_is_paged_newest_first():
     # a page number out of range or not a number shows a page, not an error
     assert "Page 2 of 2" in page_text(client, url + "?page=99")
     assert "Page 1 of 2" in page_text(client, url + "?page=x")
+
+
+def test_the_correction_page_shows_the_games_history_as_on_the_sheet():
+    table = played_table()
+    services.reopen_table(table=table, reason="Korrektur", user=make_user())
+    hand = table.hands.get(number=1)
+    players = seat_names(table)
+    html = page_text(reader("en"), reverse("hand_edit", args=[hand.pk]))
+    history = html.split("<h2>History</h2>", 1)[1]
+    assert f"<del>Halbe, {players[0]}, 34 points</del>" in history
+    assert "Augen falsch gezählt" in history
+    assert "{" not in history and "declarer" not in history and "historical" not in history

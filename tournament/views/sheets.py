@@ -246,7 +246,6 @@ def hand_edit(request: HttpRequest, pk: int) -> HttpResponse:
             number=hand.number,
             initial=form_class.initial_from(hand.data),
         )
-    history = hand.history.select_related("history_user").order_by("-history_date")
     return render(
         request,
         "tournament/hand_edit.html",
@@ -257,7 +256,7 @@ def hand_edit(request: HttpRequest, pk: int) -> HttpResponse:
             "hand": hand,
             "form": form,
             "reason_form": reason_form,
-            "history": history,
+            "changes": history.for_hand(event, hand),
             "players": players,
         },
     )
