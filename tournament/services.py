@@ -290,12 +290,8 @@ def start_round(*, round: Round) -> Round:
     return rnd
 
 
-@transaction.atomic
-def close_round(*, round: Round) -> Round:
-    """Close a round when every table has played its hands (or is voided)."""
-    rnd = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
-    if rnd.status != Round.Status.PLAYING:
-        raise Refused(_("Only a round that is being played can be closed."))
+def unfinished_tables(rnd: Round) -> list[str]:
+    """Numbers of the counting tables that have not entered all their games (or any)."""
     unfinished = []
     for table in rnd.tables.all().prefetch_related("hands"):
         if table.voided:
@@ -306,6 +302,16 @@ def close_round(*, round: Round) -> Round:
         wanted = rnd.event.hands_for(table.size)
         if (wanted is not None and len(hands) < wanted) or not hands:
             unfinished.append(str(table.number))
+    return unfinished
+
+
+@transaction.atomic
+def close_round(*, round: Round) -> Round:
+    """Close a round when every table has played its hands (or is voided)."""
+    rnd = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
+    if rnd.status != Round.Status.PLAYING:
+        raise Refused(_("Only a round that is being played can be closed."))
+    unfinished = unfinished_tables(rnd)
     if unfinished:
         raise Refused(
             ngettext(

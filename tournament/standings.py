@@ -66,7 +66,7 @@ def category_standings(event: Event, rounds: list[Round], category: str) -> Any:
 def prize_ties(event: Event, rounds: list[Round]) -> list[list[Entry]]:
     """Groups of entries sharing a prize place (not yet decided by lot): one query."""
     groups: dict[int, list[Entry]] = defaultdict(list)
-    for entry in Entry.objects.standings(event, rounds):
+    for entry in names.by_rank_then_name(Entry.objects.standings(event, rounds)):
         if entry.rank <= PRIZE_PLACES:
             groups[entry.rank].append(entry)
     return [group for _rank, group in sorted(groups.items()) if len(group) > 1]

@@ -107,3 +107,15 @@ def test_a_draw_by_lot_with_one_player_is_refused_without_asking(director):
     response = director.post(reverse("decide_lot", args=[event.slug]), {"entry": [only.pk]})
     assert response.status_code == 302
     assert not LotDraw.objects.exists()
+
+
+def test_a_round_with_unfinished_tables_is_refused_without_asking(director):
+    event = make_event(hands_per_round={"4": 2})
+    make_entries(event, 4)
+    rnd = make_round(event)
+    services.record_hand(table=rnd.tables.get(), data=cego())  # one of two games
+    response = director.post(close_url(rnd), follow=True)
+    assert "Table 1 has not entered all its games yet." in response.content.decode()
+    assert 'name="confirmed"' not in response.content.decode()
+    rnd.refresh_from_db()
+    assert rnd.status == Round.Status.PLAYING

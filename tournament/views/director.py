@@ -184,7 +184,9 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
             unconfirmed = list(
                 rnd.tables.filter(voided=False, confirmed_at__isnull=True).order_by("number")
             )
-            if unconfirmed and request.POST.get("confirmed") != "1":
+            # asked only where closing can succeed: an unfinished table is refused outright
+            ready = rnd.status == Round.Status.PLAYING and not services.unfinished_tables(rnd)
+            if unconfirmed and ready and request.POST.get("confirmed") != "1":
                 return _ask_to_close(request, rnd, unconfirmed)
             services.close_round(round=rnd)
             messages.success(request, _("Round closed."))
