@@ -36,3 +36,18 @@ def test_a_voided_result_is_a_dash_not_zero():
 def test_no_hyphen_minus_is_ever_written():
     for value in range(-1000, 1001, 7):
         assert "-" not in signed(value) + amount(value)
+
+
+def test_a_game_with_one_trick_or_one_point_is_written_in_the_singular():
+    from django.utils import translation
+
+    from tournament.templatetags.tournament import describe_hand
+
+    players = ["Anna", "Bernd", "Clara", "Dieter"]
+    piccolo = {"contract": "piccolo", "declarer": 0, "declarer_tricks": 1}
+    assert describe_hand("cego", piccolo, players) == "Piccolo, Anna, 1 trick"
+    halbe = {"contract": "halbe", "declarer": 1, "declarer_points": 1}
+    assert describe_hand("cego", halbe, players) == "Halbe, Bernd, 1 point"
+    with translation.override("de"):
+        assert describe_hand("cego", piccolo, players) == "Piccolo, Anna, 1 Stich"
+        assert describe_hand("cego", {**halbe, "declarer_points": 34}, players).endswith("34 Augen")

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import ngettext, pgettext_lazy
 
 import scoring
 from scoring import cego, crazy_solo, hennes_sibbe
@@ -74,6 +74,15 @@ def contract_name(game: str, key: str) -> str:
     return CONTRACT_NAMES.get(game, {}).get(key, key)
 
 
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) else 0
+
+
+def points_text(points: Any) -> str:
+    """Card points as the sheet writes them: "1 point", "34 points" ("Augen" in German)."""
+    return ngettext("%(n)s point", "%(n)s points", _count(points)) % {"n": points}
+
+
 def describe_hand(game: str, hand: dict[str, Any], players: list[str]) -> str:
     """One line for the sheet's contract column: what was played and its inputs."""
 
@@ -99,9 +108,10 @@ def describe_hand(game: str, hand: dict[str, Any], players: list[str]) -> str:
         elif hand.get("declarer_took_trick") is False:
             parts.append("Berg")
         elif "declarer_points" in hand:
-            parts.append(str(_("%(n)s points") % {"n": hand["declarer_points"]}))
+            parts.append(points_text(hand["declarer_points"]))
         elif "declarer_tricks" in hand:
-            parts.append(str(_("%(n)s tricks") % {"n": hand["declarer_tricks"]}))
+            tricks = hand["declarer_tricks"]
+            parts.append(ngettext("%(n)s trick", "%(n)s tricks", _count(tricks)) % {"n": tricks})
         elif "won" in hand:
             parts.append(str(_("won")) if hand["won"] else str(_("lost")))
         return ", ".join(parts)
@@ -113,7 +123,7 @@ def describe_hand(game: str, hand: dict[str, Any], players: list[str]) -> str:
         text += ", " + who(hand.get("bidder"))
         if hand.get("partner") is not None:
             text += " + " + who(hand["partner"])
-        return text + ", " + str(_("%(n)s points") % {"n": hand.get("soloist_points")})
+        return text + ", " + points_text(hand.get("soloist_points"))
     if game == "hennes_sibbe":
         claim = hand.get("claim") or {}
         colour = hennes_sibbe.COLOUR_NAMES.get(claim.get("colour"), "?")
