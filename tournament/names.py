@@ -9,7 +9,7 @@ their base letter, case only breaks ties). The same order on every database and 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, TypeVar
 
 from pyuca import Collator
@@ -23,7 +23,9 @@ def _collator() -> Collator:
     return Collator()
 
 
+@lru_cache(maxsize=50_000)
 def collation_key(text: str) -> tuple[int, ...]:
+    # a season's few thousand names are computed once per process, then looked up
     return _collator().sort_key(text or "")
 
 
