@@ -171,3 +171,26 @@ def test_the_correction_page_shows_the_games_history_as_on_the_sheet():
     assert f"<del>Halbe, {players[0]}, 34 points</del>" in history
     assert "Augen falsch gezählt" in history
     assert "{" not in history and "declarer" not in history and "historical" not in history
+
+
+def _queries(client: Client, url: str) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(url).status_code == 200
+    return len(ctx.captured_queries)
+
+
+def test_a_history_page_costs_the_same_queries_for_few_and_many_games():
+    short, long = played_table(games=40), played_table(games=40)
+    user = make_user()
+    services.reopen_table(table=long, reason="weiter", user=user)
+    for n in range(3, 30):
+        services.record_hand(table=long, data=cego("cego", n % 4, 40), user=user)
+    client = reader("en")
+    for name, args in (("table_history", lambda t: [t.pk]), ("event_history", None)):
+        urls = [
+            reverse(name, args=args(t) if args else [t.round.event.slug]) for t in (short, long)
+        ]
+        assert _queries(client, urls[0]) == _queries(client, urls[1])

@@ -410,3 +410,14 @@ def test_the_printed_season_can_be_one_category(client: Client):
     assert "Women" in html
     assert escape("Schäuble, Anna") in html and "Schulz, Clara" in html
     assert "Schwörer" not in html and "Adler" not in html
+
+
+def test_the_printed_season_costs_the_same_queries_for_one_and_two_events(client: Client):
+    small = make_season()
+    event = make_event(season=small)
+    make_entries(event, 4)
+    make_round(event)
+    large, _events = season_with_two_events()
+    assert count_queries(client, reverse("print_season", args=[small.slug])) == count_queries(
+        client, reverse("print_season", args=[large.slug])
+    )
