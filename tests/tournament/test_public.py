@@ -125,3 +125,14 @@ def test_every_page_links_the_apps_own_favicon(client: Client):
     assert icon is not None
     with open(icon, encoding="utf-8") as svg:
         assert svg.read().lstrip().startswith("<svg")
+
+
+def test_the_home_page_counts_a_seasons_events_in_words(client: Client):
+    one, two = make_season(name="Saison Eins"), make_season(name="Saison Zwei")
+    make_event(season=one)
+    make_event(season=two)
+    make_event(season=two)
+    html = client.get("/").content.decode()
+    assert "Saison Eins</a> (1 event)" in html
+    assert "Saison Zwei</a> (2 events)" in html
+    assert "Saison Eins</a> (1 Turnier)" in german().get("/").content.decode()
