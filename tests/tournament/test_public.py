@@ -15,6 +15,7 @@ from tests.factories import (
     cego,
     make_entries,
     make_event,
+    make_player,
     make_round,
     make_season,
     make_table,
@@ -136,3 +137,16 @@ def test_the_home_page_counts_a_seasons_events_in_words(client: Client):
     assert "Saison Eins</a> (1 event)" in html
     assert "Saison Zwei</a> (2 events)" in html
     assert "Saison Eins</a> (1 Turnier)" in german().get("/").content.decode()
+
+
+def test_the_seating_page_and_the_seat_finder_list_names_in_german_order(client: Client):
+    event = make_event(table_policy="mixed")
+    for last in ("Schwörer", "Schäuble", "Schulz", "Scholz", "Schaefer"):
+        services.register_player(event=event, player=make_player(first_name="Anna", last_name=last))
+    make_round(event)
+    expected = ["Schaefer", "Schäuble", "Scholz", "Schulz", "Schwörer"]
+    seating = client.get(reverse("round_seating", args=[event.slug, 1])).content.decode()
+    by_name = seating.split("<h2", 2)[-1]  # the list by name follows the tables
+    assert sorted(expected, key=by_name.index) == expected
+    found = client.get(reverse("where_do_i_sit", args=[event.slug]) + "?q=Sch").content.decode()
+    assert sorted(expected, key=found.index) == expected
