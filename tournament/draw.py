@@ -54,7 +54,11 @@ class Draw:
 def explain(basis: dict[str, Any]) -> str:
     """Why the tables of a draw have the sizes they have, in the active language."""
     if basis.get("pairs"):
-        text = _("%(n)s fixed pairs: %(tables)s tables of two pairs.") % {
+        text = ngettext(
+            "%(n)s fixed pairs: %(tables)s table of two pairs.",
+            "%(n)s fixed pairs: %(tables)s tables of two pairs.",
+            basis["count"] // 2,
+        ) % {
             "n": basis["count"],
             "tables": basis["count"] // 2,
         }
@@ -81,7 +85,12 @@ def _plan_fours(n: int, game: str, policy: str) -> Plan:
         return Plan(
             [FOUR] * full,
             0,
-            _("%(n)s players fill %(tables)s tables of four.") % {"n": n, "tables": full},
+            ngettext(
+                "%(n)s players fill %(tables)s table of four.",
+                "%(n)s players fill %(tables)s tables of four.",
+                full,
+            )
+            % {"n": n, "tables": full},
         )
     mixed = policy == Event.TablePolicy.MIXED and game == Game.CEGO
     if mixed and n >= 3:
@@ -157,7 +166,11 @@ def _plan_fours(n: int, game: str, policy: str) -> Plan:
 def _plan_around(n: int, name: str, low: int, high: int, target: int) -> Plan:
     if n < low:
         raise DrawError(
-            _("%(game)s needs at least %(low)s players; %(n)s are registered.")
+            ngettext(
+                "%(game)s needs at least %(low)s players; %(n)s is registered.",
+                "%(game)s needs at least %(low)s players; %(n)s are registered.",
+                n,
+            )
             % {"game": name, "low": low, "n": n}
         )
     target = min(max(target, low), high)
@@ -168,9 +181,12 @@ def _plan_around(n: int, name: str, low: int, high: int, target: int) -> Plan:
     return Plan(
         sizes,
         0,
-        _(
+        ngettext(
             "%(n)s players at tables of about %(target)s (allowed %(low)s to %(high)s): "
-            "%(tables)s tables of %(sizes)s, as even as possible."
+            "%(tables)s table of %(sizes)s.",
+            "%(n)s players at tables of about %(target)s (allowed %(low)s to %(high)s): "
+            "%(tables)s tables of %(sizes)s, as even as possible.",
+            tables,
         )
         % {
             "n": n,

@@ -168,6 +168,23 @@ def _games(text: str) -> int:
     return value
 
 
+def rule_settings(event: Event) -> list[tuple[str, str]]:
+    """The event's rule settings as the event page shows them: (label, value) in the reader's
+    language, with the same labels as the event form."""
+    rules = event.full_rules()
+    shown = []
+    for name, field in rule_fields(event.game).items():
+        value = rules[name.split("__", 1)[1]]
+        if isinstance(field, forms.BooleanField):
+            text = gettext("yes") if value else gettext("no")
+        elif isinstance(field, forms.ChoiceField):
+            text = str(dict(field.choices).get(value, value))
+        else:
+            text = str(value)
+        shown.append((str(field.label), text))
+    return shown
+
+
 def parse_hands(text: str) -> dict[str, int]:
     """ "24" (every table size) or "4: 24, 5: 25" (per table size) → {"*": 24} or {"4": 24, ...}."""
     text = (text or "").strip()

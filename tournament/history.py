@@ -1,67 +1,165 @@
 """The audit trail as a director reads it: who changed what, when, from what to what, and why.
 
-Built from simple-history's tables (the event, hands, tables, seats, entries, confirmations), one
-query per table of history, with each record compared to the one before it of the same object in
-Python.
+Built from simple-history's tables (the event, hands, tables, seats, entries, confirmations,
+players), one query per table of history, with each record compared to the one before it of
+the same object in Python.
+Everything is said as on the score sheet, in the reader's language: a game as its contract,
+declarer by name and points (``describe_hand``), seats by the player sitting there, yes/no for
+flags, dates in the reader's format; internal fields (tokens, keys, versions) are left out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from .models import Confirmation, Entry, Event, Hand, Player, Seat, Table
-
-KIND = {"+": "created", "~": "changed", "-": "deleted"}
-SKIP = {"id", "history_id", "history_date", "history_change_reason", "history_type"}
-SKIP |= {"history_user", "history_user_id", "history_actor", "updated_at", "version"}
+from .models import Confirmation, Entry, Event, Hand, Player, Seat, Table, Team
+from .templatetags.tournament import describe_hand, signed
 
 
 @dataclass
 class Change:
     when: datetime
     who: str
-    what: str
-    subject: str
-    kind: str
+    what: str  # "Game 3", "Table 2", "Seat · Anna Schäuble", ...
+    kind: str  # created, changed, deleted
     reason: str
-    changes: list[tuple[str, Any, Any]]
+    summary: str = ""  # what was entered or deleted, as on the sheet
+    changes: list[tuple[str, str, str]] = field(default_factory=list)  # (field, before, after)
 
 
-def _fields(record: Any) -> dict[str, Any]:
-    return {
-        f.attname: getattr(record, f.attname) for f in record._meta.fields if f.attname not in SKIP
-    }
+@dataclass
+class Names:
+    """What the history's ids mean to a reader: players, tables, teams (a few queries, once)."""
+
+    game: str
+    players: dict[int, list[str]]  # table id -> player names by seat
+    tables: dict[int, int]  # table id -> table number
+    entries: dict[int, str]  # entry id -> player name
+    teams: dict[int, str]
+
+    def seat_name(self, table_id: int | None, position: int | None) -> str:
+        names = self.players.get(table_id or 0, [])
+        if position is not None and 0 <= position < len(names):
+            return names[position]
+        return _("seat %(n)s") % {"n": (position or 0) + 1}
+
+    def table_name(self, table_id: int | None) -> str:
+        if table_id is None:
+            return _("sits out")
+        number = self.tables.get(table_id)
+        return _("Table %(number)s") % {"number": number if number is not None else "?"}
+
+    def game_text(self, table_id: int, data: Any) -> str:
+        if not isinstance(data, dict):
+            return ""
+        players = self.players.get(table_id, [])
+        totals = data.get("totals")
+        if isinstance(totals, list):
+            return (
+                _("Totals for the round")
+                + ": "
+                + ", ".join(
+                    f"{players[i] if i < len(players) else '?'} {signed(v)}"
+                    for i, v in enumerate(totals)
+                )
+            )
+        return describe_hand(self.game, data, players)
 
 
-def _changes(records: Iterable[Any], subject: Any) -> list[Change]:
-    """``records`` in date order; each compared with the previous one of the same object."""
-    last: dict[Any, dict[str, Any]] = {}
+def _names(event: Event, table_ids: Iterable[int]) -> Names:
+    ids = list(table_ids)
+    players: dict[int, list[str]] = {}
+    for seat in (
+        Seat.objects.filter(table_id__in=ids).select_related("entry__player").order_by("position")
+    ):
+        players.setdefault(seat.table_id, []).append(str(seat.entry.player))
+    return Names(
+        game=event.game,
+        players=players,
+        tables=dict(Table.objects.filter(round__event=event).values_list("pk", "number")),
+        entries={
+            e.pk: str(e.player) for e in Entry.objects.filter(event=event).select_related("player")
+        },
+        teams=dict(Team.objects.filter(event=event).values_list("pk", "name")),
+    )
+
+
+def yes_no(value: Any) -> str:
+    return _("yes") if value else _("no")
+
+
+def when_text(value: Any) -> str:
+    if value is None:
+        return "—"
+    return formats.date_format(timezone.localtime(value), "SHORT_DATETIME_FORMAT")
+
+
+def plain(value: Any) -> str:
+    return "—" if value is None or value == "" else str(value)
+
+
+def _choice(model: type, name: str) -> Callable[[Any], str]:
+    labels = dict(model._meta.get_field(name).choices or [])
+    return lambda value: str(labels.get(value, plain(value)))
+
+
+# draws and restores write a reason themselves; these are their words in the reader's language
+MACHINE_REASONS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
+    (re.compile(r"^draw, seed (\d+)$"), lambda m: _("draw, seed %(seed)s") % {"seed": m[1]}),
+    (re.compile(r"^restored$"), lambda m: _("restored")),
+]
+
+
+def reason_text(reason: str | None) -> str:
+    reason = (reason or "").strip()
+    for pattern, text in MACHINE_REASONS:
+        match = pattern.match(reason)
+        if match:
+            return text(match)
+    return reason
+
+
+def _compare(
+    records: Iterable[Any],
+    what: Callable[[Any], str],
+    summary: Callable[[Any], str],
+    show: dict[str, tuple[str, Callable[[Any, Any], str]]],
+) -> list[Change]:
+    """``records`` in date order, each compared with the previous one of the same object.
+    ``show`` names the fields a reader follows, with their label and how a value is written; the
+    rest (tokens, keys, versions, parents) is bookkeeping and stays out."""
+    last: dict[Any, Any] = {}
     out = []
     for record in records:
-        now = _fields(record)
-        before = last.get(record.id, {})
-        diff = [
-            (name, before.get(name), value)
-            for name, value in now.items()
-            if record.history_type == "~" and before and before.get(name) != value
-        ]
-        last[record.id] = now
+        before = last.get(record.id)
+        last[record.id] = record
+        kind = {"+": "created", "~": "changed", "-": "deleted"}.get(record.history_type, "changed")
+        changes = []
+        if kind == "changed" and before is not None:
+            for name, (label, text) in show.items():
+                old, new = getattr(before, name), getattr(record, name)
+                if old != new:
+                    changes.append((label, text(before, old), text(record, new)))
+            if not changes and not record.history_change_reason:
+                continue  # a save that changed nothing a reader would see
         user = record.history_user.get_username() if record.history_user_id else ""
         out.append(
             Change(
                 when=record.history_date,
                 who=user or record.history_actor or "—",
-                what=str(record._meta.verbose_name),
-                subject=subject(record),
-                kind=KIND.get(record.history_type, record.history_type),
-                reason=record.history_change_reason or "",
-                changes=diff,
+                what=what(record),
+                kind=kind,
+                reason=reason_text(record.history_change_reason),
+                summary=summary(record) if kind != "changed" else "",
+                changes=changes,
             )
         )
     return out
@@ -71,42 +169,190 @@ def _ordered(qs: QuerySet) -> QuerySet:
     return qs.select_related("history_user").order_by("history_date", "history_id")
 
 
-def for_tables(tables: QuerySet[Table]) -> list[Change]:
-    """Every change to the hands, seats, confirmations and the tables themselves, newest first."""
-    ids = list(tables.values_list("pk", flat=True))
-    changes = _changes(
-        _ordered(Hand.history.filter(table_id__in=ids)),
-        lambda r: _("game %(n)s") % {"n": r.number},
+def _hand_changes(ids: list[int], names: Names, hand: int | None = None) -> list[Change]:
+    kind = _choice(Hand, "kind")
+    records = Hand.history.filter(table_id__in=ids)
+    if hand is not None:
+        records = records.filter(id=hand)
+    return _compare(
+        _ordered(records),
+        lambda r: _("Game %(number)s") % {"number": r.number},
+        lambda r: names.game_text(r.table_id, r.data),
+        {
+            "data": (_("Game"), lambda r, v: names.game_text(r.table_id, v)),
+            "number": (_("Game number"), lambda r, v: plain(v)),
+            "dealer": (
+                _("Dealer"),
+                lambda r, v: "—" if v is None else names.seat_name(r.table_id, v),
+            ),
+            "kind": (_("Kind"), lambda r, v: kind(v)),
+        },
     )
-    changes += _changes(
-        _ordered(Table.history.filter(id__in=ids)), lambda r: _("table %(n)s") % {"n": r.number}
+
+
+def _table_changes(ids: list[int], names: Names) -> list[Change]:
+    def summary(record: Any) -> str:
+        text = _("%(size)s players") % {"size": record.size}
+        if record.voided:
+            text += " · " + _("voided")
+        return text
+
+    return _compare(
+        _ordered(Table.history.filter(id__in=ids)),
+        lambda r: _("Table %(number)s") % {"number": r.number},
+        summary,
+        {
+            "number": (_("Table number"), lambda r, v: plain(v)),
+            "size": (_("Players"), lambda r, v: plain(v)),
+            "voided": (_("Voided"), lambda r, v: yes_no(v)),
+            "void_reason": (_("Reason for voiding"), lambda r, v: plain(v)),
+            "submitted_at": (_("Handed in"), lambda r, v: when_text(v)),
+            "confirmed_at": (_("Confirmed"), lambda r, v: when_text(v)),
+        },
     )
-    changes += _changes(
-        _ordered(Seat.history.filter(table_id__in=ids)),
-        lambda r: _("seat %(n)s") % {"n": (r.position or 0) + 1},
+
+
+def _seat_changes(ids: list[int], names: Names, event: Event | None) -> list[Change]:
+    records = Seat.history.filter(table_id__in=ids)
+    if event is not None:  # the event's page also shows the players who sat out
+        records = Seat.history.filter(round__event=event)
+
+    def place(record: Any) -> str:
+        if record.table_id is None:
+            return names.table_name(None)
+        return _("%(table)s, seat %(seat)s") % {
+            "table": names.table_name(record.table_id),
+            "seat": (record.position or 0) + 1,
+        }
+
+    return _compare(
+        _ordered(records),
+        lambda r: _("Seat of %(player)s") % {"player": names.entries.get(r.entry_id, "?")},
+        place,
+        {
+            "table_id": (_("Table"), lambda r, v: names.table_name(v)),
+            "position": (_("Seat"), lambda r, v: "—" if v is None else str(v + 1)),
+            "entry_id": (_("Player"), lambda r, v: names.entries.get(v, "?")),
+        },
     )
-    changes += _changes(
+
+
+def _confirmation_changes(ids: list[int], names: Names) -> list[Change]:
+    via = _choice(Confirmation, "via")
+    return _compare(
         _ordered(Confirmation.history.filter(table_id__in=ids)),
-        lambda r: _("seat %(n)s") % {"n": r.position + 1},
+        lambda r: (
+            _("Confirmation by %(player)s") % {"player": names.seat_name(r.table_id, r.position)}
+        ),
+        lambda r: (
+            _("%(table)s, via %(via)s") % {"table": names.table_name(r.table_id), "via": via(r.via)}
+        ),
+        {"via": (_("Confirmed via"), lambda r, v: via(v))},
     )
-    return sorted(changes, key=lambda c: c.when, reverse=True)
 
 
-def for_event(event: Event) -> list[Change]:
-    changes = for_tables(Table.objects.filter(round__event=event))
-    # the event's own settings: a rule change names who rescored the games and why
-    changes += _changes(_ordered(Event.history.filter(id=event.pk)), lambda r: r.name)
-    changes += _changes(
+def _entry_changes(event: Event, names: Names) -> list[Change]:
+    status = _choice(Entry, "status")
+    return _compare(
         _ordered(Entry.history.filter(event_id=event.pk)),
+        lambda r: _("Entry of %(player)s") % {"player": names.entries.get(r.id, "?")},
         lambda r: _("start number %(n)s") % {"n": r.start_number},
+        {
+            "start_number": (_("Start number"), lambda r, v: plain(v)),
+            "status": (_("Status"), lambda r, v: status(v)),
+            "late": (_("Late entry"), lambda r, v: yes_no(v)),
+            "squad_id": (_("Team"), lambda r, v: names.teams.get(v, "—") if v else "—"),
+            "pair_id": (_("Ziege pair"), lambda r, v: names.teams.get(v, "—") if v else "—"),
+            "lot": (_("Lot"), lambda r, v: plain(v)),
+        },
     )
-    return sorted(changes, key=lambda c: c.when, reverse=True)
+
+
+def _rules_text(record: Any, value: Any) -> str:
+    """An event's changed rule settings by their labels, as on the event page."""
+    from .forms import (
+        rule_fields,  # the form holds the settings' labels; it imports this module's users
+    )
+
+    if not value:
+        return _("the defaults")
+    labels = {name.split("__", 1)[1]: str(f.label) for name, f in rule_fields(record.game).items()}
+    return "; ".join(f"{labels.get(key, key)}: {plain(v)}" for key, v in sorted(value.items()))
+
+
+def _event_changes(event: Event) -> list[Change]:
+    """The event's own settings: a rule change names who rescored the games and why."""
+    game = _choice(Event, "game")
+    status = _choice(Event, "status")
+    policy = _choice(Event, "table_policy")
+    return _compare(
+        _ordered(Event.history.filter(id=event.pk)),
+        lambda r: _("Event settings"),
+        lambda r: r.name,
+        {
+            "name": (_("Name"), lambda r, v: plain(v)),
+            "date": (_("Date"), lambda r, v: formats.date_format(v, "SHORT_DATE_FORMAT")),
+            "venue": (_("Venue"), lambda r, v: plain(v)),
+            "game": (_("Game"), lambda r, v: game(v)),
+            "rules": (_("Rule settings"), _rules_text),
+            "table_policy": (_("Table sizes"), lambda r, v: policy(v)),
+            "hands_per_round": (
+                _("Games per round"),
+                lambda r, v: ", ".join(f"{k}: {n}" for k, n in sorted((v or {}).items())) or "—",
+            ),
+            "rounds_planned": (_("Rounds"), lambda r, v: plain(v)),
+            "status": (_("Status"), lambda r, v: status(v)),
+        },
+    )
 
 
 def for_player(player: Player) -> list[Change]:
     """Every change to one player (corrections, merges), newest first. One query."""
-    changes = _changes(
-        _ordered(Player.history.filter(id=player.pk)),
-        lambda r: f"{r.first_name} {r.last_name}",
+    category = _choice(Player, "category")
+    return _newest_first(
+        _compare(
+            _ordered(Player.history.filter(id=player.pk)),
+            lambda r: f"{r.first_name} {r.last_name}",
+            lambda r: ", ".join(x for x in (r.club, r.town) if x),
+            {
+                "first_name": (_("First name"), lambda r, v: plain(v)),
+                "last_name": (_("Last name"), lambda r, v: plain(v)),
+                "club": (_("Club"), lambda r, v: plain(v)),
+                "town": (_("Town"), lambda r, v: plain(v)),
+                "category": (_("Category"), lambda r, v: category(v)),
+            },
+        )
     )
+
+
+def _newest_first(changes: list[Change]) -> list[Change]:
     return sorted(changes, key=lambda c: c.when, reverse=True)
+
+
+def for_tables(event: Event, tables: QuerySet[Table]) -> list[Change]:
+    """Every change to the hands, seats, confirmations and the tables themselves, newest first."""
+    ids = list(tables.values_list("pk", flat=True))
+    names = _names(event, ids)
+    changes = _hand_changes(ids, names)
+    changes += _table_changes(ids, names)
+    changes += _seat_changes(ids, names, None)
+    changes += _confirmation_changes(ids, names)
+    return _newest_first(changes)
+
+
+def for_event(event: Event) -> list[Change]:
+    ids = list(Table.objects.filter(round__event=event).values_list("pk", flat=True))
+    names = _names(event, ids)
+    changes = _hand_changes(ids, names)
+    changes += _table_changes(ids, names)
+    changes += _seat_changes(ids, names, event)
+    changes += _confirmation_changes(ids, names)
+    changes += _entry_changes(event, names)
+    changes += _event_changes(event)
+    return _newest_first(changes)
+
+
+def for_hand(event: Event, hand: Hand) -> list[Change]:
+    """One game's entries and corrections, newest first (the correction page)."""
+    names = _names(event, [hand.table_id])
+    return _newest_first(_hand_changes([hand.table_id], names, hand=hand.pk))

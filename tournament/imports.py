@@ -18,6 +18,7 @@ from typing import IO, Any
 from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from openpyxl import Workbook, load_workbook
 from openpyxl.styles import Font, PatternFill
 from openpyxl.utils import get_column_letter
@@ -455,9 +456,12 @@ def read_results(rnd: Round, upload: IO[bytes]) -> ResultImport:
         filled = [r for r in rows if any(v not in (None, "") for v in r[1:])]
         if filled and existing:
             result.problems.append(
-                _(
+                ngettext(
+                    "Table %(n)s already has %(games)s game entered; delete it first or enter "
+                    "the rest by hand.",
                     "Table %(n)s already has %(games)s games entered; delete them first or enter "
-                    "the rest by hand."
+                    "the rest by hand.",
+                    existing,
                 )
                 % {"n": table.number, "games": existing}
             )

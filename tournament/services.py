@@ -19,7 +19,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Sum
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
@@ -372,12 +372,8 @@ def start_round(*, round: Round) -> Round:
     return rnd
 
 
-@transaction.atomic
-def close_round(*, round: Round) -> Round:
-    """Close a round when every table has played its hands (or is voided)."""
-    rnd = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
-    if rnd.status != Round.Status.PLAYING:
-        raise Refused(_("Only a round that is being played can be closed."))
+def unfinished_tables(rnd: Round) -> list[str]:
+    """Numbers of the counting tables that have not entered all their games (or any)."""
     unfinished = []
     for table in rnd.tables.all().prefetch_related("hands"):
         if table.voided:
@@ -388,9 +384,23 @@ def close_round(*, round: Round) -> Round:
         wanted = rnd.event.hands_for(table.size)
         if (wanted is not None and len(hands) < wanted) or not hands:
             unfinished.append(str(table.number))
+    return unfinished
+
+
+@transaction.atomic
+def close_round(*, round: Round) -> Round:
+    """Close a round when every table has played its hands (or is voided)."""
+    rnd = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
+    if rnd.status != Round.Status.PLAYING:
+        raise Refused(_("Only a round that is being played can be closed."))
+    unfinished = unfinished_tables(rnd)
     if unfinished:
         raise Refused(
-            _("Tables %(tables)s have not entered all their games yet.")
+            ngettext(
+                "Table %(tables)s has not entered all its games yet.",
+                "Tables %(tables)s have not entered all their games yet.",
+                len(unfinished),
+            )
             % {"tables": ", ".join(unfinished)}
         )
     rnd.status = Round.Status.CLOSED
@@ -503,7 +513,14 @@ def record_hand(
     number = _next_number(table)
     wanted = event.hands_for(table.size)
     if wanted is not None and number > wanted:
-        raise Refused(_("This table has played all %(n)s games of the round.") % {"n": wanted})
+        raise Refused(
+            ngettext(
+                "This table has played the round's one game.",
+                "This table has played all %(n)s games of the round.",
+                wanted,
+            )
+            % {"n": wanted}
+        )
     preview_hand(table=table, data=data, number=number)  # raises InvalidHand before any write
     try:
         with transaction.atomic():

@@ -6,15 +6,16 @@ Each function costs a fixed number of queries, whatever the size of the event or
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db.models import Q, Sum, Value
+from django.db.models import Count, Q, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
 from scoring import ziege
 
+from . import collation
 from .models import Entry, Event, Hand, Result, Round, Season, Seat, Team
 
 PRIZE_PLACES = 3
@@ -64,6 +65,34 @@ def prize_list(rows: Sequence[Any]) -> list[Any]:
     return shown
 
 
+def rounds_of(event: Event) -> list[Round]:
+    """The event's rounds, each with ``voided_tables`` (one query)."""
+    return list(event.rounds.annotate(voided_tables=Count("tables", filter=Q(tables__voided=True))))
+
+
+def voided_entries(rounds: Sequence[Round]) -> dict[int, set[int]]:
+    """Entries whose table's round is voided, by round number: their result there is "—", not 0.
+    One query, and none when no table of these rounds is voided (``rounds_of``)."""
+    affected = [r.pk for r in rounds if getattr(r, "voided_tables", 1)]
+    if not affected:
+        return {}
+    voided: dict[int, set[int]] = defaultdict(set)
+    for number, entry_id in Seat.objects.filter(
+        round_id__in=affected, table__voided=True
+    ).values_list("round__number", "entry_id"):
+        voided[number].add(entry_id)
+    return dict(voided)
+
+
+def named_rows(data: Iterable[Entry]) -> list[Entry]:
+    """Standings rows as a list, players sharing a rank in German name order, each with the
+    ``name_key`` the name column sorts by."""
+    rows = collation.by_rank_then_name(data)
+    for row in rows:
+        row.name_key = collation.player_key(row.player)  # type: ignore[attr-defined]
+    return rows
+
+
 def category_standings(event: Event, rounds: list[Round], category: str) -> Any:
     """A side ranking (Damen, Jugend, ...): ranks among the players of the category only."""
     return Entry.objects.filter(player__category=category).standings(event, rounds)
@@ -72,7 +101,7 @@ def category_standings(event: Event, rounds: list[Round], category: str) -> Any:
 def prize_ties(event: Event, rounds: list[Round]) -> list[list[Entry]]:
     """Groups of entries sharing a prize place (not yet decided by lot): one query."""
     groups: dict[int, list[Entry]] = defaultdict(list)
-    for entry in Entry.objects.standings(event, rounds):
+    for entry in collation.by_rank_then_name(Entry.objects.standings(event, rounds)):
         if entry.rank <= PRIZE_PLACES:
             groups[entry.rank].append(entry)
     return [group for _rank, group in sorted(groups.items()) if len(group) > 1]
@@ -143,9 +172,12 @@ def _season_key(game: str, figures: tuple[int, int, int, int]) -> tuple[int, ...
     return (-points,)
 
 
-def season_standings(season: Season) -> tuple[list[Event], list[dict[str, Any]]]:
-    """One column per event and the sum, optionally of each player's best N events. A season holds
-    one game, and ranks in that game's order (best events, too, are best by that order). Two
+def season_standings(
+    season: Season, category: str = ""
+) -> tuple[list[Event], list[dict[str, Any]]]:
+    """One column per event and the sum, optionally of each player's best N events; ``category``
+    ranks the players of one category among themselves (a side ranking). A season holds one
+    game, and ranks in that game's order (best events, too, are best by that order). Two
     queries."""
     events = list(season.events.order_by("date", "pk"))
     per_player: dict[int, dict[str, Any]] = {}
@@ -156,29 +188,28 @@ def season_standings(season: Season) -> tuple[list[Event], list[dict[str, Any]]]
 
     # only events a player played in (an entry that never sat at a table is not ranked); a
     # withdrawal is marked per event
-    rows = (
-        Entry.objects.filter(event__season=season)
-        .played()
-        .values(
-            "player_id",
-            "player__first_name",
-            "player__last_name",
-            "player__club",
-            "event_id",
-            "status",
-        )
-        .annotate(
-            points=total("points"),
-            inflicted=total("inflicted"),
-            matches=total("matches_won"),
-            games_lost=total("games_lost"),
-        )
+    entries = Entry.objects.filter(event__season=season).played()
+    if category:
+        entries = entries.filter(player__category=category)
+    rows = entries.values(
+        "player_id",
+        "player__first_name",
+        "player__last_name",
+        "player__club",
+        "event_id",
+        "status",
+    ).annotate(
+        points=total("points"),
+        inflicted=total("inflicted"),
+        matches=total("matches_won"),
+        games_lost=total("games_lost"),
     )
     for row in rows:
         player = per_player.setdefault(
             row["player_id"],
             {
                 "name": f"{row['player__last_name']}, {row['player__first_name']}",
+                "name_key": collation.name_key(row["player__last_name"], row["player__first_name"]),
                 "club": row["player__club"],
                 "scores": {},
                 "figures": {},
@@ -201,6 +232,7 @@ def season_standings(season: Season) -> tuple[list[Event], list[dict[str, Any]]]
         summed = tuple(sum(f[i] for f in best) for i in range(4))
         row = {
             "name": player["name"],
+            "name_key": player["name_key"],
             "club": player["club"],
             "total": summed[0],
             "key": _season_key(season.game, summed),  # type: ignore[arg-type]
@@ -209,7 +241,7 @@ def season_standings(season: Season) -> tuple[list[Event], list[dict[str, Any]]]
         for event in events:
             row[f"event_{event.pk}"] = player["scores"].get(event.pk)
         result.append(row)
-    result.sort(key=lambda r: (r["key"], r["name"]))
+    result.sort(key=lambda r: (r["key"], r["name_key"]))
     for rank, row in zip(shared_ranks([r["key"] for r in result]), result, strict=True):
         row["rank"] = rank
     return events, result

@@ -10,7 +10,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from .models import Entry, Event, Round
-from .templatetags.tournament import signed
+from .templatetags.tournament import VOID, amount, signed
 
 
 class SignedColumn(tables.Column):
@@ -25,6 +25,21 @@ class SignedColumn(tables.Column):
 
     def value(self, value: Any) -> Any:
         return value
+
+
+class RoundColumn(SignedColumn):
+    """A player's result in one round; "—" where their table's round is voided (it counts
+    nothing, which is not a result of 0). The table's ``voided`` maps round numbers to entry ids."""
+
+    def __init__(self, number: int, **kwargs: Any) -> None:
+        self.number = number
+        super().__init__(**kwargs)
+
+    def render(self, value: Any, record: Any = None, table: Any = None) -> str:  # type: ignore[override]
+        voided = getattr(table, "voided", {}) or {}
+        if record is not None and record.pk in voided.get(self.number, ()):
+            return VOID
+        return signed(value)
 
 
 class NumberColumn(tables.Column):
@@ -60,7 +75,7 @@ class BalanceColumn(NumberColumn):
         super().__init__(verbose_name=_("Balance"), accessor="total")
 
     def render(self, value: Any) -> str:
-        return str(self.start + int(value))
+        return amount(self.start + int(value))
 
     def value(self, value: Any) -> int:
         return self.start + int(value)
@@ -71,11 +86,8 @@ class StandingsTable(tables.Table):
     start_number = NumberColumn(
         verbose_name=_("No."), attrs={"td": {"class": "num no"}, "th": {"class": "num no"}}
     )
-    name = tables.Column(
-        verbose_name=_("Name"),
-        accessor="player__last_name",
-        order_by=("player__last_name", "player__first_name"),
-    )
+    # rows are a list (``standings.named_rows``): the name sorts by its German collation key
+    name = tables.Column(verbose_name=_("Name"), accessor="player__last_name", order_by="name_key")
     club = tables.Column(verbose_name=_("Club"), accessor="player__club")
     total = SignedColumn(verbose_name=_("Total"))
 
@@ -88,8 +100,15 @@ class StandingsTable(tables.Table):
         row_attrs = {"class": lambda record: "withdrawn" if not record.is_active else ""}
         empty_text = _("Nobody has played yet.")
 
-    def __init__(self, *args: Any, provisional: set[int] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        provisional: set[int] | None = None,
+        voided: dict[int, set[int]] | None = None,
+        **kwargs: Any,
+    ) -> None:
         self.provisional = provisional or set()
+        self.voided = voided or {}
         super().__init__(*args, **kwargs)
 
     def render_name(self, record: Entry) -> str:
@@ -113,7 +132,8 @@ def standings_table(event: Event, data: Any, rounds: list[Round], **kwargs: Any)
     extra: list[tuple[str, tables.Column]] = [
         (
             f"round_{r.number}",
-            SignedColumn(
+            RoundColumn(
+                r.number,
                 verbose_name=_("R%(n)s") % {"n": r.number},
                 accessor=f"round_{r.number}",
                 attrs={"td": {"class": "num round"}, "th": {"class": "num round"}},
@@ -176,7 +196,7 @@ class SeasonEventColumn(SignedColumn):
 
 class SeasonTable(tables.Table):
     rank = tables.Column(verbose_name=_("Rank"), attrs={"td": {"class": "num rank"}})
-    name = tables.Column(verbose_name=_("Name"))
+    name = tables.Column(verbose_name=_("Name"), order_by="name_key")
     club = tables.Column(verbose_name=_("Club"))
     total = SignedColumn(verbose_name=_("Total"))
 
@@ -185,6 +205,12 @@ class SeasonTable(tables.Table):
         order_by = ("rank",)
         attrs = {"class": "standings"}
         empty_text = _("No results in this season yet.")
+
+
+def season_table(events: list[Any], rows: list[dict[str, Any]]) -> SeasonTable:
+    """The season standings: a column per event, then the sum."""
+    extra = [(f"event_{e.pk}", SeasonEventColumn(e)) for e in events]
+    return SeasonTable(rows, extra_columns=extra)
 
 
 class SideTable(tables.Table):

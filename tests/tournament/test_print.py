@@ -4,6 +4,7 @@ prize-giving list. Public, without the site's navigation, and a fixed number of 
 from __future__ import annotations
 
 import re
+from datetime import date
 from typing import Any
 
 import pytest
@@ -11,10 +12,19 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils.html import escape
 
-from tests.factories import cego, make_entries, make_event, make_player, make_round, make_table
+from tests.factories import (
+    cego,
+    make_entries,
+    make_event,
+    make_player,
+    make_round,
+    make_season,
+    make_table,
+)
 from tournament import services, standings
-from tournament.models import Entry, Event, Game, Round, Seat, Table
+from tournament.models import Entry, Event, Game, Player, Round, Seat, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +70,7 @@ def get(client: Client, url: str) -> str:
 
 def sheet_pages(html: str) -> list[str]:
     """The HTML of each table sheet (one A4 page each)."""
-    return html.split('<section class="page sheet-page">')[1:]
+    return re.split(r'<section class="page sheet-page[^"]*">', html)[1:]
 
 
 def game_rows(sheet: str) -> list[tuple[str, list[str]]]:
@@ -410,3 +420,95 @@ def test_printed_hennes_sibbe_standings_show_penalty_cards_then_games_lost(clien
     head, rows = printed_cells(get(client, standings_url(table.round.event)))
     assert head[-2:] == ["Penalty cards", "Games lost"]
     assert [r[-2:] for r in rows] == [["0", "0"], ["1", "0"], ["3", "1"]]
+
+
+# --- voided tables, minus signs, German order, the season on paper --------------------------
+
+
+def test_a_voided_table_prints_a_dash_for_its_totals_and_says_why(client: Client):
+    rnd = cego_round(4, hands=1)
+    table = rnd.tables.get()
+    services.void_table(table=table, reason="Blatt verloren")
+    sheet = sheet_pages(get(client, sheets_url(rnd)))[0]
+    totals = re.findall(r'<th class="pts">(.*?)</th>', sheet.split("<tfoot>", 1)[1])
+    assert totals == ["—"] * 4
+    assert "Blatt verloren" in sheet
+    assert "counts nothing" in sheet
+
+
+def test_the_printed_standings_show_a_dash_for_a_voided_round_and_a_real_minus(client: Client):
+    rnd = cego_round(8, hands=1)  # two tables; seat 0 wins 60 at each, the others lose 20
+    first, second = rnd.tables.order_by("number")
+    services.void_table(table=first, reason="Durchgang nicht nachvollziehbar")
+    html = get(client, reverse("print_standings", args=[rnd.event.slug]))
+    for seat in seated(first):
+        row = html.split(escape(seat.entry.player.sort_name), 1)[1].split("</tr>", 1)[0]
+        assert '<td class="pts">—</td>' in row  # the round counts nothing: not "0"
+    loser = seated(second)[1].entry.player.sort_name
+    row = html.split(escape(loser), 1)[1].split("</tr>", 1)[0]
+    assert f"{MINUS}20" in row
+    assert "-20" not in row
+
+
+def test_the_seating_list_sorts_umlauts_as_germans_do(client: Client):
+    event = make_event(table_policy=Event.TablePolicy.MIXED)  # five at one table
+    for last in ["Schwörer", "Schulz", "Schäuble", "Scholz", "Zeller"]:
+        services.register_player(event=event, player=make_player(first_name="A", last_name=last))
+    rnd = make_round(event)
+    html = get(client, reverse("print_seating", args=[event.slug, rnd.number]))
+    alpha = html.split('class="alpha"', 1)[1]
+    names = ["Schwörer", "Schulz", "Schäuble", "Scholz", "Zeller"]
+    in_page = sorted(names, key=alpha.index)
+    # two columns read row by row: left Schäuble, Scholz, Schulz; right Schwörer, Zeller
+    # (a byte-order sort would put Schäuble after Schwörer)
+    assert in_page == ["Schäuble", "Schwörer", "Scholz", "Zeller", "Schulz"]
+
+
+def season_with_two_events() -> tuple[Any, list[Event]]:
+    season = make_season(name="Schwarzwaldmeisterschaft 2026/27")
+    events = []
+    for day, name in ((7, "Furtwangen"), (21, "Schonach")):
+        event = make_event(name=f"Turnier {name}", season=season, date=date(2026, 11, day))
+        for first, last, category in (
+            ("Anna", "Schäuble", "damen"),
+            ("Bernd", "Schwörer", ""),
+            ("Clara", "Schulz", "damen"),
+            ("Dieter", "Adler", "jugend"),
+        ):
+            player = Player.objects.filter(last_name=last).first() or make_player(
+                first_name=first, last_name=last, category=category
+            )
+            services.register_player(event=event, player=player)
+        rnd = make_round(event)
+        services.record_hand(table=rnd.tables.get(), data=cego("halbe", 0, 34))
+        events.append(event)
+    return season, events
+
+
+def test_the_season_prints_in_landscape_with_a_column_per_event_and_a_key(client: Client):
+    season, _events = season_with_two_events()
+    html = get(client, reverse("print_season", args=[season.slug]))
+    assert "size: A4 landscape" in html
+    assert "Turnier Furtwangen" in html and "Turnier Schonach" in html
+    for name in ("Schäuble, Anna", "Schwörer, Bernd", "Schulz, Clara", "Adler, Dieter"):
+        assert escape(name) in html
+    assert f"{MINUS}120" in html  # two lost Halbe at −60 each for the declarer
+
+
+def test_the_printed_season_can_be_one_category(client: Client):
+    season, _events = season_with_two_events()
+    html = get(client, reverse("print_season", args=[season.slug]) + "?category=damen")
+    assert "Women" in html
+    assert escape("Schäuble, Anna") in html and "Schulz, Clara" in html
+    assert "Schwörer" not in html and "Adler" not in html
+
+
+def test_the_printed_season_costs_the_same_queries_for_one_and_two_events(client: Client):
+    small = make_season()
+    event = make_event(season=small)
+    make_entries(event, 4)
+    make_round(event)
+    large, _events = season_with_two_events()
+    assert count_queries(client, reverse("print_season", args=[small.slug])) == count_queries(
+        client, reverse("print_season", args=[large.slug])
+    )

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import translation
+from django.utils.html import escape
 
 from tests.factories import (
     cego,
@@ -22,7 +23,7 @@ from tests.factories import (
     make_table,
 )
 from tournament import services, standings
-from tournament.models import Entry, Event, Game, Round, Team
+from tournament.models import Entry, Event, Game, Player, Round, Team
 
 pytestmark = pytest.mark.django_db
 
@@ -517,3 +518,85 @@ def test_a_withdrawn_member_is_marked_in_the_team_ranking():
         row = standings.team_standings(event)[0]
     assert f"{leaver.player} (withdrawn)" in row["members"]
     assert row["total"] == 0
+
+
+# --- what the pages show: voided rounds, German name order, the season's side rankings --------
+
+MINUS = "\u2212"
+
+
+def _row_of(html: str, text: str) -> str:
+    return html.split(escape(text), 1)[1].split("</tr>", 1)[0]
+
+
+def test_the_standings_page_shows_a_dash_for_a_voided_round_not_zero(client):
+    event = make_event()
+    make_entries(event, 8)
+    rnd = make_round(event)
+    first, second = rnd.tables.order_by("number")
+    services.record_hand(table=first, data=cego("halbe", 0, 47))
+    services.record_hand(table=second, data=cego("halbe", 0, 47))
+    services.void_table(table=first, reason="Blatt unleserlich")
+    html = client.get(f"/turnier/{event.slug}/rangliste/").content.decode()
+    voided_player = by_seat(first)[1].player
+    row = _row_of(html, voided_player.sort_name)
+    assert '<td class="num round">—</td>' in row
+    counted = _row_of(html, by_seat(second)[1].player.sort_name)
+    assert f'<td class="num round">{MINUS}20</td>' in counted
+
+
+def test_the_standings_page_costs_one_more_query_only_when_a_table_is_voided(client):
+    event = _event_of(8, 1)
+    url = f"/turnier/{event.slug}/rangliste/"
+    plain = _queries(client, url)
+    services.void_table(table=event.rounds.get().tables.first(), reason="Blatt verloren")
+    # Expect one more: the seats of the voided tables (whose round results show "—")
+    assert _queries(client, url) == plain + 1
+
+
+def test_players_sharing_a_rank_are_listed_in_german_name_order(client):
+    event = make_event()
+    for last in ("Schwörer", "Schäuble", "Schulz", "Ähnlich"):
+        services.register_player(event=event, player=make_player(first_name="A", last_name=last))
+    make_round(event)  # nobody has played: everybody shares rank 1
+    html = client.get(f"/turnier/{event.slug}/rangliste/").content.decode()
+    shown = sorted(("Schwörer", "Schäuble", "Schulz", "Ähnlich"), key=html.index)
+    assert shown == ["Ähnlich", "Schäuble", "Schulz", "Schwörer"]
+    projector = client.get(f"/turnier/{event.slug}/beamer/zeilen/").content.decode()
+    assert sorted(shown, key=projector.index) == shown
+    printed = client.get(f"/turnier/{event.slug}/rangliste/druck/").content.decode()
+    assert sorted(shown, key=printed.index) == shown
+
+
+def test_sorting_the_standings_by_name_follows_german_order(client):
+    event = make_event()
+    for last in ("Schwörer", "Schäuble", "Zeller", "Abel"):
+        services.register_player(event=event, player=make_player(first_name="A", last_name=last))
+    make_round(event)
+    html = client.get(f"/turnier/{event.slug}/rangliste/?sort=-name").content.decode()
+    shown = sorted(("Schwörer", "Schäuble", "Zeller", "Abel"), key=html.index)
+    assert shown == ["Zeller", "Schwörer", "Schäuble", "Abel"]
+
+
+def test_the_season_page_filters_by_category_and_links_its_print_version(client):
+    season, players, _events = _season_with_two_events()
+    Player.objects.filter(pk=players[0].pk).update(category="damen")
+    html = client.get(f"/saison/{season.slug}/").content.decode()
+    assert "?category=damen" in html
+    assert f"/saison/{season.slug}/druck/" in html
+    women = client.get(f"/saison/{season.slug}/?category=damen").content.decode()
+    assert escape(players[0].sort_name) in women
+    assert not any(escape(p.sort_name) in women for p in players[1:])
+    assert f"/saison/{season.slug}/druck/?category=damen" in women
+    _columns, rows = standings.season_standings(season, category="damen")
+    assert [(r["rank"], r["total"]) for r in rows] == [(1, 0)]
+
+
+def test_season_players_with_equal_totals_are_in_german_name_order():
+    season = make_season()
+    event = make_event(season=season)
+    for last in ("Schwörer", "Schäuble", "Schulz", "Abel"):
+        services.register_player(event=event, player=make_player(first_name="A", last_name=last))
+    make_round(event)
+    _columns, rows = standings.season_standings(season)
+    assert [r["name"].split(",")[0] for r in rows] == ["Abel", "Schäuble", "Schulz", "Schwörer"]

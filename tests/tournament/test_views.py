@@ -165,6 +165,7 @@ PUBLIC_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
     ),
     "print_seating": lambda w: (reverse("print_seating", args=[w.event.slug, 1]), str(w.player)),
     "print_sheets": lambda w: (reverse("print_sheets", args=[w.event.slug, 1]), str(w.player)),
+    "print_season": lambda w: (reverse("print_season", args=[w.season.slug]), w.player.sort_name),
     "event_xlsx": lambda w: (reverse("event_xlsx", args=[w.event.slug]), w.player.last_name),
     "season_xlsx": lambda w: (reverse("season_xlsx", args=[w.season.slug]), w.player.last_name),
     "projector": lambda w: (reverse("projector", args=[w.event.slug]), str(w.player)),
@@ -376,7 +377,9 @@ def close_round() -> Write:
         rnd.refresh_from_db()
         assert rnd.status == Round.Status.CLOSED
 
-    return Write(reverse("round_action", args=[event.slug, 1, "close"]), {}, happened)
+    # the table has not confirmed its sheet: the director has said "close all the same"
+    url = reverse("round_action", args=[event.slug, 1, "close"])
+    return Write(url, {"confirmed": "1"}, happened)
 
 
 def swap_seats() -> Write:
@@ -442,7 +445,7 @@ def decide_lot() -> Write:
         assert sorted(drawn.values_list("lot", flat=True)) == [1, 2]
 
     url = reverse("decide_lot", args=[event.slug])
-    return Write(url, {"entry": [first.pk, second.pk]}, happened)
+    return Write(url, {"entry": [first.pk, second.pk], "confirmed": "1"}, happened)
 
 
 def confirm_sheet() -> Write:

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import ngettext, pgettext_lazy
 
 import scoring
 from scoring import cego, crazy_solo, hennes_sibbe
@@ -21,6 +21,13 @@ CONTRACT_NAMES: dict[str, dict[str, Any]] = {
 }
 
 
+# One minus sign for every signed number on pages, print and projector: the typographic minus
+# (U+2212), as wide as the plus and never broken from its digits. Excel keeps real numbers.
+MINUS = "\u2212"
+# What a voided table shows instead of a result: it counts nothing, which is not the same as 0.
+VOID = "\u2014"
+
+
 @register.filter
 def signed(value: Any) -> str:
     """+20, −60, 0: plus or minus as written on the paper sheet."""
@@ -30,8 +37,30 @@ def signed(value: Any) -> str:
     if number > 0:
         return f"+{number}"
     if number < 0:
-        return f"\u2212{-number}"
+        return f"{MINUS}{-number}"
     return "0"
+
+
+@register.filter
+def amount(value: Any) -> str:
+    """150, −30: a holding rather than a change (a Crazy Solo balance), no plus sign."""
+    if value is None or value == "":
+        return ""
+    number = int(value)
+    return f"{MINUS}{-number}" if number < 0 else str(number)
+
+
+@register.filter
+def total_text(value: Any, game: str) -> str:
+    """An entry's standings figure as the standings page shows it: Cego points signed, the other
+    games' figures (balance, penalty cards, defeat points) as amounts."""
+    return signed(value) if game == "cego" else amount(value)
+
+
+@register.filter
+def result(value: Any, voided: bool = False) -> str:
+    """A result cell: "—" where the table is voided, else the signed number."""
+    return VOID if voided else signed(value)
 
 
 def card_points_text(points: Any) -> str:
@@ -43,6 +72,15 @@ def card_points_text(points: Any) -> str:
 @register.simple_tag
 def contract_name(game: str, key: str) -> str:
     return CONTRACT_NAMES.get(game, {}).get(key, key)
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) else 0
+
+
+def points_text(points: Any) -> str:
+    """Card points as the sheet writes them: "1 point", "34 points" ("Augen" in German)."""
+    return ngettext("%(n)s point", "%(n)s points", _count(points)) % {"n": points}
 
 
 def describe_hand(game: str, hand: dict[str, Any], players: list[str]) -> str:
@@ -70,9 +108,10 @@ def describe_hand(game: str, hand: dict[str, Any], players: list[str]) -> str:
         elif hand.get("declarer_took_trick") is False:
             parts.append("Berg")
         elif "declarer_points" in hand:
-            parts.append(str(_("%(n)s points") % {"n": hand["declarer_points"]}))
+            parts.append(points_text(hand["declarer_points"]))
         elif "declarer_tricks" in hand:
-            parts.append(str(_("%(n)s tricks") % {"n": hand["declarer_tricks"]}))
+            tricks = hand["declarer_tricks"]
+            parts.append(ngettext("%(n)s trick", "%(n)s tricks", _count(tricks)) % {"n": tricks})
         elif "won" in hand:
             parts.append(str(_("won")) if hand["won"] else str(_("lost")))
         return ", ".join(parts)
@@ -84,7 +123,7 @@ def describe_hand(game: str, hand: dict[str, Any], players: list[str]) -> str:
         text += ", " + who(hand.get("bidder"))
         if hand.get("partner") is not None:
             text += " + " + who(hand["partner"])
-        return text + ", " + str(_("%(n)s points") % {"n": hand.get("soloist_points")})
+        return text + ", " + points_text(hand.get("soloist_points"))
     if game == "hennes_sibbe":
         claim = hand.get("claim") or {}
         colour = hennes_sibbe.COLOUR_NAMES.get(claim.get("colour"), "?")

@@ -8,11 +8,12 @@ from django.contrib import messages
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from .. import access, history, services
+from .. import access, collation, history, services
 from ..access import ORGANISER
 from ..forms import (
     EventForm,
@@ -25,8 +26,15 @@ from ..forms import (
     likely_players,
     whole_number,
 )
-from ..models import Entry, Event, EventRole, Player, Round, Team
+from ..models import Entry, Event, EventRole, Player, Round, Table, Team
 from .common import SEED_MAX, event_or_404, protected, refused, round_or_404, table_or_404
+
+
+def join_names(items: list[str]) -> str:
+    """ "A, B and C" in the reader's language."""
+    if len(items) < 2:
+        return "".join(items)
+    return _("%(first)s and %(last)s") % {"first": ", ".join(items[:-1]), "last": items[-1]}
 
 
 @protected
@@ -335,6 +343,13 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
             services.start_round(round=rnd)
             messages.success(request, _("Round started: the tables can enter their games."))
         elif action == "close":
+            unconfirmed = list(
+                rnd.tables.filter(voided=False, confirmed_at__isnull=True).order_by("number")
+            )
+            # asked only where closing can succeed: an unfinished table is refused outright
+            ready = rnd.status == Round.Status.PLAYING and not services.unfinished_tables(rnd)
+            if unconfirmed and ready and request.POST.get("confirmed") != "1":
+                return _ask_to_close(request, rnd, unconfirmed)
             services.close_round(round=rnd)
             messages.success(request, _("Round closed."))
         elif action == "swap":
@@ -351,6 +366,32 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
     except services.Refused as exc:
         refused(request, exc)
     return redirect("round_seating", slug=slug, number=number)
+
+
+def _ask_to_close(request: HttpRequest, rnd: Round, unconfirmed: list[Table]) -> HttpResponse:
+    """Closing a round whose sheets the tables have not all confirmed: the director says so once
+    more (a page, not a script dialog, so it works without JavaScript)."""
+    count = len(unconfirmed)
+    return render(
+        request,
+        "tournament/confirm.html",
+        {
+            "event": rnd.event,
+            "title": _("Close round %(n)s?") % {"n": rnd.number},
+            "question": ngettext(
+                "%(count)s table has not confirmed its sheet yet: table %(tables)s. "
+                "Close the round all the same?",
+                "%(count)s tables have not confirmed their sheets yet: tables %(tables)s. "
+                "Close the round all the same?",
+                count,
+            )
+            % {"count": count, "tables": ", ".join(str(t.number) for t in unconfirmed)},
+            "action": reverse("round_action", args=[rnd.event.slug, rnd.number, "close"]),
+            "fields": [],
+            "confirm": _("Close the round"),
+            "cancel": reverse("round_seating", args=[rnd.event.slug, rnd.number]),
+        },
+    )
 
 
 @protected
@@ -382,7 +423,28 @@ def decide_lot(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_or_404(slug)
     access.require(request, event, ORGANISER)
     ids = [whole_number(i) for i in request.POST.getlist("entry") if whole_number(i) is not None]
-    entries = list(Entry.objects.filter(event=event, pk__in=ids))
+    entries = collation.by_name(
+        Entry.objects.filter(event=event, pk__in=ids).select_related("player"), lambda e: e.player
+    )
+    if len(entries) >= 2 and request.POST.get("confirmed") != "1":
+        # a draw by lot is final and recorded with the director's name: asked once more
+        return render(
+            request,
+            "tournament/confirm.html",
+            {
+                "event": event,
+                "title": _("Decide by lot?"),
+                "question": _(
+                    "Draw lots between %(players)s? The order drawn is final and recorded with "
+                    "your name."
+                )
+                % {"players": join_names([str(e.player) for e in entries])},
+                "action": reverse("decide_lot", args=[event.slug]),
+                "fields": [("entry", e.pk) for e in entries],
+                "confirm": _("Draw lots"),
+                "cancel": reverse("event_standings", args=[event.slug]),
+            },
+        )
     try:
         draw = services.decide_by_lot(event=event, entries=entries, user=request.user)
     except services.Refused as exc:

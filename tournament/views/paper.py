@@ -10,18 +10,20 @@ from django.core import signing
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
-from .. import access, exports, imports, services, standings
+from .. import access, collation, exports, imports, services, standings
 from .. import tables as tables_
 from ..access import ORGANISER, SCORER
 from ..forms import (
     UploadForm,
     whole_number,
 )
-from ..models import Entry, Hand, Round, Season, Seat
+from ..models import Entry, Hand, Player, Round, Season, Seat
 from ..templatetags.tournament import describe_hand
 from .common import event_or_404, protected, refused, round_or_404, xlsx_response
+from .public import season_category
 
 
 def _qr_svg(url: str) -> str:
@@ -69,6 +71,7 @@ def print_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             row = {
                 "number": number,
                 "dealer": names[dealer],
+                "dealer_seat": dealer + 1,
                 "description": describe_hand(event.game, hand.data, names) if hand else "",
                 "results": [None] * table.size,
             }
@@ -102,9 +105,7 @@ def print_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     for seat in seats:
         if seat.table is not None:
             tables.setdefault(seat.table.number, []).append(seat)
-    alphabetical = sorted(
-        seats, key=lambda s: (s.entry.player.last_name, s.entry.player.first_name)
-    )
+    alphabetical = collation.by_name(seats, lambda s: s.entry.player)
     half = (len(alphabetical) + 1) // 2
     left, right = alphabetical[:half], alphabetical[half:]
     pairs = [(a, right[i] if i < len(right) else None) for i, a in enumerate(left)]
@@ -125,12 +126,17 @@ def print_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def print_standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings on paper: the full list, or (``?prize=1``) the prize places and the last."""
     event = event_or_404(slug)
-    rounds = list(event.rounds.all())
-    rows = list(Entry.objects.standings(event, rounds))
+    rounds = standings.rounds_of(event)
+    rows = collation.by_rank_then_name(Entry.objects.standings(event, rounds))
+    voided = standings.voided_entries(rounds)
     prize = request.GET.get("prize") == "1"
     standings.mark_last_place(rows)
     for row in rows:
-        row.round_values = [getattr(row, f"round_{r.number}") for r in rounds]
+        # None where the player's table was voided that round: printed "—", not 0
+        row.round_values = [
+            None if row.pk in voided.get(r.number, ()) else getattr(row, f"round_{r.number}")
+            for r in rounds
+        ]
         row.shown_total = tables_.value_of_total(event, row.total)
     heading = tables_.total_heading(event.game)
     deciding = standings.deciding_columns(event.game, heading)
@@ -150,6 +156,27 @@ def print_standings(request: HttpRequest, slug: str) -> HttpResponse:
             "deciding": [(h, sign) for _name, h, sign in deciding],
             "columns": 4 + len(deciding) + (0 if prize else len(rounds)),
             "provisional": any(r.status != Round.Status.CLOSED for r in rounds),
+        },
+    )
+
+
+@require_GET
+def print_season(request: HttpRequest, slug: str) -> HttpResponse:
+    """The season standings on paper (landscape): a numbered column per event, with a key."""
+    season = get_object_or_404(Season, slug=slug)
+    category = season_category(request)
+    events, rows = standings.season_standings(season, category=category)
+    for row in rows:
+        row["values"] = [row[f"event_{e.pk}"] for e in events]
+    return render(
+        request,
+        "tournament/print/season.html",
+        {
+            "season": season,
+            "events": events,
+            "rows": rows,
+            "category_name": dict(Player.Category.choices).get(category, "") if category else "",
+            "category": category,
         },
     )
 
@@ -194,7 +221,11 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
         except services.Refused as exc:
             refused(request, exc)
         else:
-            messages.success(request, _("%(n)s players registered.") % {"n": saved})
+            messages.success(
+                request,
+                ngettext("%(n)s player registered.", "%(n)s players registered.", saved)
+                % {"n": saved},
+            )
             return redirect("event_players", slug=event.slug)
     elif request.method == "POST":
         form = UploadForm(request.POST, request.FILES)
@@ -241,7 +272,10 @@ def import_results(request: HttpRequest, slug: str, number: int) -> HttpResponse
         except services.Refused as exc:
             refused(request, exc)
         else:
-            messages.success(request, _("%(n)s games saved.") % {"n": saved})
+            messages.success(
+                request,
+                ngettext("%(n)s game saved.", "%(n)s games saved.", saved) % {"n": saved},
+            )
             return redirect("round_results", slug=slug, number=number)
     elif request.method == "POST":
         form = UploadForm(request.POST, request.FILES)

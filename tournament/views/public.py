@@ -10,17 +10,17 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
-from django_tables2.paginators import LazyPaginator
 
 import scoring
 from scoring import cego
 
-from .. import access, standings
+from .. import access, collation, standings
 from .. import tables as tables_
 from ..forms import (
     CardCounterForm,
     SwapForm,
     explain,
+    rule_settings,
     whole_number,
 )
 from ..models import Entry, Event, Hand, Player, Round, Season, Seat
@@ -31,7 +31,12 @@ from .common import event_or_404, round_or_404
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    events = Event.objects.select_related("season").annotate(players=Count("entries"))
+    # newest first, by date (several events on one day by name)
+    events = (
+        Event.objects.select_related("season")
+        .annotate(players=Count("entries"))
+        .order_by("-date", "name", "pk")
+    )
     return render(
         request,
         "tournament/home.html",
@@ -58,24 +63,29 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "tournament/event_detail.html",
-        {"event": event, "rounds": rounds, "entries": entries, "rules": event.full_rules()},
+        {"event": event, "rounds": rounds, "entries": entries, "rules": rule_settings(event)},
     )
 
 
 @require_GET
 def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_or_404(slug)
-    rounds = list(event.rounds.all())
+    rounds = standings.rounds_of(event)
     category = request.GET.get("category", "")
     data = Entry.objects.standings(event, rounds)
     if category in Player.Category.values and category:
         data = standings.category_standings(event, rounds, category)
     provisional = provisional_entries(event)
-    ranking = tables_.standings_table(event, data, rounds, provisional=provisional)
-    # a page of 100 rows (without counting the rows first); ?per_page=all for everybody on screen,
-    # the print page for paper
+    ranking = tables_.standings_table(
+        event,
+        standings.named_rows(data),
+        rounds,
+        provisional=provisional,
+        voided=standings.voided_entries(rounds),
+    )
+    # a page of 100 rows; ?per_page=all for everybody on screen, the print page for paper
     per_page = request.GET.get("per_page", "")
-    paginate: Any = {"per_page": STANDINGS_PAGE, "paginator_class": LazyPaginator}
+    paginate: Any = {"per_page": STANDINGS_PAGE}
     if per_page == "all":
         paginate = False
     elif whole_number(per_page) is not None:
@@ -118,9 +128,7 @@ def round_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             sitting_out.append(seat)
         else:
             tables.setdefault(seat.table.number, []).append(seat)
-    alphabetical = sorted(
-        (s for s in seats), key=lambda s: (s.entry.player.last_name, s.entry.player.first_name)
-    )
+    alphabetical = collation.by_name(seats, lambda s: s.entry.player)
     swap_form = None
     if access.can_organise(request.user, rnd.event) and rnd.status == Round.Status.SEATED:
         swap_form = SwapForm(
@@ -155,13 +163,27 @@ def round_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @require_GET
 def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
     season = get_object_or_404(Season, slug=slug)
-    events, rows = standings.season_standings(season)
-    extra = [(f"event_{e.pk}", tables_.SeasonEventColumn(e)) for e in events]
-    ranking = tables_.SeasonTable(rows, extra_columns=extra)
+    category = season_category(request)
+    events, rows = standings.season_standings(season, category=category)
+    ranking = tables_.season_table(events, rows)
     RequestConfig(request, paginate=False).configure(ranking)
     return render(
-        request, "tournament/season.html", {"season": season, "events": events, "ranking": ranking}
+        request,
+        "tournament/season.html",
+        {
+            "season": season,
+            "events": events,
+            "ranking": ranking,
+            "category": category,
+            "categories": [c for c in Player.Category.choices if c[0]],
+        },
     )
+
+
+def season_category(request: HttpRequest) -> str:
+    """The side ranking asked for (``?category=damen``), or "" for everybody."""
+    category = request.GET.get("category", "")
+    return category if category and category in Player.Category.values else ""
 
 
 @require_GET
@@ -208,7 +230,7 @@ def projector_rows(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _projector_data(event: Event) -> dict[str, Any]:
     rounds = list(event.rounds.all())
-    rows = list(Entry.objects.standings(event, rounds))
+    rows = collation.by_rank_then_name(Entry.objects.standings(event, rounds))
     for row in rows:
         row.shown_total = tables_.value_of_total(event, row.total)
     last = (
@@ -236,7 +258,8 @@ def where_do_i_sit(request: HttpRequest, slug: str) -> HttpResponse:
                 Q(entry__player__last_name__icontains=word)
                 | Q(entry__player__first_name__icontains=word)
             )
-        seats = list(found.order_by("entry__player__last_name", "entry__player__first_name")[:20])
+        found = found.order_by("entry__player__last_name", "entry__player__first_name")[:20]
+        seats = collation.by_name(found, lambda s: s.entry.player)
     return render(
         request,
         "tournament/where.html",

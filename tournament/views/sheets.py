@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -292,7 +293,6 @@ def hand_edit(request: HttpRequest, pk: int) -> HttpResponse:
             number=hand.number,
             initial=form_class.initial_from(hand.data),
         )
-    history = hand.history.select_related("history_user").order_by("-history_date")
     return render(
         request,
         "tournament/hand_edit.html",
@@ -303,7 +303,7 @@ def hand_edit(request: HttpRequest, pk: int) -> HttpResponse:
             "hand": hand,
             "form": form,
             "reason_form": reason_form,
-            "history": history,
+            "changes": history.for_hand(event, hand),
             "players": players,
         },
     )
@@ -329,16 +329,29 @@ def hand_preview(request: HttpRequest, pk: int) -> JsonResponse:
     return JsonResponse({"ok": False, "errors": errors})
 
 
+HISTORY_PAGE = 50  # changes per page of a history
+
+
+def _history_page(request: HttpRequest, changes: list[history.Change]) -> Any:
+    return Paginator(changes, HISTORY_PAGE).get_page(request.GET.get("page"))
+
+
 @protected
 @require_GET
 def table_history(request: HttpRequest, pk: int) -> HttpResponse:
     table = table_or_404(pk)
-    access.require(request, table.round.event, SCORER)
-    changes = history.for_tables(Table.objects.filter(pk=table.pk))
+    event = table.round.event
+    access.require(request, event, SCORER)
+    changes = history.for_tables(event, Table.objects.filter(pk=table.pk))
     return render(
         request,
         "tournament/history.html",
-        {"event": table.round.event, "round": table.round, "table": table, "changes": changes},
+        {
+            "event": event,
+            "round": table.round,
+            "table": table,
+            "page": _history_page(request, changes),
+        },
     )
 
 
@@ -348,5 +361,7 @@ def event_history(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_or_404(slug)
     access.require(request, event, SCORER)
     return render(
-        request, "tournament/history.html", {"event": event, "changes": history.for_event(event)}
+        request,
+        "tournament/history.html",
+        {"event": event, "page": _history_page(request, history.for_event(event))},
     )

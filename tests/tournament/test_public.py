@@ -1,0 +1,152 @@
+"""Public pages as a reader sees them: the home page's order, the event's rule settings by name,
+voided tables, plurals, the projector's figures and the favicon."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import (
+    cego,
+    make_entries,
+    make_event,
+    make_player,
+    make_round,
+    make_season,
+    make_table,
+    make_user,
+)
+from tournament import services
+from tournament.models import Game
+
+pytestmark = pytest.mark.django_db
+
+MINUS = "\u2212"
+
+
+def german() -> Client:
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
+    return client
+
+
+def test_the_home_page_lists_events_by_date_newest_first(client: Client):
+    for name, day in (("Herbstturnier", 10), ("Wintercup", 30), ("Sommerfest", 1)):
+        make_event(name=name, date=datetime.date(2026, 11, day))
+    make_event(name="Frühjahrsturnier", date=datetime.date(2027, 3, 1))
+    html = client.get("/").content.decode()
+    shown = sorted(["Herbstturnier", "Wintercup", "Sommerfest", "Frühjahrsturnier"], key=html.index)
+    assert shown == ["Frühjahrsturnier", "Wintercup", "Herbstturnier", "Sommerfest"]
+
+
+def test_the_event_page_names_the_rule_settings_not_their_keys(client: Client):
+    event = make_event(rules={"solo_double": "after_rounding", "bettel": 40})
+    html = client.get(reverse("event", args=[event.slug])).content.decode()
+    assert "win_threshold" not in html and "solo_double" not in html
+    assert "The declarer wins with at least (card points)" in html
+    assert "A won Solo is doubled" in html
+    assert "after rounding to tens" in html
+    assert "Bettel is worth</dt><dd>40" in html
+
+
+def test_the_event_page_names_the_rule_settings_in_german():
+    event = make_event(Game.ZIEGE, rules={"balls_double_next": True})
+    html = german().get(reverse("event", args=[event.slug])).content.decode()
+    assert "balls_double_next" not in html and "match_limit" not in html
+    assert "Nach 60:60 zählt das nächste Spiel doppelt</dt><dd>ja" in html
+
+
+def test_round_results_show_a_dash_for_a_voided_table(client: Client):
+    table = make_table()
+    services.record_hand(table=table, data=cego("halbe", 0, 34))  # −60, +20, +20, +20
+    rnd = table.round
+    url = reverse("round_results", args=[rnd.event.slug, rnd.number])
+    html = client.get(url).content.decode()
+    assert f'<td class="num">{MINUS}60</td>' in html
+    services.void_table(table=table, reason="Blatt verloren")
+    html = client.get(url).content.decode()
+    assert html.count('<td class="num">—</td>') == 4
+    assert f"{MINUS}60" not in html and ">0<" not in html
+
+
+def test_the_table_page_shows_a_dash_as_the_total_of_a_voided_table(client: Client):
+    table = make_table()
+    services.record_hand(table=table, data=cego("halbe", 0, 34))
+    services.void_table(table=table, reason="Blatt verloren")
+    html = client.get(reverse("table", args=[table.pk])).content.decode()
+    totals = html.split("<tfoot>", 1)[1] if "<tfoot>" in html else html
+    assert totals.count('<th class="num">—</th>') == 4
+
+
+def test_one_round_planned_and_one_event_are_singular(client: Client):
+    season = make_season()
+    event = make_event(rounds_planned=1, season=season)
+    client.force_login(make_user())  # the plan is shown to the director
+    assert "1 round planned." in client.get(reverse("event", args=[event.slug])).content.decode()
+    html = client.get(reverse("season", args=[season.slug])).content.decode()
+    assert "1 event" in html and "1 events" not in html
+
+
+def test_one_round_planned_is_singular_in_german():
+    event = make_event(rounds_planned=1)
+    director = german()
+    director.force_login(make_user())
+    html = director.get(reverse("event", args=[event.slug])).content.decode()
+    assert "1 Durchgang geplant." in html
+
+
+def test_the_projector_writes_a_negative_balance_with_a_minus_sign(client: Client):
+    table = make_table(Game.CRAZY_SOLO, players=3, rules={"start_balance": 0})
+    services.record_hand(
+        table=table,
+        data={"contract": "alleingang", "bidder": 0, "partner": None, "soloist_points": 40},
+    )
+    html = client.get(reverse("projector_rows", args=[table.round.event.slug])).content.decode()
+    assert f"{MINUS}" in html
+    assert ">-" not in html
+
+
+def test_every_page_links_the_apps_own_favicon(client: Client):
+    event = make_event()
+    make_entries(event, 4)
+    make_round(event)
+    for url in (
+        "/",
+        reverse("projector", args=[event.slug]),
+        reverse("print_standings", args=[event.slug]),
+    ):
+        html = client.get(url).content.decode()
+        assert '<link rel="icon" href="/static/img/favicon.svg" type="image/svg+xml">' in html
+    icon = finders.find("img/favicon.svg")
+    assert icon is not None
+    with open(icon, encoding="utf-8") as svg:
+        assert svg.read().lstrip().startswith("<svg")
+
+
+def test_the_home_page_counts_a_seasons_events_in_words(client: Client):
+    one, two = make_season(name="Saison Eins"), make_season(name="Saison Zwei")
+    make_event(season=one)
+    make_event(season=two)
+    make_event(season=two)
+    html = client.get("/").content.decode()
+    assert "Saison Eins</a> (1 event)" in html
+    assert "Saison Zwei</a> (2 events)" in html
+    assert "Saison Eins</a> (1 Turnier)" in german().get("/").content.decode()
+
+
+def test_the_seating_page_and_the_seat_finder_list_names_in_german_order(client: Client):
+    event = make_event(table_policy="mixed")
+    for last in ("Schwörer", "Schäuble", "Schulz", "Scholz", "Schaefer"):
+        services.register_player(event=event, player=make_player(first_name="Anna", last_name=last))
+    make_round(event)
+    expected = ["Schaefer", "Schäuble", "Scholz", "Schulz", "Schwörer"]
+    seating = client.get(reverse("round_seating", args=[event.slug, 1])).content.decode()
+    by_name = seating.split("<h2", 2)[-1]  # the list by name follows the tables
+    assert sorted(expected, key=by_name.index) == expected
+    found = client.get(reverse("where_do_i_sit", args=[event.slug]) + "?q=Sch").content.decode()
+    assert sorted(expected, key=found.index) == expected
