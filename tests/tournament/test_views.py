@@ -1280,3 +1280,55 @@ def test_a_stale_correction_is_refused_and_shows_the_game_as_it_is_now(client):
     assert "47 points" in text  # the game as it is now
     assert 'value="47"' in text  # and the form set to it
     assert Hand.objects.get(pk=hand.pk).data["declarer_points"] == 47
+
+
+# --- hand-made addresses: page, per_page, q, sort and filters never cause an error 500 ------------
+
+HOSTILE_QUERY_VALUES = [
+    "99999999999999999999",
+    "999999999999999999",
+    "-1",
+    "0",
+    "1e9",
+    "abc",
+    "\x00ab",
+    "rank\x00",
+    "-total",
+    "x" * 3000,
+]
+QUERY_PARAMETERS = ["page", "per_page", "q", "sort", "category", "table", "refresh", "prize"]
+
+
+@pytest.mark.parametrize("name", PUBLIC_PAGES)
+def test_no_query_parameter_breaks_a_public_page(client: Client, world: World, name: str) -> None:
+    url = PUBLIC_PAGES[name](world)[0].split("?")[0]
+    failed = []
+    for parameter in QUERY_PARAMETERS:
+        for value in HOSTILE_QUERY_VALUES:
+            response = client.get(url, {parameter: value})
+            if response.status_code >= 500:
+                failed.append((parameter, value[:20], response.status_code))
+    assert failed == []
+
+
+def test_a_page_number_beyond_any_list_shows_the_first_page_of_the_standings(
+    client: Client, world: World
+) -> None:
+    url = reverse("event_standings", args=[world.event.slug])
+    response = client.get(url, {"page": "99999999999999999999"})
+    assert response.status_code == 200
+    assert shows(response, world.player.sort_name)
+
+
+def test_a_page_size_beyond_any_list_shows_the_standings(client: Client, world: World) -> None:
+    url = reverse("event_standings", args=[world.event.slug])
+    response = client.get(url, {"per_page": "99999999999999999999"})
+    assert response.status_code == 200
+    assert shows(response, world.player.sort_name)
+
+
+def test_a_nul_character_in_the_seat_search_is_ignored(client: Client, world: World) -> None:
+    url = reverse("where_do_i_sit", args=[world.event.slug])
+    response = client.get(url, {"q": "\x00" + world.player.last_name})
+    assert response.status_code == 200
+    assert shows(response, str(world.player))
