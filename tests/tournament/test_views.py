@@ -161,6 +161,7 @@ PUBLIC_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
     ),
     "print_seating": lambda w: (reverse("print_seating", args=[w.event.slug, 1]), str(w.player)),
     "print_sheets": lambda w: (reverse("print_sheets", args=[w.event.slug, 1]), str(w.player)),
+    "rule_card": lambda w: (reverse("rule_card", args=[w.event.slug]), w.event.name),
     "event_xlsx": lambda w: (reverse("event_xlsx", args=[w.event.slug]), w.player.last_name),
     "season_xlsx": lambda w: (reverse("season_xlsx", args=[w.season.slug]), w.player.last_name),
     "projector": lambda w: (reverse("projector", args=[w.event.slug]), str(w.player)),
