@@ -63,6 +63,7 @@ class Card:
     differences: list[Difference]
     hands_per_round: int | None
     heading: str = ""
+    values_are_numbers: bool = True
     columns: list[str] = field(default_factory=list)
     rows: list[dict[str, Any]] = field(default_factory=list)
     formula: list[str] = field(default_factory=list)
@@ -337,6 +338,7 @@ def _hennes_sibbe(card: Card) -> None:
     rules = card.rules
     colours = hennes_sibbe.COLOUR_NAMES
     card.heading = _("Jokers (goats)")
+    card.values_are_numbers = False
     card.columns = [_("Joker"), _("Fits")]
     for joker in hennes_sibbe.JOKERS:
         fits = [colours[c] for c in hennes_sibbe.COLOURS if hennes_sibbe.fits(joker, c, rules)]
