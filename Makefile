@@ -37,6 +37,7 @@ serve: venv
 	test -s $(SECRET_FILE) || $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > $(SECRET_FILE)
 	DJANGO_SECRET_KEY=$$(cat $(SECRET_FILE)) $(BIN)/python manage.py migrate --noinput
 	DJANGO_SECRET_KEY=$$(cat $(SECRET_FILE)) $(BIN)/python manage.py collectstatic --noinput -v0
+	@echo "Log: this terminal (stderr), one line per request; errors as 'ERROR django.request' with the traceback."
 	DJANGO_SECRET_KEY=$$(cat $(SECRET_FILE)) \
 	DJANGO_ALLOWED_HOSTS=$${DJANGO_ALLOWED_HOSTS:-localhost,127.0.0.1,$$(hostname -I 2>/dev/null | tr ' ' ',')} \
 	$(BIN)/gunicorn tournament.wsgi --bind 0.0.0.0:$(PORT) --workers 3 --threads 4 --timeout 60 \

@@ -240,6 +240,7 @@ def test_a_request_after_the_database_dropped_the_apps_connection_is_answered_no
             "1",
             "--threads",
             "1",
+            "--no-control-socket",  # leave the control socket of a running `make serve` alone
         ],
         cwd=ROOT,
         env=clean_env(DJANGO_SECRET_KEY="x" * 50, DATABASE_URL=url),
