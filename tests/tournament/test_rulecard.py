@@ -176,3 +176,11 @@ def test_the_event_page_and_the_rounds_print_links_lead_to_the_rule_card(client)
 
 def test_an_unknown_event_has_no_rule_card(client: Client) -> None:
     assert client.get(reverse("rule_card", args=["gibt-es-nicht"])).status_code == 404
+
+
+def test_the_rule_card_costs_one_query(client: Client, django_assert_num_queries) -> None:
+    event = make_event("cego", rules={"bettel": 35})
+    url = reverse("rule_card", args=[event.slug])
+    # Expect 1 query: the event with its season; everything else is the engine's arithmetic
+    with django_assert_num_queries(1):
+        assert client.get(url).status_code == 200
