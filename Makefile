@@ -29,14 +29,19 @@ run: demo
 
 # A real event on the hall's network: gunicorn, static files by WhiteNoise, debug off. The secret
 # key is made once and kept in .secret_key (not in git); phones reach http://<this laptop's IP>:8000
+# The log goes to this terminal (stderr): one line per request, and every error 500 as a line
+# "... ERROR django.request Internal Server Error: <path>" with its traceback below it. To keep it:
+#   make serve 2>&1 | tee -a serve.log      then   grep -A30 "ERROR django.request" serve.log
 SECRET_FILE := .secret_key
 serve: venv
 	test -s $(SECRET_FILE) || $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > $(SECRET_FILE)
 	DJANGO_SECRET_KEY=$$(cat $(SECRET_FILE)) $(BIN)/python manage.py migrate --noinput
 	DJANGO_SECRET_KEY=$$(cat $(SECRET_FILE)) $(BIN)/python manage.py collectstatic --noinput -v0
+	@echo "Log: this terminal (stderr), one line per request; errors as 'ERROR django.request' with the traceback."
 	DJANGO_SECRET_KEY=$$(cat $(SECRET_FILE)) \
 	DJANGO_ALLOWED_HOSTS=$${DJANGO_ALLOWED_HOSTS:-localhost,127.0.0.1,$$(hostname -I 2>/dev/null | tr ' ' ',')} \
-	$(BIN)/gunicorn tournament.wsgi --bind 0.0.0.0:$(PORT) --workers 3 --threads 4 --timeout 60
+	$(BIN)/gunicorn tournament.wsgi --bind 0.0.0.0:$(PORT) --workers 3 --threads 4 --timeout 60 \
+		--error-logfile - --access-logfile -
 
 lint: venv
 	$(BIN)/ruff check .

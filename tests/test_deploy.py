@@ -1,17 +1,25 @@
 """Serving a real event: production settings pass Django's deployment checks, logins are
-throttled, and every response carries the security headers."""
+throttled (per user name and client address, also behind a proxy), every response carries the
+security headers, errors are logged with their traceback, and a PostgreSQL restart costs no
+request."""
 
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
 from pathlib import Path
 
 import pytest
-from django.test import Client
+from django.db import connection
+from django.test import Client, override_settings
 
-from tests.factories import make_user
+from tests.factories import make_event, make_user
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -70,3 +78,194 @@ def test_pages_carry_security_headers_and_forms_need_csrf(client):
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(make_user())
     assert strict.post("/turnier/neu/", {"name": "x"}).status_code == 403
+
+
+def clean_env(**env: str) -> dict[str, str]:
+    """This environment without any DJANGO_* or DATABASE_URL, plus ``env``."""
+    kept = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    return {**kept, "DJANGO_SETTINGS_MODULE": "tournament.settings", **env}
+
+
+# --- logins behind the HTTPS proxy ----------------------------------------------------------------
+
+PROXY = "10.0.0.2"  # every request reaches the app from the proxy's address
+
+
+def login_through_proxy(client: Client, client_ip: str, password: str, forwarded: str = ""):
+    """A login as the proxy passes it on: it appends the address it was reached from."""
+    header = f"{forwarded}, {client_ip}" if forwarded else client_ip
+    return client.post(
+        "/anmelden/",
+        {"username": "leitung", "password": password},
+        REMOTE_ADDR=PROXY,
+        HTTP_X_FORWARDED_FOR=header,
+    )
+
+
+@pytest.mark.django_db
+@override_settings(PROXY_COUNT=1)
+def test_behind_the_proxy_wrong_passwords_elsewhere_do_not_lock_the_director_out():
+    make_user("leitung", "richtig-und-lang-2026")
+    attacker = Client()
+    for _ in range(5):
+        response = login_through_proxy(attacker, "203.0.113.66", "falsch")
+    assert response.status_code in (403, 429)
+    director = Client()
+    response = login_through_proxy(director, "198.51.100.7", "richtig-und-lang-2026")
+    assert response.status_code == 302
+    assert "_auth_user_id" in director.session
+
+
+@pytest.mark.django_db
+@override_settings(PROXY_COUNT=1)
+def test_behind_the_proxy_a_made_up_forwarded_address_does_not_escape_the_lockout():
+    make_user("leitung", "richtig-und-lang-2026")
+    attacker = Client()
+    for n in range(5):
+        login_through_proxy(attacker, "203.0.113.66", "falsch", forwarded=f"192.0.2.{n}")
+    response = login_through_proxy(
+        attacker, "203.0.113.66", "richtig-und-lang-2026", forwarded="192.0.2.99"
+    )
+    assert response.status_code in (403, 429)
+    assert "_auth_user_id" not in attacker.session
+
+
+def proxy_count(**env: str) -> str:
+    code = (
+        "import django; django.setup(); from django.conf import settings; "
+        "print(settings.PROXY_COUNT)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=clean_env(DJANGO_SECRET_KEY="x" * 50, **env),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    return result.stdout.strip() or result.stderr.strip().splitlines()[-1]
+
+
+def test_the_https_proxy_setting_trusts_one_proxy_and_a_hall_laptop_none():
+    assert proxy_count() == "0"
+    assert proxy_count(DJANGO_HTTPS="1") == "1"
+    assert proxy_count(DJANGO_HTTPS="1", DJANGO_PROXY_COUNT="2") == "2"
+    assert proxy_count(DJANGO_PROXY_COUNT="0", DJANGO_HTTPS="1") == "0"
+    assert "DJANGO_PROXY_COUNT must be a whole number" in proxy_count(DJANGO_PROXY_COUNT="eins")
+
+
+# --- errors are logged ----------------------------------------------------------------------------
+
+RAISING_REQUEST = """
+import django
+django.setup()
+import tournament.views as views
+
+def broken(request):
+    raise RuntimeError("Tisch 7 kaputt")
+
+views.home = broken  # before the URLconf is first imported
+from django.test import Client
+print(Client(raise_request_exception=False).get("/").status_code)
+"""
+
+
+def test_an_error_500_is_logged_to_stderr_with_its_traceback_when_debug_is_off():
+    result = subprocess.run(
+        [sys.executable, "-c", RAISING_REQUEST],
+        cwd=ROOT,
+        env=clean_env(DJANGO_SECRET_KEY="x" * 50, DJANGO_ALLOWED_HOSTS="testserver"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.stdout.strip() == "500", result.stderr
+    log = result.stderr
+    assert "ERROR django.request" in log
+    line = next(line for line in log.splitlines() if "ERROR django.request" in line)
+    assert "Internal Server Error: /" in line
+    assert "Traceback (most recent call last)" in log
+    assert "RuntimeError: Tisch 7 kaputt" in log
+
+
+def test_make_serve_runs_gunicorn_with_its_error_and_access_log_on_stderr():
+    makefile = (ROOT / "Makefile").read_text()
+    serve = makefile.split("\nserve:", 1)[1].split("\n\n", 1)[0]
+    gunicorn = serve[serve.index("gunicorn tournament.wsgi") :]
+    assert "--error-logfile -" in gunicorn
+    assert "--access-logfile -" in gunicorn
+
+
+# --- PostgreSQL restarts --------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def get(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return response.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL only")
+@pytest.mark.django_db(transaction=True)
+def test_a_request_after_the_database_dropped_the_apps_connection_is_answered_normally():
+    """A server-side end of a kept connection (a PostgreSQL restart, an idle timeout): gunicorn's
+    worker keeps its connection between requests (CONN_MAX_AGE); the next request must notice
+    and reconnect, not fail with a 500."""
+    event = make_event()
+    db = connection.settings_dict
+    name = f"cego-test-{uuid.uuid4().hex[:12]}"
+    url = (
+        f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+        f"?application_name={name}"
+    )
+    port = free_port()
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "tournament.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "1",
+            "--threads",
+            "1",
+            "--no-control-socket",  # leave the control socket of a running `make serve` alone
+        ],
+        cwd=ROOT,
+        env=clean_env(DJANGO_SECRET_KEY="x" * 50, DATABASE_URL=url),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    page = f"http://127.0.0.1:{port}/turnier/{event.slug}/"
+    try:
+        for _ in range(100):
+            try:
+                first = get(page)
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert first == 200
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE application_name = %s",
+                [name],
+            )
+            assert cursor.fetchall() == [(True,)]  # exactly the app's one kept connection
+        assert get(page) == 200
+    finally:
+        server.terminate()
+        log = server.communicate(timeout=30)[0]
+    assert "ERROR django.request" not in log, log

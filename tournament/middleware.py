@@ -1,15 +1,18 @@
-"""German first: every page is German unless the visitor chose English with the language switch.
+"""What every request passes on its way in: the language, the query parameters, the client address.
 
+German first: every page is German unless the visitor chose English with the language switch.
 Django's LocaleMiddleware would follow the browser's Accept-Language; in the hall a phone set to
 English would then show a different language from the wall and the printed lists.
 """
 
 from __future__ import annotations
 
+import ipaddress
+import re
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.utils import translation
 
 
@@ -26,3 +29,68 @@ class LanguageMiddleware:
         response = self.get_response(request)
         response.headers.setdefault("Content-Language", language)
         return response
+
+
+# A page number beyond this is no page of any list the app shows (50,000 rows a page at most
+# 500); sent on to the database it overflows the OFFSET (SQLite: datatype mismatch, PostgreSQL:
+# bigint out of range).
+PAGE_MAX = 100_000
+PER_PAGE_MIN, PER_PAGE_MAX = 10, 500
+_NUMBER = re.compile(r"[0-9]{1,9}")
+
+
+def clean_query(query: QueryDict) -> QueryDict:
+    """The query string as the views may use it: no NUL characters (PostgreSQL refuses them in a
+    text comparison), ``page`` a page number or absent (the first page), ``per_page`` a page
+    size of 10 to 500 rows or ``all``."""
+    cleaned = QueryDict(mutable=True)
+    for key, values in query.lists():
+        key = key.replace("\x00", "")
+        for value in values:
+            value = value.replace("\x00", "")
+            if key == "page":
+                if not _NUMBER.fullmatch(value) or not 1 <= int(value) <= PAGE_MAX:
+                    continue
+            elif key == "per_page" and value != "all":
+                if not _NUMBER.fullmatch(value):
+                    continue
+                value = str(max(PER_PAGE_MIN, min(int(value), PER_PAGE_MAX)))
+            cleaned.appendlist(key, value)
+    cleaned._mutable = False
+    return cleaned
+
+
+class QueryMiddleware:
+    """Every page that reads page, per_page, q, sort or a filter from the address gets values it
+    can use, so that a hand-made address is answered with a page, never with an error 500."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.GET:
+            request.GET = clean_query(request.GET)
+        return self.get_response(request)
+
+
+def client_address(request: HttpRequest) -> str | None:
+    """The address of the device that sent the request (django-axes keys login lockouts on it).
+
+    Without a proxy it is the connection's own address. Behind ``PROXY_COUNT`` proxies, each of
+    which appends the address it was reached from to X-Forwarded-For, it is the entry that many
+    places from the right: entries further left are whatever the client chose to send and are
+    not trusted. A request that did not pass every proxy keeps the connection's address.
+    """
+    remote = request.META.get("REMOTE_ADDR")
+    hops = settings.PROXY_COUNT
+    if not hops:
+        return remote
+    forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    forwarded = [part for part in forwarded if part]
+    if len(forwarded) < hops:
+        return remote
+    candidate = forwarded[-hops]
+    try:
+        return str(ipaddress.ip_address(candidate))
+    except ValueError:
+        return remote

@@ -7,6 +7,10 @@ DJANGO_ALLOWED_HOSTS  comma-separated; default localhost names (any host in debu
 DJANGO_HTTPS          "1" when the app is served over HTTPS (behind a TLS proxy): secure cookies,
                       HSTS and the redirect to https. Off for a hall's local network over HTTP.
 DJANGO_CSRF_TRUSTED_ORIGINS  comma-separated origins (https://example.org) behind a proxy.
+DJANGO_PROXY_COUNT    how many proxies in front of the app add the client's address to
+                      X-Forwarded-For; default 1 with DJANGO_HTTPS, else 0 (the address is the
+                      connection's own). Logins are throttled per user name and client address.
+DJANGO_LOG_LEVEL      the least serious log messages written to stderr; default WARNING.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -27,6 +32,15 @@ def env_flag(name: str, default: bool = False) -> bool:
     if value is None or value == "":
         return default
     return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_count(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    if not value.isascii() or not value.isdigit():
+        raise ImproperlyConfigured(f"{name} must be a whole number of 0 or more, got {value!r}")
+    return int(value)
 
 
 DEBUG = env_flag("DJANGO_DEBUG")
@@ -70,6 +84,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "tournament.middleware.LanguageMiddleware",
+    "tournament.middleware.QueryMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -83,8 +98,13 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# Login attempts are throttled: five failures for a user name from one address lock it for 15
-# minutes (django-axes).
+# Login attempts are throttled: five failures for a user name from one client address lock that
+# combination for 15 minutes (django-axes). Behind a proxy every request comes from the proxy's
+# address, so the client's address is read from X-Forwarded-For (middleware.client_address);
+# otherwise an attacker anywhere could lock the director out for everybody.
+HTTPS = env_flag("DJANGO_HTTPS")
+PROXY_COUNT = env_count("DJANGO_PROXY_COUNT", default=1 if HTTPS else 0)
+AXES_CLIENT_IP_CALLABLE = "tournament.middleware.client_address"
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
@@ -114,6 +134,9 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
         conn_max_age=60,
+        # a connection kept between requests is checked before a request uses it: after a
+        # PostgreSQL restart the next request reconnects instead of failing with a 500
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -157,7 +180,6 @@ STORAGES = {
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5.html"
 
-HTTPS = env_flag("DJANGO_HTTPS")
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
@@ -176,3 +198,31 @@ CSRF_COOKIE_HTTPONLY = False
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+
+# Everything worth an operator's attention goes to stderr, one line per message and the traceback
+# under it; gunicorn passes stderr on to its own log (``make serve`` prints it to the terminal).
+# Grep for "ERROR django.request" to find every error 500 with its traceback.
+LOG_LEVEL = os.environ.get("DJANGO_LOG_LEVEL", "").strip().upper() or "WARNING"
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "line": {"format": "%(asctime)s %(levelname)s %(name)s [pid %(process)d] %(message)s"},
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "formatter": "line",
+        },
+    },
+    "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
+    "loggers": {
+        # replaces Django's own handlers (console only in debug, mail to nobody without ADMINS)
+        "django": {
+            "handlers": ["stderr"],
+            "level": LOG_LEVEL,
+            "propagate": False,
+        },
+    },
+}

@@ -61,6 +61,7 @@ urlpatterns = [
         name="round_action",
     ),
     path("turnier/<slug:slug>/rangliste/druck/", views.print_standings, name="print_standings"),
+    path("turnier/<slug:slug>/regelkarte/", views.rule_card, name="rule_card"),
     path("turnier/<slug:slug>/excel/", views.event_xlsx, name="event_xlsx"),
     path("saison/<slug:slug>/excel/", views.season_xlsx, name="season_xlsx"),
     path("saison/<slug:slug>/druck/", views.print_season, name="print_season"),

@@ -166,6 +166,7 @@ PUBLIC_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
     "print_seating": lambda w: (reverse("print_seating", args=[w.event.slug, 1]), str(w.player)),
     "print_sheets": lambda w: (reverse("print_sheets", args=[w.event.slug, 1]), str(w.player)),
     "print_season": lambda w: (reverse("print_season", args=[w.season.slug]), w.player.sort_name),
+    "rule_card": lambda w: (reverse("rule_card", args=[w.event.slug]), w.event.name),
     "event_xlsx": lambda w: (reverse("event_xlsx", args=[w.event.slug]), w.player.last_name),
     "season_xlsx": lambda w: (reverse("season_xlsx", args=[w.season.slug]), w.player.last_name),
     "projector": lambda w: (reverse("projector", args=[w.event.slug]), str(w.player)),
@@ -1712,3 +1713,55 @@ def test_an_event_of_another_game_is_refused_for_a_season(scorer: Client) -> Non
 def test_the_season_page_says_which_game_it_holds(client: Client) -> None:
     season = make_season(game="hennes_sibbe")
     assert "Season for Hennes Sibbe" in client.get(season.get_absolute_url()).content.decode()
+
+
+# --- hand-made addresses: page, per_page, q, sort and filters never cause an error 500 ------------
+
+HOSTILE_QUERY_VALUES = [
+    "99999999999999999999",
+    "999999999999999999",
+    "-1",
+    "0",
+    "1e9",
+    "abc",
+    "\x00ab",
+    "rank\x00",
+    "-total",
+    "x" * 3000,
+]
+QUERY_PARAMETERS = ["page", "per_page", "q", "sort", "category", "table", "refresh", "prize"]
+
+
+@pytest.mark.parametrize("name", PUBLIC_PAGES)
+def test_no_query_parameter_breaks_a_public_page(client: Client, world: World, name: str) -> None:
+    url = PUBLIC_PAGES[name](world)[0].split("?")[0]
+    failed = []
+    for parameter in QUERY_PARAMETERS:
+        for value in HOSTILE_QUERY_VALUES:
+            response = client.get(url, {parameter: value})
+            if response.status_code >= 500:
+                failed.append((parameter, value[:20], response.status_code))
+    assert failed == []
+
+
+def test_a_page_number_beyond_any_list_shows_the_first_page_of_the_standings(
+    client: Client, world: World
+) -> None:
+    url = reverse("event_standings", args=[world.event.slug])
+    response = client.get(url, {"page": "99999999999999999999"})
+    assert response.status_code == 200
+    assert shows(response, world.player.sort_name)
+
+
+def test_a_page_size_beyond_any_list_shows_the_standings(client: Client, world: World) -> None:
+    url = reverse("event_standings", args=[world.event.slug])
+    response = client.get(url, {"per_page": "99999999999999999999"})
+    assert response.status_code == 200
+    assert shows(response, world.player.sort_name)
+
+
+def test_a_nul_character_in_the_seat_search_is_ignored(client: Client, world: World) -> None:
+    url = reverse("where_do_i_sit", args=[world.event.slug])
+    response = client.get(url, {"q": "\x00" + world.player.last_name})
+    assert response.status_code == 200
+    assert shows(response, str(world.player))

@@ -40,6 +40,7 @@ from .public import (
     season_detail,
     where_do_i_sit,
 )
+from .rulecard import rule_card
 from .sheets import (
     event_history,
     hand_edit,
@@ -84,6 +85,7 @@ __all__ = [
     "round_add",
     "round_results",
     "round_seating",
+    "rule_card",
     "season_create",
     "season_detail",
     "season_xlsx",

@@ -83,13 +83,12 @@ def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
         provisional=provisional,
         voided=standings.voided_entries(rounds),
     )
-    # a page of 100 rows; ?per_page=all for everybody on screen, the print page for paper
-    per_page = request.GET.get("per_page", "")
+    # a page of 100 rows; ?per_page=all for everybody on screen, the print page for paper.
+    # RequestConfig reads page and per_page from the address, which QueryMiddleware has made
+    # safe (a page number in range, 10 to 500 rows).
     paginate: Any = {"per_page": STANDINGS_PAGE}
-    if per_page == "all":
+    if request.GET.get("per_page") == "all":
         paginate = False
-    elif whole_number(per_page) is not None:
-        paginate["per_page"] = max(10, min(whole_number(per_page), 500))
     RequestConfig(request, paginate=paginate).configure(ranking)
     ties = standings.prize_ties(event, rounds) if access.can_organise(request.user, event) else []
     return render(
