@@ -20,6 +20,7 @@ from scoring import cego, crazy_solo, hennes_sibbe
 
 from .models import Entry, Event, Game, Player, Season, Table
 from .services import check_totals, preview_hand
+from .validators import single_line
 
 NONE = ""
 
@@ -235,10 +236,18 @@ class RegisterForm(forms.Form):
     player = forms.ModelChoiceField(
         queryset=Player.objects.all(), required=False, label=_("Known player")
     )
-    first_name = forms.CharField(label=_("first name"), max_length=100, required=False)
-    last_name = forms.CharField(label=_("last name"), max_length=100, required=False)
-    club = forms.CharField(label=_("club"), max_length=150, required=False)
-    town = forms.CharField(label=_("town"), max_length=150, required=False)
+    first_name = forms.CharField(
+        label=_("first name"), max_length=100, required=False, validators=[single_line]
+    )
+    last_name = forms.CharField(
+        label=_("last name"), max_length=100, required=False, validators=[single_line]
+    )
+    club = forms.CharField(
+        label=_("club"), max_length=150, required=False, validators=[single_line]
+    )
+    town = forms.CharField(
+        label=_("town"), max_length=150, required=False, validators=[single_line]
+    )
     category = forms.ChoiceField(
         label=_("category"), choices=Player.Category.choices, required=False
     )
@@ -246,6 +255,7 @@ class RegisterForm(forms.Form):
         label=_("Team of four"),
         max_length=150,
         required=False,
+        validators=[single_line],
         help_text=_("For the team ranking: the team's name (created with its first member)."),
     )
 
@@ -275,7 +285,9 @@ class PairForm(forms.Form):
 
     first = forms.ModelChoiceField(queryset=Entry.objects.none(), label=_("Player"))
     second = forms.ModelChoiceField(queryset=Entry.objects.none(), label=_("partner"))
-    name = forms.CharField(label=_("Pair name"), max_length=150, required=False)
+    name = forms.CharField(
+        label=_("Pair name"), max_length=150, required=False, validators=[single_line]
+    )
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -305,7 +317,7 @@ class UploadForm(forms.Form):
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(label=_("Reason"), max_length=300)
+    reason = forms.CharField(label=_("Reason"), max_length=300, validators=[single_line])
 
 
 # --- hand forms -------------------------------------------------------------------------------
