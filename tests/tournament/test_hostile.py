@@ -235,19 +235,25 @@ def hostile_sheets(draw) -> bytes:
         cells = []
         for column in draw(st.lists(COLUMNS, max_size=5, unique=True)):
             ref = f"{column}{number}"
-            kind = draw(st.sampled_from(["inline", "inline", "shared", "number", "bool"]))
+            kind = draw(st.sampled_from(["inline"] * 6 + ["shared", "number", "bool", "broken"]))
             if kind == "inline":
-                cells.append(
-                    f'<c r="{ref}" t="inlineStr"><is><t>{xml_text(draw(CELL_TEXT))}</t></is></c>'
-                )
+                text = xml_text(draw(CELL_TEXT))
+                cells.append(f'<c r="{ref}" t="inlineStr"><is><t>{text}</t></is></c>')
             elif kind == "shared":
-                cells.append(f'<c r="{ref}" t="s"><v>{draw(st.sampled_from([0, 99999]))}</v></c>')
+                cells.append(f'<c r="{ref}" t="s"><v>{draw(st.sampled_from([0, 1]))}</v></c>')
             elif kind == "number":
-                cells.append(
-                    f'<c r="{ref}"><v>{draw(st.sampled_from(["1", "1e999", "x"]))}</v></c>'
-                )
-            else:
+                value = draw(st.sampled_from(["1", "-0.5", "1e999", "4E+307"]))
+                cells.append(f'<c r="{ref}"><v>{value}</v></c>')
+            elif kind == "bool":
                 cells.append(f'<c r="{ref}" t="b"><v>1</v></c>')
+            else:  # a string that does not exist, a number that is none
+                cells.append(
+                    draw(
+                        st.sampled_from(
+                            [f'<c r="{ref}" t="s"><v>99999</v></c>', f'<c r="{ref}"><v>x</v></c>']
+                        )
+                    )
+                )
         if number == 1:
             cells.insert(0, '<c r="A1" t="inlineStr"><is><t>Vorname</t></is></c>')
             cells.insert(1, '<c r="B1" t="inlineStr"><is><t>Nachname</t></is></c>')
