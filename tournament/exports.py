@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from io import BytesIO
 from typing import IO, Any
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
@@ -44,6 +45,8 @@ def text(value: Any) -> Any:
     (names like "=1+1" or "@cmd" are written with Excel's text mark, an apostrophe), and a control
     character stored before names were checked is dropped, so no stored text can break a
     download."""
+    if isinstance(value, Promise):  # a lazily translated heading
+        value = str(value)
     if not isinstance(value, str):
         return value
     value = UNWRITABLE.sub("", value)

@@ -261,7 +261,9 @@ class RegisterForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        if not data.get("player") and not (data.get("first_name") and data.get("last_name")):
+        named = data.get("first_name") and data.get("last_name")
+        refused = self.has_error("first_name") or self.has_error("last_name")
+        if not data.get("player") and not named and not refused:
             raise forms.ValidationError(
                 _("Choose a known player, or give the first and last name of a new one.")
             )

@@ -140,6 +140,8 @@ def test_registering_a_player_with_control_characters_saves_nothing(client: Clie
     )
     assert response.status_code == 200
     assert "control character" in response.content.decode()
+    # the field's own error only: not also "give the first and last name" for the whole form
+    assert response.context["form"].non_field_errors() == []
     assert Player.objects.count() == 0
 
 
