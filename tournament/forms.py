@@ -318,8 +318,11 @@ class UploadForm(forms.Form):
         return upload
 
 
+REASON_LENGTH = 100  # what the history keeps of a change's reason (simple-history's column)
+
+
 class ReasonForm(forms.Form):
-    reason = forms.CharField(label=_("Reason"), max_length=300, validators=[single_line])
+    reason = forms.CharField(label=_("Reason"), max_length=REASON_LENGTH, validators=[single_line])
 
 
 # --- hand forms -------------------------------------------------------------------------------

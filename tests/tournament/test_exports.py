@@ -368,12 +368,11 @@ def formulas_in(content: bytes) -> list[str]:
 def test_control_characters_already_stored_never_break_a_download(client):
     """Stored before names were checked (or written around the forms): the downloads of the event,
     the season and the result template still open, the characters dropped."""
+    nul = "\x00" if connection.vendor == "sqlite" else ""  # PostgreSQL cannot store NUL at all
     season = make_season(name="Saison\x07 2026")
-    event = make_event(
-        name="Turnier\x1b[31m", venue="Halle\x00", season=season, hands_per_round={"4": 1}
-    )
+    event = make_event(name="Turnier\x1b[31m", season=season, hands_per_round={"4": 1})
     services.register_player(
-        event=event, player=make_player(first_name="\x01\x0bEva", last_name="Maier\x1f")
+        event=event, player=make_player(first_name="\x01\x0bEva", last_name=f"Maier\x1f{nul}")
     )
     make_entries(event, 3)
     rnd = play_round(event, 1)

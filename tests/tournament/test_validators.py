@@ -7,12 +7,21 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.contrib.messages import get_messages
 from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import make_entries, make_event, make_player, make_season, make_user
-from tournament import validators
+from tests.factories import (
+    cego,
+    make_entries,
+    make_event,
+    make_player,
+    make_season,
+    make_table,
+    make_user,
+)
+from tournament import services, validators
 from tournament.forms import (
     EventForm,
     PairForm,
@@ -166,3 +175,33 @@ def test_an_admin_edit_passes_through_the_same_check(client: Client):
     assert response.status_code == 200
     season.refresh_from_db()
     assert "\x0b" not in season.name
+
+
+def submitted_table() -> Table:
+    table = make_table(hands_per_round={"4": 1})
+    services.record_hand(table=table, data=cego())
+    return services.submit_table(table=table)
+
+
+@pytest.mark.parametrize(
+    ("reason", "says"),
+    [("x" * 101, "at most 100 characters"), ("Tipp\x00fehler", "control character")],
+    ids=["longer-than-the-history-keeps", "nul"],
+)
+def test_a_reason_the_history_cannot_keep_is_refused_with_a_message(client: Client, reason, says):
+    """PostgreSQL refused a reason over 100 characters (the history's column) with an error 500,
+    and any text with a NUL."""
+    client.force_login(make_user())
+    table = submitted_table()
+    assert not ReasonForm({"reason": reason}).is_valid()
+    response = client.post(
+        reverse("table_confirm", args=[table.pk]), {"action": "reopen", "reason": reason}
+    )
+    assert response.status_code == 302
+    assert any(says in str(m) for m in get_messages(response.wsgi_request))
+    table.refresh_from_db()
+    assert table.submitted_at is not None  # still handed in
+    response = client.post(reverse("table_void", args=[table.pk]), {"reason": reason})
+    assert any(says in str(m) for m in get_messages(response.wsgi_request))
+    table.refresh_from_db()
+    assert not table.voided
