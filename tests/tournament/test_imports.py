@@ -808,3 +808,18 @@ def test_player_names_in_the_result_template_are_text_and_still_read_back():
         preview = imports.read_results(rnd, output)
     assert preview.ok, (preview.problems, [r.error for r in preview.rows])
     assert preview.rows[0].hand["points"] == [25, 20, 18, 16]
+
+
+def test_a_part_that_declares_less_than_it_holds_is_refused_as_unreadable():
+    """The archive's sizes are what the limits trust: a part that unpacks to more than it
+    declares is cut at its declared size and fails its checksum."""
+    book = bytearray(xlsx_file([GERMAN, *PLAYERS]))
+    directory = book.find(b"PK\x01\x02")  # the central directory, the sizes zip readers use
+    while directory != -1:
+        name_length = int.from_bytes(book[directory + 28 : directory + 30], "little")
+        name = bytes(book[directory + 46 : directory + 46 + name_length])
+        if name == b"xl/worksheets/sheet1.xml":
+            book[directory + 24 : directory + 28] = (100).to_bytes(4, "little")
+        directory = book.find(b"PK\x01\x02", directory + 4)
+    with pytest.raises(imports.UnreadableFile, match="could not be read"):
+        imports.read_table(io.BytesIO(bytes(book)), "spieler.xlsx")
