@@ -139,9 +139,8 @@ def _check_archive(archive: zipfile.ZipFile, budget: Budget) -> None:
             % {"mb": UNPACKED_MAX_BYTES // (1024 * 1024)}
         )
     for part in parts:
-        if part.file_size > PACKING_CHECKED_FROM and part.file_size > PACKING_MAX_RATIO * max(
-            part.compress_size, 1
-        ):
+        packed = max(part.compress_size, 1)
+        if part.file_size > PACKING_CHECKED_FROM and part.file_size > PACKING_MAX_RATIO * packed:
             raise UnreadableFile(
                 _(
                     "The workbook is packed suspiciously tightly (more than %(ratio)s to 1). Open "
@@ -173,16 +172,22 @@ def _check_archive(archive: zipfile.ZipFile, budget: Budget) -> None:
         )
 
     for part in parts:
-        if not part.filename.endswith((".xml", ".rels")):
-            continue
-        parser = expat.ParserCreate()
-        parser.StartElementHandler = count
-        parser.StartDoctypeDeclHandler = declaration
-        parser.EntityDeclHandler = declaration
         with archive.open(part) as source:
-            while chunk := source.read(256 * 1024):
+            chunk = source.read(256 * 1024)
+            # every part that could be parsed as XML is counted, whatever its name says; an image
+            # (a club's logo) is not XML and is left alone
+            if not chunk.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(
+                (b"<", b"\xff\xfe", b"\xfe\xff")
+            ):
+                continue
+            parser = expat.ParserCreate()
+            parser.StartElementHandler = count
+            parser.StartDoctypeDeclHandler = declaration
+            parser.EntityDeclHandler = declaration
+            while chunk:
                 parser.Parse(chunk, False)
                 budget.check()
+                chunk = source.read(256 * 1024)
             parser.Parse(b"", True)
 
 

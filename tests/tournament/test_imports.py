@@ -823,3 +823,19 @@ def test_a_part_that_declares_less_than_it_holds_is_refused_as_unreadable():
         directory = book.find(b"PK\x01\x02", directory + 4)
     with pytest.raises(imports.UnreadableFile, match="could not be read"):
         imports.read_table(io.BytesIO(bytes(book)), "spieler.xlsx")
+
+
+def with_part(workbook: bytes, name: str, content: bytes) -> bytes:
+    output = io.BytesIO(workbook)
+    with zipfile.ZipFile(output, "a", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(name, content)
+    return output.getvalue()
+
+
+def test_a_part_is_checked_as_xml_whatever_its_name_and_an_image_is_left_alone():
+    book = xlsx_file([GERMAN, *PLAYERS])
+    logo = with_part(book, "xl/media/image1.png", b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40)
+    assert len(imports.read_table(io.BytesIO(logo), "spieler.xlsx")) == 4
+    disguised = with_part(book, "xl/media/image2.png", b'<?xml version="1.0"?><!DOCTYPE x []><x/>')
+    with pytest.raises(imports.UnreadableFile, match="Excel never writes"):
+        imports.read_table(io.BytesIO(disguised), "spieler.xlsx")
