@@ -58,7 +58,7 @@ PLAYER_ROWS_MAX = 5000  # rows of a player list, the header included
 COLUMNS_MAX = 50  # columns with data in a player list
 GAMES_MAX = 300  # games in one table's sheet of a result workbook
 RESULT_COLUMNS_MAX = 60  # a result sheet's columns (Hennes Sibbe at 8 seats has the most)
-READ_SECONDS = 10  # reading one file, from the first byte to the checked rows
+READ_SECONDS = 20  # reading one file, from the first byte to the checked rows
 
 
 class UnreadableFile(Exception):
@@ -717,7 +717,7 @@ def read_results(rnd: Round, upload: IO[bytes]) -> ResultImport:
                     where=_("The sheet for table %(n)s") % {"n": table.number},
                 )
             )
-            _read_table_sheet(result, table, players, rows)
+            _read_table_sheet(result, table, players, rows, budget)
     finally:
         workbook.close()
     if not result.rows and not result.problems:
@@ -726,7 +726,11 @@ def read_results(rnd: Round, upload: IO[bytes]) -> ResultImport:
 
 
 def _read_table_sheet(
-    result: ResultImport, table: Table, players: list[str], rows: dict[int, list[Any]]
+    result: ResultImport,
+    table: Table,
+    players: list[str],
+    rows: dict[int, list[Any]],
+    budget: Budget,
 ) -> None:
     event = table.round.event
     form_class = _form_class(event)
@@ -752,9 +756,10 @@ def _read_table_sheet(
             % {"n": table.number, "games": existing}
         )
         return
+    probe = form_class(table=table, players=players)  # the fields' choices, for every row
     for position, row in enumerate(filled, start=1):
+        budget.check()  # every game is checked by the engine, as typed entry is
         number = row[0] if isinstance(row[0], int) else position
-        probe = form_class(table=table, players=players)
         data = {
             name: _cell_to_form(name, row[i] if i < len(row) else None, probe, players)
             for i, name in columns.items()
