@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from io import BytesIO
 from typing import IO, Any
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
@@ -28,52 +29,81 @@ from .tables import ZIEGE_FIGURES, total_heading, value_of_total
 from .templatetags.tournament import describe_hand
 
 HEADER_FONT = Font(bold=True)
+TITLE_FONT = Font(bold=True, size=13)
 HEADER_FILL = PatternFill("solid", fgColor="E5E9E0")
 SIGNED = "+0;-0;0"  # results as on the sheet: +20, -60, 0
 INTEGER = "0"
 MAX_SHEET_TITLE = 31  # Excel's limit
-FORMULA_START = ("=", "+", "-", "@")
+# OWASP's list for spreadsheets: a cell starting with one of these may be taken as a formula
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# what an XML 1.0 file cannot carry (openpyxl refuses the C0 controls outright)
+UNWRITABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def text(value: Any) -> Any:
-    """A user's text never becomes a formula in Excel (names like "=1+1" or "@cmd")."""
-    if isinstance(value, str) and value.startswith(FORMULA_START):
+    """Every cell a workbook gets passes here: a user's text never becomes a formula in Excel
+    (names like "=1+1" or "@cmd" are written with Excel's text mark, an apostrophe), and a control
+    character stored before names were checked is dropped, so no stored text can break a
+    download."""
+    if isinstance(value, Promise):  # a lazily translated heading
+        value = str(value)
+    if not isinstance(value, str):
+        return value
+    value = UNWRITABLE.sub("", value)
+    if value.startswith(FORMULA_START):
         return "'" + value
     return value
 
 
 def sheet_title(title: str) -> str:
-    """Excel forbids []:*?/\\ in sheet names and allows 31 characters."""
-    return re.sub(r"[\[\]:*?/\\]", "-", title)[:MAX_SHEET_TITLE] or "-"
+    """Excel forbids []:*?/\\ in sheet names, an apostrophe at either end, and more than 31
+    characters."""
+    title = re.sub(r"[\[\]:*?/\\]", "-", UNWRITABLE.sub("", str(title)))
+    return title[:MAX_SHEET_TITLE].strip("'") or "-"
 
 
 class Sheet:
     """A write-only sheet with a formatted header; column widths are set from the header and the
-    widths the caller expects, since a write-only sheet cannot be measured afterwards."""
+    widths the caller expects, since a write-only sheet cannot be measured afterwards.
+
+    ``above`` are rows written before the header (a title, a list of players); the first cell of
+    the first one is set as the sheet's title. Every cell, header and title included, is written
+    through ``text``."""
 
     def __init__(
         self,
         workbook: Workbook,
         title: str,
         columns: Sequence[tuple[str, int, str | None]],
+        *,
+        above: Sequence[Sequence[Any]] = (),
+        freeze_column: str = "A",
+        autofilter: bool = True,
     ) -> None:
         self.ws: WriteOnlyWorksheet = workbook.create_sheet(sheet_title(title))
         self.formats = [fmt for _name, _width, fmt in columns]
         self.rows = 0
+        self.header_row = len(above) + 1
+        self.autofilter = autofilter
         for i, (name, width, _fmt) in enumerate(columns, start=1):
             self.ws.column_dimensions[get_column_letter(i)].width = max(width, len(name) + 2)
         last = get_column_letter(len(columns))
-        self.ws.freeze_panes = "A2"
-        self.ws.print_title_rows = "1:1"
+        self.ws.freeze_panes = f"{freeze_column}{self.header_row + 1}"
+        self.ws.print_title_rows = f"{self.header_row}:{self.header_row}"
         self.ws.page_setup.orientation = "landscape"
         self.ws.page_setup.paperSize = Worksheet.PAPERSIZE_A4
         self.ws.page_setup.fitToWidth = 1
         self.ws.page_setup.fitToHeight = 0
         self.ws.sheet_properties.pageSetUpPr.fitToPage = True
         self.last_column = last
+        for number, values in enumerate(above):
+            cells = [WriteOnlyCell(self.ws, value=text(value)) for value in values]
+            if number == 0 and cells:
+                cells[0].font = TITLE_FONT
+            self.ws.append(cells)
         header = []
         for name, _width, _fmt in columns:
-            cell = WriteOnlyCell(self.ws, value=name)
+            cell = WriteOnlyCell(self.ws, value=text(name))
             cell.font = HEADER_FONT
             cell.fill = HEADER_FILL
             cell.alignment = Alignment(vertical="center", wrap_text=True)
@@ -91,7 +121,10 @@ class Sheet:
         self.rows += 1
 
     def close(self) -> None:
-        self.ws.auto_filter.ref = f"A1:{self.last_column}{self.rows + 1}"
+        if self.autofilter:
+            self.ws.auto_filter.ref = (
+                f"A{self.header_row}:{self.last_column}{self.header_row + self.rows}"
+            )
 
 
 def _standings_sheet(workbook: Workbook, event: Event, rounds: list[Round]) -> None:

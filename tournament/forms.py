@@ -23,6 +23,7 @@ from scoring import cego, crazy_solo, hennes_sibbe
 from .models import HANDS_MAX, Entry, Event, Game, Player, Round, Season, Table
 from .names import NameIndex
 from .services import check_totals, game_fixed_message, preview_hand, seat_sitting_out
+from .validators import single_line
 
 NONE = ""
 
@@ -391,10 +392,18 @@ class RegisterForm(forms.Form):
     player = forms.ModelChoiceField(
         queryset=Player.objects.all(), required=False, label=_("Known player")
     )
-    first_name = forms.CharField(label=_("first name"), max_length=100, required=False)
-    last_name = forms.CharField(label=_("last name"), max_length=100, required=False)
-    club = forms.CharField(label=_("club"), max_length=150, required=False)
-    town = forms.CharField(label=_("town"), max_length=150, required=False)
+    first_name = forms.CharField(
+        label=_("first name"), max_length=100, required=False, validators=[single_line]
+    )
+    last_name = forms.CharField(
+        label=_("last name"), max_length=100, required=False, validators=[single_line]
+    )
+    club = forms.CharField(
+        label=_("club"), max_length=150, required=False, validators=[single_line]
+    )
+    town = forms.CharField(
+        label=_("town"), max_length=150, required=False, validators=[single_line]
+    )
     category = forms.ChoiceField(
         label=_("category"), choices=Player.Category.choices, required=False
     )
@@ -402,6 +411,7 @@ class RegisterForm(forms.Form):
         label=_("Team of four"),
         max_length=150,
         required=False,
+        validators=[single_line],
         help_text=_("For the team ranking: the team's name (created with its first member)."),
     )
     same_person = forms.CharField(required=False, max_length=20)
@@ -417,6 +427,8 @@ class RegisterForm(forms.Form):
         data = super().clean()
         if data.get("player"):
             return data
+        if self.has_error("first_name") or self.has_error("last_name"):
+            return data  # the name field says what is wrong with it
         first, last = (data.get("first_name") or "").strip(), (data.get("last_name") or "").strip()
         if not (first and last):
             raise forms.ValidationError(
@@ -482,7 +494,9 @@ class PairForm(forms.Form):
 
     first = forms.ModelChoiceField(queryset=Entry.objects.none(), label=_("Player"))
     second = forms.ModelChoiceField(queryset=Entry.objects.none(), label=_("partner"))
-    name = forms.CharField(label=_("Pair name"), max_length=150, required=False)
+    name = forms.CharField(
+        label=_("Pair name"), max_length=150, required=False, validators=[single_line]
+    )
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -511,8 +525,11 @@ class UploadForm(forms.Form):
         return upload
 
 
+REASON_LENGTH = 100  # what the history keeps of a change's reason (simple-history's column)
+
+
 class ReasonForm(forms.Form):
-    reason = forms.CharField(label=_("Reason"), max_length=300)
+    reason = forms.CharField(label=_("Reason"), max_length=REASON_LENGTH, validators=[single_line])
 
 
 # --- hand forms -------------------------------------------------------------------------------

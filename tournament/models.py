@@ -47,6 +47,7 @@ from simple_history.models import HistoricalRecords
 import scoring
 
 from .querysets import EntryQuerySet, HandQuerySet, SeatQuerySet
+from .validators import single_line
 
 
 class Audited(models.Model):
@@ -86,10 +87,10 @@ class Player(models.Model):
         JUNIORS = "jugend", _("Juniors")
         SENIORS = "senioren", _("Seniors")
 
-    first_name = models.CharField(_("first name"), max_length=100)
-    last_name = models.CharField(_("last name"), max_length=100)
-    club = models.CharField(_("club"), max_length=150, blank=True)
-    town = models.CharField(_("town"), max_length=150, blank=True)
+    first_name = models.CharField(_("first name"), max_length=100, validators=[single_line])
+    last_name = models.CharField(_("last name"), max_length=100, validators=[single_line])
+    club = models.CharField(_("club"), max_length=150, blank=True, validators=[single_line])
+    town = models.CharField(_("town"), max_length=150, blank=True, validators=[single_line])
     category = models.CharField(
         _("category"), max_length=20, choices=Category.choices, blank=True, default=""
     )
@@ -141,7 +142,7 @@ class Season(models.Model):
     """A season holds the events of one game: their totals are added up, so they must be the same
     kind of number, ranked the same way (issue 10)."""
 
-    name = models.CharField(_("name"), max_length=200)
+    name = models.CharField(_("name"), max_length=200, validators=[single_line])
     slug = models.SlugField(_("short name"), unique=True)
     game = models.CharField(_("game"), max_length=20, choices=Game.choices, default=Game.CEGO)
     best_of = models.PositiveSmallIntegerField(
@@ -191,10 +192,10 @@ class Event(models.Model):
         null=True,
         blank=True,
     )
-    name = models.CharField(_("name"), max_length=200)
+    name = models.CharField(_("name"), max_length=200, validators=[single_line])
     slug = models.SlugField(_("short name"), unique=True)
     date = models.DateField(_("date"))
-    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True, validators=[single_line])
     game = models.CharField(_("game"), max_length=20, choices=Game.choices, default=Game.CEGO)
     rules = models.JSONField(_("rule settings"), default=dict, blank=True)
     table_policy = models.CharField(
@@ -313,7 +314,7 @@ class Team(models.Model):
         SQUAD = "squad", _("Team of four")
 
     event = models.ForeignKey(Event, related_name="teams", on_delete=models.CASCADE)
-    name = models.CharField(_("name"), max_length=150)
+    name = models.CharField(_("name"), max_length=150, validators=[single_line])
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.SQUAD)
 
     class Meta:
@@ -423,7 +424,9 @@ class Table(models.Model):
     number = models.PositiveSmallIntegerField(_("number"))
     size = models.PositiveSmallIntegerField(_("players"))
     voided = models.BooleanField(_("voided"), default=False)
-    void_reason = models.CharField(_("reason for voiding"), max_length=300, blank=True)
+    void_reason = models.CharField(
+        _("reason for voiding"), max_length=300, blank=True, validators=[single_line]
+    )
     token = models.CharField(_("table link"), max_length=64, unique=True, default=new_token)
     submitted_at = models.DateTimeField(_("submitted at"), null=True, blank=True)
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)

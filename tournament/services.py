@@ -115,6 +115,8 @@ def register_player(
 ) -> Entry:
     """Enter a player in an event. After the first draw the entry is marked late; a late entry is
     seated from the next round drawn on."""
+    # one registration at a time per event (an import locks it too): start numbers stay unique
+    event = Event.objects.select_for_update().get(pk=event.pk)
     if event.status == Event.Status.FINISHED:
         raise Refused(_("The event is finished; no more players can be registered."))
     if Entry.objects.filter(event=event, player=player).exists():

@@ -11,10 +11,11 @@ import uuid
 
 import pytest
 from django.db import close_old_connections, connection
+from django.utils import translation
 
-from tests.factories import cego, make_table
-from tournament import services
-from tournament.models import Hand, Result
+from tests.factories import cego, make_entries, make_event, make_round, make_table
+from tournament import imports, services
+from tournament.models import Entry, Hand, Player, Result
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -112,3 +113,58 @@ def test_two_scorers_correcting_the_same_game_cannot_overwrite_each_other():
     assert sorted(outcomes) == ["refused", "saved"]
     hand.refresh_from_db()
     assert hand.version == 2
+
+
+# --- imports confirmed several times at once (issue 11, findings 1 and 2) -----------------------
+
+CONFIRMS = 4
+
+
+def test_four_concurrent_confirms_of_a_player_list_register_it_once():
+    """On PostgreSQL two of four confirms of a 50-row list registered it twice (100 entries), two
+    more answered 500; now the event row is locked and the list is checked again inside."""
+    event = make_event()
+    rows = [["Vorname", "Nachname", "Verein"]] + [[f"V{i}", f"N{i}", "CC"] for i in range(50)]
+    preview = imports.read_players(event, rows)
+    outcomes: list[str] = []
+
+    def confirm(_i: int) -> None:
+        try:
+            with translation.override("en"):  # a thread starts in the default language
+                imports.save_players(event, preview.payload(), key=preview.key)
+            outcomes.append("saved")
+        except imports.AlreadyImported as exc:
+            outcomes.append(str(exc))
+
+    assert run_in_threads(confirm, count=CONFIRMS) == []
+    assert outcomes.count("saved") == 1
+    assert all("already imported: 50 players" in o for o in outcomes if o != "saved")
+    numbers = sorted(Entry.objects.filter(event=event).values_list("start_number", flat=True))
+    assert numbers == list(range(1, 51))
+    assert Player.objects.count() == 50
+
+
+def test_four_concurrent_confirms_of_a_result_import_store_each_game_once():
+    event = make_event()
+    make_entries(event, 8)
+    rnd = make_round(event)
+    tables = {t.number: t for t in rnd.tables.all()}
+    payload = [{"table": n, "hand": cego("halbe", j % 4, 34 + j)} for n in tables for j in range(5)]
+    key = uuid.uuid4().hex
+    outcomes: list[str] = []
+
+    def confirm(_i: int) -> None:
+        try:
+            with translation.override("en"):
+                imports.save_results(rnd, payload, key=key)
+            outcomes.append("saved")
+        except imports.AlreadyImported as exc:
+            outcomes.append(str(exc))
+
+    assert run_in_threads(confirm, count=CONFIRMS) == []
+    assert outcomes.count("saved") == 1
+    assert all("already imported: 10 games" in o for o in outcomes if o != "saved")
+    for table in tables.values():
+        numbers = list(Hand.objects.filter(table=table).values_list("number", flat=True))
+        assert sorted(numbers) == [1, 2, 3, 4, 5]
+        assert Result.objects.filter(table=table).count() == 20

@@ -364,3 +364,81 @@ def test_the_excel_download_costs_the_same_queries_for_8_players_and_40(client):
     small, large = cego_event(8, 2), cego_event(40, 3)
     # Expect the event (with its season), then the workbook's queries
     assert download(client, small) == download(client, large)
+
+
+# --- whatever is stored, a download never fails and never holds a formula (issue 11) -----------
+
+
+def formulas_in(content: bytes) -> list[str]:
+    with zipfile.ZipFile(io.BytesIO(content)) as archive:
+        sheets = [n for n in archive.namelist() if n.startswith("xl/worksheets/")]
+        return [n for n in sheets if b"<f>" in archive.read(n) or b"<f " in archive.read(n)]
+
+
+def test_control_characters_already_stored_never_break_a_download(client):
+    """Stored before names were checked (or written around the forms): the downloads of the event,
+    the season and the result template still open, the characters dropped."""
+    nul = "\x00" if connection.vendor == "sqlite" else ""  # PostgreSQL cannot store NUL at all
+    season = make_season(name="Saison\x07 2026")
+    event = make_event(name="Turnier\x1b[31m", season=season, hands_per_round={"4": 1})
+    services.register_player(
+        event=event, player=make_player(first_name="\x01\x0bEva", last_name=f"Maier\x1f{nul}")
+    )
+    make_entries(event, 3)
+    rnd = play_round(event, 1)
+    services.void_table(table=rnd.tables.get(), reason="Karten\x0cfehlten")
+    for url in (
+        reverse("event_xlsx", args=[event.slug]),
+        reverse("season_xlsx", args=[season.slug]),
+    ):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert load_workbook(io.BytesIO(response.content)).worksheets
+    from tournament import imports
+
+    for content in (
+        exports.event_workbook(event).getvalue(),
+        exports.season_workbook(season).getvalue(),
+        imports.result_template(rnd).getvalue(),
+    ):
+        values = [
+            cell
+            for sheet in load_workbook(io.BytesIO(content)).worksheets
+            for row in sheet.iter_rows(values_only=True)
+            for cell in row
+            if isinstance(cell, str)
+        ]
+        assert any("Eva" in v for v in values)
+        assert not any(ch in v for v in values for ch in "\x00\x01\x07\x0b\x0c\x1b\x1f")
+
+
+@pytest.mark.parametrize("name", ['=HYPERLINK("http://evil.example","Klick")', "+1+1", "@cmd"])
+def test_event_names_in_the_season_workbook_are_text_not_formulas(name: str):
+    season = make_season(name=name)
+    event = make_event(name=name, season=season, hands_per_round={"4": 1})
+    make_entries(event, 4)
+    play_round(event, 1)
+    content = exports.season_workbook(season).getvalue()
+    assert formulas_in(content) == []
+    sheet = load_workbook(io.BytesIO(content)).worksheets[0]
+    heading = next(cell for cell in sheet[1] if name in str(cell.value))
+    assert heading.data_type == "s"
+    assert heading.value == "'" + name
+
+
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [
+        ("=1+1", "'=1+1"),
+        ("-3", "'-3"),
+        ("\tTab", "'\tTab"),
+        ("\rCR", "'\rCR"),
+        ("Eva\x00\x01\x0b", "Eva"),
+        ("\x01=1+1", "'=1+1"),
+        ("Anna Müller", "Anna Müller"),
+        (7, 7),
+        (None, None),
+    ],
+)
+def test_every_cell_goes_through_one_formula_safe_writer(value, written):
+    assert exports.text(value) == written

@@ -4,13 +4,18 @@ and to the imports. Whatever arrives: never an error 500, never a partial save, 
 from __future__ import annotations
 
 import io
+import time
+import tracemalloc
+import zipfile
 
 import pytest
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from openpyxl import Workbook
 
 from tests.factories import make_entries, make_event, make_round, make_user
+from tournament import imports, validators
 from tournament.models import Entry, Event, Hand, Player, Result
 
 pytestmark = pytest.mark.django_db
@@ -181,3 +186,188 @@ def test_the_imports_answer_any_file_without_an_error(open_table, content, name)
     assert response.status_code == 200
     assert Entry.objects.count() == entries  # a preview saves nothing
     consistent(open_table)
+
+
+# --- hostile uploads: shapes, packing, characters (issue 11, findings 3 to 5) ------------------
+
+SHEET_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+SECONDS_PER_UPLOAD = 5
+MEMORY_PER_UPLOAD = 100 * 1024 * 1024
+CELL_TEXT = st.one_of(
+    st.sampled_from(
+        [
+            "Vorname",
+            "Nachname",
+            "Anna",
+            "Müller",
+            '=HYPERLINK("http://evil.example","x")',
+            "@SUM(A1)",
+            "+1",
+            "-1",
+            "\tTab",
+            "J\x01\x0börg",
+            "Jö\x00rg",
+            "a\u2028b",
+            "x" * 200,
+        ]
+    ),
+    st.text(max_size=12),
+)
+ROW_NUMBERS = st.sampled_from([1, 2, 3, 4, 5, 5000, 5001, 1_048_576, 10**9])
+COLUMNS = st.sampled_from(["A", "B", "C", "E", "AX", "AY", "ZZ", "XFD"])
+
+
+def xml_text(text: str) -> str:
+    # XML cannot carry most control characters at all; an attacker's file escapes what it can
+    return "".join(
+        f"&#{ord(ch)};" if ch in "\t\n\r" else ch
+        for ch in text.replace("&", "&amp;").replace("<", "&lt;")
+        if ch in "\t\n\r" or ord(ch) >= 0x20
+    )
+
+
+@st.composite
+def hostile_sheets(draw) -> bytes:
+    """A sheet's XML as a hand-made file may have it: any declared size, rows far apart, cells
+    far right, shared strings that do not exist, numbers out of range, megabytes of packing."""
+    rows = []
+    for number in sorted({*draw(st.lists(ROW_NUMBERS, max_size=6)), 1}):
+        cells = []
+        for column in draw(st.lists(COLUMNS, max_size=5, unique=True)):
+            ref = f"{column}{number}"
+            kind = draw(st.sampled_from(["inline"] * 6 + ["shared", "number", "bool", "broken"]))
+            if kind == "inline":
+                text = xml_text(draw(CELL_TEXT))
+                cells.append(f'<c r="{ref}" t="inlineStr"><is><t>{text}</t></is></c>')
+            elif kind == "shared":
+                cells.append(f'<c r="{ref}" t="s"><v>{draw(st.sampled_from([0, 1]))}</v></c>')
+            elif kind == "number":
+                value = draw(st.sampled_from(["1", "-0.5", "1e999", "4E+307"]))
+                cells.append(f'<c r="{ref}"><v>{value}</v></c>')
+            elif kind == "bool":
+                cells.append(f'<c r="{ref}" t="b"><v>1</v></c>')
+            else:  # a string that does not exist, a number that is none
+                cells.append(
+                    draw(
+                        st.sampled_from(
+                            [f'<c r="{ref}" t="s"><v>99999</v></c>', f'<c r="{ref}"><v>x</v></c>']
+                        )
+                    )
+                )
+        if number == 1:
+            cells.insert(0, '<c r="A1" t="inlineStr"><is><t>Vorname</t></is></c>')
+            cells.insert(1, '<c r="B1" t="inlineStr"><is><t>Nachname</t></is></c>')
+        rows.append(f'<row r="{number}">{"".join(cells)}</row>')
+    dimension = draw(st.sampled_from(["A1:E4", "A1:XFD1048576", "A1", "ZZZ0", ""]))
+    padding = draw(st.sampled_from([0, 10_000, 30_000_000]))
+    return (
+        f'<worksheet xmlns="{SHEET_NS}"><dimension ref="{dimension}"/><sheetData>'.encode()
+        + "".join(rows).encode()
+        + b" " * padding
+        + b"</sheetData></worksheet>"
+    )
+
+
+def replace_first_sheet(workbook: bytes, sheet: bytes) -> bytes:
+    output = io.BytesIO()
+    with (
+        zipfile.ZipFile(io.BytesIO(workbook)) as source,
+        zipfile.ZipFile(output, "w", zipfile.ZIP_DEFLATED) as target,
+    ):
+        for info in source.infolist():
+            member = info.filename == "xl/worksheets/sheet1.xml"
+            target.writestr(info.filename, sheet if member else source.read(info.filename))
+    return output.getvalue()
+
+
+@st.composite
+def hostile_csv(draw) -> bytes:
+    width = draw(st.sampled_from([2, 5, 50, 51, 300]))
+    height = draw(st.sampled_from([0, 1, 3, 5000, 5001]))
+    cell = draw(CELL_TEXT)
+    delimiter = draw(st.sampled_from([";", ",", "\t"]))
+    header = delimiter.join(["Vorname", "Nachname"] + ["x"] * (width - 2))
+    row = delimiter.join([cell.replace(delimiter, " "), "Weiß"] + [""] * (width - 2))
+    text = "\r\n".join([header] + [row] * height)
+    return text.encode(draw(st.sampled_from(["utf-8", "utf-8-sig", "utf-16"])), "replace")
+
+
+def post_bounded(client: Client, url: str, name: str, content: bytes):
+    upload = io.BytesIO(content)
+    upload.name = name
+    tracemalloc.start()
+    started = time.monotonic()
+    try:
+        response = client.post(url, {"file": upload})
+    finally:
+        _current, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    seconds = time.monotonic() - started
+    assert response.status_code == 200, (url, response.status_code)
+    assert seconds < SECONDS_PER_UPLOAD, (url, seconds)
+    assert peak < MEMORY_PER_UPLOAD, (url, peak)
+    return response
+
+
+def refused_or_clean_preview(response) -> None:
+    """A clear refusal of the file, or a preview whose accepted rows are clean text."""
+    form = response.context["form"]
+    preview = response.context.get("preview")
+    if preview is None:
+        assert form.errors["file"]
+        assert all(message.strip() for message in form.errors["file"])
+        return
+    for row in getattr(preview, "rows", []):
+        if getattr(row, "status", "") in ("new", "matched"):
+            for text in (row.first_name, row.last_name, row.club, row.town):
+                assert not validators.CONTROL.search(text), row
+
+
+UPLOADS = settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
+@UPLOADS
+@given(sheet=hostile_sheets())
+def test_hostile_workbooks_get_a_refusal_or_a_clean_preview_in_bounded_time_and_memory(
+    open_table, sheet
+):
+    client = Client(raise_request_exception=False)
+    client.force_login(make_user())
+    event = open_table.round.event
+    entries, hands = Entry.objects.count(), Hand.objects.count()
+    players = replace_first_sheet(xlsx_of([["Vorname", "Nachname"]]), sheet)
+    response = post_bounded(client, f"/turnier/{event.slug}/spieler/import/", "a.xlsx", players)
+    refused_or_clean_preview(response)
+    results = replace_first_sheet(imports.result_template(open_table.round).getvalue(), sheet)
+    response = post_bounded(
+        client, f"/turnier/{event.slug}/durchgang/1/ergebnisimport/", "a.xlsx", results
+    )
+    refused_or_clean_preview(response)
+    assert (Entry.objects.count(), Hand.objects.count()) == (entries, hands)
+
+
+@UPLOADS
+@given(content=hostile_csv())
+def test_hostile_csv_lists_get_a_refusal_or_a_clean_preview_in_bounded_time_and_memory(
+    open_table, content
+):
+    client = Client(raise_request_exception=False)
+    client.force_login(make_user())
+    event = open_table.round.event
+    entries = Entry.objects.count()
+    response = post_bounded(client, f"/turnier/{event.slug}/spieler/import/", "a.csv", content)
+    refused_or_clean_preview(response)
+    assert Entry.objects.count() == entries
+
+
+def xlsx_of(rows: list[list[str]]) -> bytes:
+    book = Workbook()
+    for row in rows:
+        book.active.append(row)
+    output = io.BytesIO()
+    book.save(output)
+    return output.getvalue()

@@ -401,7 +401,8 @@ def table_void(request: HttpRequest, pk: int) -> HttpResponse:
     access.require(request, table.round.event, ORGANISER)
     form = ReasonForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Give a reason."))
+        given = request.POST.get("reason", "").strip()
+        messages.error(request, " ".join(form.errors["reason"]) if given else _("Give a reason."))
         return redirect(table)
     try:
         if request.POST.get("action") == "restore":

@@ -200,6 +200,23 @@ def _payload_salt(kind: str, pk: int) -> str:
     return f"tournament.import.{kind}.{pk}"
 
 
+def _sign(kind: str, pk: int, preview: imports.PlayerImport | imports.ResultImport) -> str:
+    """The preview's rows and its key, signed for the confirm button."""
+    return signing.dumps(
+        {"key": preview.key, "rows": preview.payload()}, salt=_payload_salt(kind, pk), compress=True
+    )
+
+
+def _unsign(request: HttpRequest, kind: str, pk: int) -> tuple[str, list[dict[str, Any]]]:
+    """The key and rows of a confirmed preview (``signing.BadSignature`` if it is not one)."""
+    data = signing.loads(
+        request.POST.get("payload", ""), salt=_payload_salt(kind, pk), max_age=IMPORT_MAX_AGE
+    )
+    if not isinstance(data, dict) or not isinstance(data.get("rows"), list):
+        raise signing.BadSignature("not a preview")
+    return str(data.get("key") or ""), data["rows"]
+
+
 @protected
 def import_players(request: HttpRequest, slug: str) -> HttpResponse:
     """Player list from XLSX or CSV: upload, preview (new / known / rejected), confirm."""
@@ -208,16 +225,18 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
     context: dict[str, Any] = {"event": event, "form": UploadForm()}
     if request.method == "POST" and request.POST.get("action") == "confirm":
         try:
-            rows = signing.loads(
-                request.POST.get("payload", ""),
-                salt=_payload_salt("players", event.pk),
-                max_age=IMPORT_MAX_AGE,
-            )
+            key, rows = _unsign(request, "players", event.pk)
             saved = imports.save_players(
-                event, rows, user=request.user if request.user.is_authenticated else None
+                event,
+                rows,
+                user=request.user if request.user.is_authenticated else None,
+                key=key,
             )
         except signing.BadSignature:
             messages.error(request, _("The preview has expired; upload the file again."))
+        except imports.AlreadyImported as exc:
+            messages.warning(request, str(exc))
+            return redirect("event_players", slug=event.slug)
         except services.Refused as exc:
             refused(request, exc)
         else:
@@ -238,9 +257,7 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
                 form.add_error("file", str(exc))
             else:
                 context["preview"] = preview
-                context["payload"] = signing.dumps(
-                    preview.payload(), salt=_payload_salt("players", event.pk), compress=True
-                )
+                context["payload"] = _sign("players", event.pk, preview)
     return render(request, "tournament/import_players.html", context)
 
 
@@ -261,14 +278,13 @@ def import_results(request: HttpRequest, slug: str, number: int) -> HttpResponse
     context: dict[str, Any] = {"event": rnd.event, "round": rnd, "form": UploadForm()}
     if request.method == "POST" and request.POST.get("action") == "confirm":
         try:
-            rows = signing.loads(
-                request.POST.get("payload", ""),
-                salt=_payload_salt("results", rnd.pk),
-                max_age=IMPORT_MAX_AGE,
-            )
-            saved = imports.save_results(rnd, rows, user=request.user)
+            key, rows = _unsign(request, "results", rnd.pk)
+            saved = imports.save_results(rnd, rows, user=request.user, key=key)
         except signing.BadSignature:
             messages.error(request, _("The preview has expired; upload the file again."))
+        except imports.AlreadyImported as exc:
+            messages.warning(request, str(exc))
+            return redirect("round_results", slug=slug, number=number)
         except services.Refused as exc:
             refused(request, exc)
         else:
@@ -287,7 +303,5 @@ def import_results(request: HttpRequest, slug: str, number: int) -> HttpResponse
                 form.add_error("file", str(exc))
             else:
                 context["preview"] = preview
-                context["payload"] = signing.dumps(
-                    preview.payload(), salt=_payload_salt("results", rnd.pk), compress=True
-                )
+                context["payload"] = _sign("results", rnd.pk, preview)
     return render(request, "tournament/import_results.html", context)

@@ -194,8 +194,11 @@ def table_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     access.require(request, table.round.event, SCORER)
     try:
         if request.POST.get("action") == "reopen":
+            form = ReasonForm(request.POST)
+            if not form.is_valid():
+                raise services.Refused(" ".join(form.errors["reason"]))
             services.reopen_table(
-                table=table, reason=request.POST.get("reason", ""), user=request.user
+                table=table, reason=form.cleaned_data["reason"], user=request.user
             )
             messages.success(request, _("The sheet is open again; the players confirm anew."))
         elif request.POST.get("action") == "submit":

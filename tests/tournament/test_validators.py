@@ -1,0 +1,207 @@
+"""Text that reaches a page, a printout or a workbook is one line of ordinary characters: control
+characters are refused where the text comes in (forms, the admin, imports), with a message that
+says which character and where (issue 11, finding 4)."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.messages import get_messages
+from django.core.exceptions import ValidationError
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import (
+    cego,
+    make_entries,
+    make_event,
+    make_player,
+    make_season,
+    make_table,
+    make_user,
+)
+from tournament import services, validators
+from tournament.forms import (
+    EventForm,
+    PairForm,
+    PlayerForm,
+    ReasonForm,
+    RegisterForm,
+    SeasonForm,
+)
+from tournament.models import Event, Player, Season, Table, Team
+
+pytestmark = pytest.mark.django_db
+
+HOSTILE = [
+    "J\x00rg",
+    "J\x01\x0börg",
+    "Tab\there",
+    "Zeile\nzwei",
+    "CR\r",
+    "DEL\x7f",
+    "C1\x85",
+    "\u2028",
+]
+ORDINARY = ["Anna-Lena Müller", "O'Brien", "Zoë Ødegård", "李 小龙", "Jörg 🂡", "  spaced  "]
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_the_validator_refuses_control_characters_naming_the_character(text: str):
+    with pytest.raises(ValidationError) as caught:
+        validators.single_line(text)
+    message = caught.value.messages[0]
+    assert "control character" in message
+    bad = next(ch for ch in text if validators.CONTROL.match(ch))
+    assert f"U+{ord(bad):04X}" in message
+
+
+@pytest.mark.parametrize("text", ORDINARY)
+def test_the_validator_lets_ordinary_names_through(text: str):
+    validators.single_line(text)
+
+
+def test_one_line_turns_tabs_and_line_breaks_into_single_spaces():
+    assert validators.one_line("  Anna\tMaria\r\n Müller \n") == "Anna Maria Müller"
+    assert validators.one_line("Jö\x00rg") == "Jö\x00rg"  # not whitespace: left for the validator
+
+
+@pytest.mark.parametrize(
+    ("model", "values", "field"),
+    [
+        (Player, {"first_name": "J\x01rg", "last_name": "W"}, "first_name"),
+        (Player, {"first_name": "J", "last_name": "W", "club": "CC\x0b"}, "club"),
+        (Player, {"first_name": "J", "last_name": "W", "town": "Ort\n"}, "town"),
+        (Season, {"name": "Saison\x07", "slug": "s"}, "name"),
+        (
+            Event,
+            {"name": "T", "slug": "t", "date": datetime.date(2026, 1, 1), "venue": "Halle\x1b"},
+            "venue",
+        ),
+    ],
+)
+def test_full_clean_refuses_control_characters_in_text_fields(model, values, field):
+    with pytest.raises(ValidationError) as caught:
+        model(**values).full_clean()
+    assert field in caught.value.message_dict
+
+
+def test_team_names_and_void_reasons_are_checked_too():
+    event = make_event()
+    with pytest.raises(ValidationError) as caught:
+        Team(event=event, name="Team\x00").full_clean(exclude=["event"])
+    assert "name" in caught.value.message_dict
+    field = Table._meta.get_field("void_reason")
+    with pytest.raises(ValidationError):
+        field.run_validators("fehlt\x01")
+
+
+@pytest.mark.parametrize(
+    ("form", "data", "field"),
+    [
+        (PlayerForm, {"first_name": "J\x01rg", "last_name": "Weiß"}, "first_name"),
+        (RegisterForm, {"first_name": "Jörg", "last_name": "We\x0biß"}, "last_name"),
+        (RegisterForm, {"first_name": "Jörg", "last_name": "Weiß", "club": "CC\tX"}, "club"),
+        (RegisterForm, {"first_name": "J", "last_name": "W", "team": "Die\x1bAsse"}, "team"),
+        (SeasonForm, {"name": "Saison\x01", "slug": "saison"}, "name"),
+        (ReasonForm, {"reason": "Tippfehler\x08"}, "reason"),
+    ],
+)
+def test_forms_refuse_control_characters_with_a_message_on_the_field(form, data, field):
+    bound = form(data)
+    assert not bound.is_valid()
+    assert "control character" in " ".join(bound.errors[field])
+
+
+def test_the_event_form_refuses_a_control_character_in_the_name_and_venue():
+    form = EventForm(
+        {
+            "name": "Turnier\x01",
+            "date": "2026-10-03",
+            "venue": "Hal\x0ble",
+            "game": "cego",
+            "table_policy": "exact",
+            "target_table_size": 4,
+            "rounds_planned": 2,
+            "pairing": "drawn",
+        }
+    )
+    assert not form.is_valid()
+    assert "control character" in " ".join(form.errors["name"])
+    assert "control character" in " ".join(form.errors["venue"])
+
+
+def test_the_pair_form_refuses_a_control_character_in_the_pair_name():
+    event = make_event(game="ziege")
+    first, second = make_entries(event, 2)
+    form = PairForm({"first": first.pk, "second": second.pk, "name": "Paar\x01"}, event=event)
+    assert not form.is_valid()
+    assert "control character" in " ".join(form.errors["name"])
+
+
+def test_registering_a_player_with_control_characters_saves_nothing(client: Client):
+    client.force_login(make_user())
+    event = make_event()
+    response = client.post(
+        reverse("event_players", args=[event.slug]),
+        {"first_name": "\x01\x0bEva", "last_name": "Maier"},
+    )
+    assert response.status_code == 200
+    assert "control character" in response.content.decode()
+    # the field's own error only: not also "give the first and last name" for the whole form
+    assert response.context["form"].non_field_errors() == []
+    assert Player.objects.count() == 0
+
+
+def test_an_admin_edit_passes_through_the_same_check(client: Client):
+    admin = make_user("admin")
+    admin.is_superuser = True
+    admin.save(update_fields=["is_superuser"])
+    client.force_login(admin)
+    player = make_player(first_name="Eva", last_name="Maier")
+    response = client.post(
+        reverse("admin:tournament_player_change", args=[player.pk]),
+        {"first_name": "Eva\x01", "last_name": "Maier", "club": "", "town": "", "category": ""},
+    )
+    assert response.status_code == 200  # the form again, with the error
+    player.refresh_from_db()
+    assert player.first_name == "Eva"
+    season = make_season()
+    response = client.post(
+        reverse("admin:tournament_season_change", args=[season.pk]),
+        {"name": "Ne\x0bu", "slug": season.slug, "best_of": ""},
+    )
+    assert response.status_code == 200
+    season.refresh_from_db()
+    assert "\x0b" not in season.name
+
+
+def submitted_table() -> Table:
+    table = make_table(hands_per_round={"4": 1})
+    services.record_hand(table=table, data=cego())
+    return services.submit_table(table=table)
+
+
+@pytest.mark.parametrize(
+    ("reason", "says"),
+    [("x" * 101, "at most 100 characters"), ("Tipp\x00fehler", "control character")],
+    ids=["longer-than-the-history-keeps", "nul"],
+)
+def test_a_reason_the_history_cannot_keep_is_refused_with_a_message(client: Client, reason, says):
+    """PostgreSQL refused a reason over 100 characters (the history's column) with an error 500,
+    and any text with a NUL."""
+    client.force_login(make_user())
+    table = submitted_table()
+    assert not ReasonForm({"reason": reason}).is_valid()
+    response = client.post(
+        reverse("table_confirm", args=[table.pk]), {"action": "reopen", "reason": reason}
+    )
+    assert response.status_code == 302
+    assert any(says in str(m) for m in get_messages(response.wsgi_request))
+    table.refresh_from_db()
+    assert table.submitted_at is not None  # still handed in
+    response = client.post(reverse("table_void", args=[table.pk]), {"reason": reason})
+    assert any(says in str(m) for m in get_messages(response.wsgi_request))
+    table.refresh_from_db()
+    assert not table.voided
