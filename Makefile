@@ -28,7 +28,10 @@ run: demo
 	DJANGO_DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # A real event on the hall's network: gunicorn, static files by WhiteNoise, debug off. The secret
-# key is made once and kept in .secret_key (not in git); phones reach http://<this laptop's IP>:8000
+# key is made once and kept in .secret_key (not in git); phones reach http://<this laptop's IP>:8000,
+# the address printed in the table sheets' QR codes (DJANGO_PUBLIC_URL: the first IPv4 address of
+# `hostname -I` that is not a loopback one, unless set; never 127.0.0.1)
+LAN_URL = $$(hostname -I 2>/dev/null | tr ' ' '\n' | awk '/^[0-9.]+$$/ && !/^127\./ {print "http://" $$0 ":$(PORT)"; exit}')
 SECRET_FILE := .secret_key
 serve: venv
 	test -s $(SECRET_FILE) || $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > $(SECRET_FILE)
@@ -36,6 +39,7 @@ serve: venv
 	DJANGO_SECRET_KEY=$$(cat $(SECRET_FILE)) $(BIN)/python manage.py collectstatic --noinput -v0
 	DJANGO_SECRET_KEY=$$(cat $(SECRET_FILE)) \
 	DJANGO_ALLOWED_HOSTS=$${DJANGO_ALLOWED_HOSTS:-localhost,127.0.0.1,$$(hostname -I 2>/dev/null | tr ' ' ',')} \
+	DJANGO_PUBLIC_URL=$${DJANGO_PUBLIC_URL:-$(LAN_URL)} \
 	$(BIN)/gunicorn tournament.wsgi --bind 0.0.0.0:$(PORT) --workers 3 --threads 4 --timeout 60
 
 lint: venv

@@ -7,6 +7,9 @@ DJANGO_ALLOWED_HOSTS  comma-separated; default localhost names (any host in debu
 DJANGO_HTTPS          "1" when the app is served over HTTPS (behind a TLS proxy): secure cookies,
                       HSTS and the redirect to https. Off for a hall's local network over HTTP.
 DJANGO_CSRF_TRUSTED_ORIGINS  comma-separated origins (https://example.org) behind a proxy.
+DJANGO_PUBLIC_URL     the address phones in the hall open (http://192.168.1.20:8000), printed in the
+                      table sheets' QR codes; an event may set its own. ``make serve`` sets it to
+                      this machine's LAN address. Its host is served (added to the allowed hosts).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import os
 import secrets
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
@@ -50,6 +54,13 @@ ALLOWED_HOSTS = [
 ]
 if DEBUG and "DJANGO_ALLOWED_HOSTS" not in os.environ:
     ALLOWED_HOSTS = ["*"]
+
+PUBLIC_URL = os.environ.get("DJANGO_PUBLIC_URL", "").strip().rstrip("/")
+_public_host = urlsplit(PUBLIC_URL).hostname or ""
+if ":" in _public_host:  # IPv6, written as Django compares it
+    _public_host = f"[{_public_host}]"
+if _public_host and _public_host not in ALLOWED_HOSTS and "*" not in ALLOWED_HOSTS:
+    ALLOWED_HOSTS.append(_public_host)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
