@@ -25,8 +25,10 @@ from .common import event_or_404, protected, refused, round_or_404, xlsx_respons
 
 
 def qr_svg(url: str) -> str:
-    """The table link as a QR code, inline SVG (segno), printed on the table sheet."""
-    return segno.make(url, error="m").svg_inline(scale=3, border=2)
+    """The table link as a QR code, inline SVG (segno), printed on the table sheet: a viewBox
+    without a fixed size, so the stylesheet scales the whole code (a fixed size would crop a
+    long link's code), with the standard quiet zone of four modules for phone cameras."""
+    return segno.make(url, error="m").svg_inline(border=4, omitsize=True)
 
 
 @require_GET
