@@ -151,6 +151,12 @@ class Hall:
         self.base = live_server.url
         self.browser = browser
         self.desk = desk
+        # standings, projector, print list and workbook are public: read without a login
+        self.reader_context = browser.new_context(
+            viewport={"width": 1366, "height": 900}, locale="de-DE", accept_downloads=True
+        )
+        self.reader = self.reader_context.new_page()
+        self.reader.set_default_timeout(15_000)
         self.tmp_path = tmp_path
         self.slug = "herbstturnier-schonach"
         self.games: dict[int, list[dict]] = {1: [], 2: []}
@@ -184,17 +190,27 @@ class Hall:
         return totals
 
     def standings_page(self) -> dict[int, int]:
-        self.desk.goto(f"{self.base}/turnier/{self.slug}/rangliste/")
-        rows = self.desk.eval_on_selector_all(
+        """Start number → total; checks the shared ranks and the round column on the way."""
+        self.reader.goto(f"{self.base}/turnier/{self.slug}/rangliste/")
+        rows = self.reader.eval_on_selector_all(
             "table.standings tbody tr",
-            "rows => rows.map(r => [r.querySelector('td.no').innerText,"
+            "rows => rows.map(r => [r.querySelector('td.rank').innerText,"
+            " r.querySelector('td.no').innerText,"
+            " [...r.querySelectorAll('td.round')].map(c => c.innerText),"
             " r.querySelector('td:last-child').innerText])",
         )
-        return {int(no): number(total) for no, total in rows}
+        totals = {int(no): number(total) for _rank, no, _rounds, total in rows}
+        for rank, no, rounds, total in rows:
+            # shared ranks: 1 + the number of players ahead; equal totals share the rank
+            better = sum(1 for other in totals.values() if other > number(total))
+            assert int(rank.rstrip(".")) == better + 1, (no, rank, total)
+            # one round: its column says what the total says (an empty cell before it starts)
+            assert [number(r) if r.strip() else 0 for r in rounds] in ([], [number(total)])
+        return totals
 
     def projector(self, names: dict[str, int]) -> dict[int, int]:
-        self.desk.goto(f"{self.base}/turnier/{self.slug}/beamer/")
-        rows = self.desk.eval_on_selector_all(
+        self.reader.goto(f"{self.base}/turnier/{self.slug}/beamer/")
+        rows = self.reader.eval_on_selector_all(
             "#rows tr:not([hidden])",
             "rows => rows.map(r => [r.querySelector('td.name').innerText,"
             " r.querySelector('td.num').innerText])",
@@ -202,17 +218,17 @@ class Hall:
         return {names[name]: number(total) for name, total in rows}
 
     def printed(self) -> dict[int, int]:
-        self.desk.goto(f"{self.base}/turnier/{self.slug}/rangliste/druck/")
-        rows = self.desk.eval_on_selector_all(
+        self.reader.goto(f"{self.base}/turnier/{self.slug}/rangliste/druck/")
+        rows = self.reader.eval_on_selector_all(
             "table.standings-print tbody tr:not(.gap)",
             "rows => rows.map(r => [r.cells[1].innerText, r.cells[r.cells.length - 1].innerText])",
         )
         return {int(no): number(total) for no, total in rows}
 
     def workbook(self) -> dict[int, int]:
-        self.desk.goto(f"{self.base}/turnier/{self.slug}/rangliste/")
-        with self.desk.expect_download() as download:
-            self.desk.click(f"a[href$='/turnier/{self.slug}/excel/']")
+        self.reader.goto(f"{self.base}/turnier/{self.slug}/rangliste/")
+        with self.reader.expect_download() as download:
+            self.reader.click(f"a[href$='/turnier/{self.slug}/excel/']")
         path = self.tmp_path / f"day-{self.checks}.xlsx"
         download.value.save_as(path)
         sheet = load_workbook(path).worksheets[0]
@@ -236,8 +252,8 @@ class Hall:
         return expected
 
     def provisional_marks(self) -> int:
-        self.desk.goto(f"{self.base}/turnier/{self.slug}/rangliste/")
-        return self.desk.locator("table.standings tbody .tag.provisional").count()
+        self.reader.goto(f"{self.base}/turnier/{self.slug}/rangliste/")
+        return self.reader.locator("table.standings tbody .tag.provisional").count()
 
     def phone(self) -> tuple[Any, Any]:
         context = self.browser.new_context(
@@ -298,13 +314,34 @@ def test_a_cego_day_from_paper_to_phone_to_prize_list(live_server, browser, desk
     desk.goto(f"{base}/turnier/{hall.slug}/")
     desk.click("form[action$='/durchgang/neu/'] button")
     desk.wait_for_url(re.compile(r"/durchgang/1/$"))
-    desk.click("form[action$='/draw/'] button")
-    desk.wait_for_selector(".explain")
+    with desk.expect_navigation():
+        desk.click("form[action$='/draw/'] button")
     explain = desk.inner_text(".explain")
     assert "8" in explain
-    assert re.search(r"\d{3,}", explain)  # the seed
+    seed = re.search(r"(\d{4,})", desk.inner_text(".explain small"))[1]
     assert desk.locator(".table-card").count() == 2
+    drawn = hall.seats()
+    desk.fill("input[name=seed]", seed)  # the same seed draws the same tables again
+    with desk.expect_navigation():
+        desk.click("form[action$='/draw/'] button")
+    assert hall.seats() == drawn
+    # a swap between two tables, and back
+    first, second = drawn[1][0], drawn[2][0]
+    for one, other in ((first, second), (second, first)):
+        entry = {n: e.pk for n, e in ((e.start_number, e) for e in hall.event.entries.all())}
+        desk.select_option("select[name=first]", str(entry[one]))
+        desk.select_option("select[name=second]", str(entry[other]))
+        with desk.expect_navigation():
+            desk.click("form[action$='/swap/'] button")
+        if one == first:
+            assert hall.seats()[1][0] == second
+    assert hall.seats() == drawn
     tables = {t.number: t for t in Table.objects.filter(round__event=hall.event)}
+    desk.goto(f"{base}/turnier/{hall.slug}/durchgang/1/druck/sitzplan/")
+    boxes = desk.locator(".box ol").all_inner_texts()
+    assert [b.split("\n") for b in boxes] == [
+        [" ".join(PLAYERS[start - 1][:2]) for start in drawn[n]] for n in (1, 2)
+    ]
 
     # "Wo sitze ich?": a player finds their table and seat
     _first, last, _club = PLAYERS[4]
@@ -438,6 +475,7 @@ def test_a_cego_day_from_paper_to_phone_to_prize_list(live_server, browser, desk
     after = hall.agree("game 4 at table 2 corrected into a Bettel")
     declarer = hall.seats()[2][3]
     assert after[declarer] - before[declarer] == 3 * 50 - 3 * 40  # Bettel 50, not Piccolo 40
+    hall.reader_context.close()
 
     # 10. The prize-giving list: the places and the last
     desk.goto(f"{base}/turnier/{hall.slug}/rangliste/druck/?prize=1")
