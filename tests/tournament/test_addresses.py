@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import make_event, make_user
+from tests.factories import make_event, make_table, make_user
 from tests.tournament.test_views import event_post
 from tournament import addresses, checks
 
@@ -101,3 +101,11 @@ def test_the_system_check_warns_about_a_public_url_phones_cannot_use(
 ):
     settings.PUBLIC_URL = value
     assert [w.id for w in checks.public_url_is_an_address(None)] == ids
+
+
+@pytest.mark.django_db
+def test_the_scorers_table_page_shows_the_table_link_at_the_address_for_phones(client: Client):
+    table = make_table(public_url="http://192.168.1.20:8000")
+    client.force_login(make_user())
+    html = client.get(reverse("table", args=[table.pk])).content.decode()
+    assert f"http://192.168.1.20:8000/t/{table.token}/" in html
