@@ -28,7 +28,10 @@ run: demo
 	DJANGO_DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # A real event on the hall's network: gunicorn, static files by WhiteNoise, debug off. The secret
-# key is made once and kept in .secret_key (not in git); phones reach http://<this laptop's IP>:8000
+# key is made once and kept in .secret_key (not in git); phones reach http://<this laptop's IP>:8000,
+# the address printed in the table sheets' QR codes (DJANGO_PUBLIC_URL: the first IPv4 address of
+# `hostname -I` that is not a loopback one, unless set; never 127.0.0.1)
+LAN_URL = $$(hostname -I 2>/dev/null | tr ' ' '\n' | awk '/^[0-9.]+$$/ && !/^127\./ {print "http://" $$0 ":$(PORT)"; exit}')
 # The log goes to this terminal (stderr): one line per request, and every error 500 as a line
 # "... ERROR django.request Internal Server Error: <path>" with its traceback below it. To keep it:
 #   make serve 2>&1 | tee -a serve.log      then   grep -A30 "ERROR django.request" serve.log
@@ -40,6 +43,7 @@ serve: venv
 	@echo "Log: this terminal (stderr), one line per request; errors as 'ERROR django.request' with the traceback."
 	DJANGO_SECRET_KEY=$$(cat $(SECRET_FILE)) \
 	DJANGO_ALLOWED_HOSTS=$${DJANGO_ALLOWED_HOSTS:-localhost,127.0.0.1,$$(hostname -I 2>/dev/null | tr ' ' ',')} \
+	DJANGO_PUBLIC_URL=$${DJANGO_PUBLIC_URL:-$(LAN_URL)} \
 	$(BIN)/gunicorn tournament.wsgi --bind 0.0.0.0:$(PORT) --workers 3 --threads 4 --timeout 60 \
 		--error-logfile - --access-logfile -
 

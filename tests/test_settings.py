@@ -73,3 +73,16 @@ def test_a_postgres_url_switches_the_database_engine():
         DATABASE_URL="postgres://u:p@127.0.0.1:5432/cego",
     )
     assert result.stdout.split() == ["django.db.backends.postgresql", "cego"], result.stderr
+
+
+def test_the_address_for_phones_from_the_environment_is_served():
+    result = run(
+        "-c",
+        "from django.conf import settings; print(settings.PUBLIC_URL, settings.ALLOWED_HOSTS)",
+        DJANGO_SECRET_KEY="x" * 50,
+        DJANGO_PUBLIC_URL="http://192.168.1.20:8000/",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == (
+        "http://192.168.1.20:8000 ['localhost', '127.0.0.1', '[::1]', '192.168.1.20']"
+    )

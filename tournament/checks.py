@@ -5,7 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.core.checks import Error, register
+from django.core.checks import Error, Warning, register
+from django.core.exceptions import ValidationError
+
+from .addresses import is_loopback, validate_origin
 
 
 @register(deploy=True)
@@ -13,4 +16,29 @@ def secret_key_is_set(app_configs: Any, **kwargs: Any) -> list[Error]:
     """With debug off the app does not start without DJANGO_SECRET_KEY."""
     if getattr(settings, "SECRET_KEY_MISSING", False):
         return [Error(settings.SECRET_KEY_MESSAGE, id="tournament.E001")]
+    return []
+
+
+@register()
+def public_url_is_an_address(app_configs: Any, **kwargs: Any) -> list[Warning]:
+    """DJANGO_PUBLIC_URL goes into every printed QR code: a typo there strands the phones."""
+    value = getattr(settings, "PUBLIC_URL", "")
+    if not value:
+        return []
+    try:
+        validate_origin(value)
+    except ValidationError:
+        return [
+            Warning(
+                f"DJANGO_PUBLIC_URL={value!r} is not an address such as http://192.168.1.20:8000.",
+                id="tournament.W002",
+            )
+        ]
+    if is_loopback(value):
+        return [
+            Warning(
+                f"DJANGO_PUBLIC_URL={value!r} reaches only this machine; phones cannot open it.",
+                id="tournament.W003",
+            )
+        ]
     return []

@@ -251,6 +251,7 @@ class EventForm(forms.ModelForm):
             "target_table_size",
             "rounds_planned",
             "pairing",
+            "public_url",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 

@@ -46,6 +46,7 @@ from simple_history.models import HistoricalRecords
 
 import scoring
 
+from .addresses import validate_origin
 from .querysets import EntryQuerySet, HandQuerySet, SeatQuerySet
 from .validators import single_line
 
@@ -221,6 +222,18 @@ class Event(models.Model):
     )
     status = models.CharField(
         _("status"), max_length=20, choices=Status.choices, default=Status.REGISTRATION
+    )
+    # what the QR codes on the table sheets point to (tournament.addresses)
+    public_url = models.CharField(
+        _("address for phones"),
+        max_length=200,
+        blank=True,
+        validators=[validate_origin],
+        help_text=_(
+            "The address phones in the hall open, printed in the table sheets' QR codes, for "
+            "example http://192.168.1.20:8000. Empty: the server's setting DJANGO_PUBLIC_URL "
+            "(make serve sets it to this laptop's network address)."
+        ),
     )
 
     history = audit()

@@ -11,6 +11,9 @@ DJANGO_PROXY_COUNT    how many proxies in front of the app add the client's addr
                       X-Forwarded-For; default 1 with DJANGO_HTTPS, else 0 (the address is the
                       connection's own). Logins are throttled per user name and client address.
 DJANGO_LOG_LEVEL      the least serious log messages written to stderr; default WARNING.
+DJANGO_PUBLIC_URL     the address phones in the hall open (http://192.168.1.20:8000), printed in the
+                      table sheets' QR codes; an event may set its own. ``make serve`` sets it to
+                      this machine's LAN address. Its host is served (added to the allowed hosts).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import os
 import secrets
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -64,6 +68,13 @@ ALLOWED_HOSTS = [
 ]
 if DEBUG and "DJANGO_ALLOWED_HOSTS" not in os.environ:
     ALLOWED_HOSTS = ["*"]
+
+PUBLIC_URL = os.environ.get("DJANGO_PUBLIC_URL", "").strip().rstrip("/")
+_public_host = urlsplit(PUBLIC_URL).hostname or ""
+if ":" in _public_host:  # IPv6, written as Django compares it
+    _public_host = f"[{_public_host}]"
+if _public_host and _public_host not in ALLOWED_HOSTS and "*" not in ALLOWED_HOSTS:
+    ALLOWED_HOSTS.append(_public_host)
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -19,12 +19,15 @@ from tests.factories import (
     make_entries,
     make_event,
     make_player,
+    make_role,
     make_round,
     make_season,
     make_table,
+    make_user,
 )
 from tournament import services, standings
 from tournament.models import Entry, Event, Game, Player, Round, Seat, Table
+from tournament.views.paper import qr_svg
 
 pytestmark = pytest.mark.django_db
 
@@ -113,6 +116,7 @@ def test_the_round_prints_one_sheet_per_table_with_its_players(client: Client):
 
 def test_a_cego_sheet_has_24_game_rows_a_signature_per_player_and_a_qr_code(client: Client):
     rnd = cego_round(8)
+    client.force_login(make_user())
     pages = sheet_pages(get(client, sheets_url(rnd)))
     for page, table in zip(pages, rnd.tables.order_by("number"), strict=True):
         rows = game_rows(page)
@@ -311,6 +315,115 @@ def test_the_printed_standings_cost_the_same_queries_for_8_players_and_40(
     assert count_queries(client, standings_url(small, query)) == count_queries(
         client, standings_url(large, query)
     )
+
+
+# --- the table links on the sheets --------------------------------------------------------------
+
+LAN = "http://192.168.1.20:8000"
+
+
+def links(sheet: str) -> list[str]:
+    """The table link printed as text under the sheet's QR code."""
+    return re.findall(r'<small class="link">(.*?)</small>', sheet)
+
+
+def qr_code(sheet: str) -> str:
+    return sheet.split('<div class="qr">', 1)[1].split("<small", 1)[0]
+
+
+def test_the_qr_code_of_each_sheet_is_that_tables_link_for_a_director(client: Client):
+    rnd = cego_round(12)
+    client.force_login(make_user())
+    pages = sheet_pages(get(client, sheets_url(rnd)))
+    tables = list(rnd.tables.order_by("number"))
+    assert len(pages) == len(tables) == 3
+    for page, table in zip(pages, tables, strict=True):
+        link = f"http://testserver/t/{table.token}/"
+        assert links(page) == [link]
+        # the very QR code of that address (segno is deterministic), not the public table page
+        assert qr_code(page) == qr_svg(link)
+
+
+def test_a_scorer_of_the_event_gets_the_table_links(client: Client):
+    rnd = cego_round(4)
+    client.force_login(make_role(rnd.event, "scorer"))
+    (page,) = sheet_pages(get(client, sheets_url(rnd)))
+    assert links(page) == [f"http://testserver/t/{rnd.tables.get().token}/"]
+
+
+@pytest.mark.parametrize("who", ["anonymous", "user-without-role", "scorer-elsewhere"])
+def test_the_public_sheets_show_no_table_link_and_no_qr_code(client: Client, who: str):
+    rnd = cego_round(8)
+    if who == "user-without-role":
+        client.force_login(make_user("visitor", staff=False))
+    if who == "scorer-elsewhere":
+        client.force_login(make_role(make_event(), "scorer"))
+    html = get(client, sheets_url(rnd))
+    assert len(sheet_pages(html)) == 2
+    for table in rnd.tables.all():
+        assert table.token not in html
+    assert '<div class="qr">' not in html
+    assert "<svg" not in html
+    assert "/t/" not in html
+
+
+def test_the_qr_codes_use_the_events_address_for_phones(client: Client):
+    rnd = cego_round(4, public_url=LAN + "/")
+    client.force_login(make_user())
+    html = get(client, sheets_url(rnd))
+    link = f"{LAN}/t/{rnd.tables.get().token}/"
+    (page,) = sheet_pages(html)
+    assert links(page) == [link]
+    assert qr_code(page) == qr_svg(link)
+    assert "cannot open these QR codes" not in html
+
+
+def test_the_qr_codes_use_the_servers_address_for_phones_unless_the_event_has_one(
+    client: Client, settings: Any
+):
+    settings.PUBLIC_URL = "http://10.1.2.3:8000"
+    rnd = cego_round(4)
+    client.force_login(make_user())
+    token = rnd.tables.get().token
+    assert links(get(client, sheets_url(rnd))) == [f"http://10.1.2.3:8000/t/{token}/"]
+    Event.objects.filter(pk=rnd.event.pk).update(public_url=LAN)
+    assert links(get(client, sheets_url(rnd))) == [f"{LAN}/t/{token}/"]
+
+
+@pytest.mark.parametrize(
+    "address", ["http://127.0.0.1:8000", "http://localhost:8000", "http://[::1]:8000"]
+)
+def test_the_director_is_warned_when_the_qr_codes_would_reach_only_this_machine(
+    client: Client, address: str
+):
+    rnd = cego_round(4, public_url=address)
+    client.force_login(make_user())
+    html = get(client, sheets_url(rnd))
+    warning = html.split('<p class="warning" role="alert">', 1)[1].split("</p>", 1)[0]
+    assert "Phones in the hall cannot open these QR codes." in warning
+    assert address in warning
+    assert reverse("event_edit", args=[rnd.event.slug]) in html  # where to change it
+
+
+def test_the_director_is_warned_when_this_server_does_not_answer_to_the_address(
+    client: Client, settings: Any
+):
+    rnd = cego_round(4, public_url=LAN)
+    client.force_login(make_user())
+    assert "does not answer to http://192.168.1.20:8000" in get(client, sheets_url(rnd))
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "192.168.1.20"]
+    html = get(client, sheets_url(rnd))
+    assert "does not answer" not in html
+    assert 'role="alert"' not in html
+
+
+def test_the_sheets_with_links_cost_the_same_queries_for_8_players_and_40(client: Client):
+    small, large = cego_round(8, 1), cego_round(40, 1)
+    client.force_login(make_role(small.event, "scorer", username="scorer-small"))
+    with_links = count_queries(client, sheets_url(small))
+    client.force_login(make_role(large.event, "scorer", username="scorer-large"))
+    assert "/t/" in get(client, sheets_url(large))
+    assert count_queries(client, sheets_url(large)) == with_links
 
 
 # --- public, and nothing of the site around them ------------------------------------------------

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
-from .. import access, collation, exports, imports, services, standings
+from .. import access, addresses, collation, exports, imports, services, standings
 from .. import tables as tables_
 from ..access import ORGANISER, SCORER
 from ..forms import (
@@ -26,16 +26,24 @@ from .common import event_or_404, protected, refused, round_or_404, xlsx_respons
 from .public import season_category
 
 
-def _qr_svg(url: str) -> str:
-    """The table's page as a QR code, inline SVG (segno), printed on the table sheet."""
-    return segno.make(url, error="m").svg_inline(scale=3, border=2)
+def qr_svg(url: str) -> str:
+    """The table link as a QR code, inline SVG (segno), printed on the table sheet: a viewBox
+    without a fixed size, so the stylesheet scales the whole code (a fixed size would crop a
+    long link's code), with the standard quiet zone of four modules for phone cameras."""
+    return segno.make(url, error="m").svg_inline(border=4, omitsize=True)
 
 
 @require_GET
 def print_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """Every table sheet of a round, one A4 page each (or one table with ``?table=<number>``)."""
+    """Every table sheet of a round, one A4 page each (or one table with ``?table=<number>``).
+
+    For the event's organisers and scorers each sheet carries its table link as a QR code and as
+    text, at the address phones in the hall use (``addresses``); the public sheets have neither,
+    since a table link enters and confirms games without a login."""
     rnd = round_or_404(slug, number)
     event = rnd.event
+    with_links = access.can_score(request.user, event)
+    origin = addresses.public_origin(request, event) if with_links else ""
     seats = list(
         Seat.objects.filter(round=rnd, table__isnull=False)
         .select_related("entry__player", "table")
@@ -79,6 +87,7 @@ def print_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 row["results"] = [results[hand.pk].get(p, 0) for p in range(table.size)]
                 totals = [a + b for a, b in zip(totals, row["results"], strict=True)]
             rows.append(row)
+        link = origin + table.get_link_url() if with_links else ""
         sheets.append(
             {
                 "table": table,
@@ -86,13 +95,24 @@ def print_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 "rows": rows,
                 "totals": totals,
                 "has_hands": bool(played),
-                "qr": _qr_svg(request.build_absolute_uri(table.get_absolute_url())),
+                "link": link,
+                "qr": qr_svg(link) if link else "",
                 "penalty_limit": rules.get("penalty_limit"),
                 "limit_boxes": range(rules.get("penalty_limit") or 0),
             }
         )
     return render(
-        request, "tournament/print/sheets.html", {"event": event, "round": rnd, "sheets": sheets}
+        request,
+        "tournament/print/sheets.html",
+        {
+            "event": event,
+            "round": rnd,
+            "sheets": sheets,
+            "origin": origin,
+            "loopback": with_links and addresses.is_loopback(origin),
+            "not_served": with_links and not addresses.is_served(origin),
+            "may_organise": with_links and access.can_organise(request.user, event),
+        },
     )
 
 

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import access, history, services, standings
+from .. import access, addresses, history, services, standings
 from ..access import SCORER
 from ..forms import (
     HAND_FORMS,
@@ -181,7 +181,9 @@ def table_sheet(request: HttpRequest, pk: int) -> HttpResponse:
         if may_score and not context["rows"] and event.game != "ziege"
         else None
     )
-    context["link_url"] = request.build_absolute_uri(table.get_link_url()) if may_score else None
+    context["link_url"] = (
+        addresses.public_url(request, event, table.get_link_url()) if may_score else None
+    )
     return render(request, "tournament/table.html", context)
 
 

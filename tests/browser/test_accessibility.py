@@ -1,0 +1,97 @@
+"""Accessibility: axe-core (shipped inside axe-playwright-python, nothing is downloaded) checks
+every main page of the demo season at desktop (1366 px) and phone width (360 px); no serious or
+critical violation may be reported, nor any of the milder ones fixed once."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import PHONE, log_in
+from tournament.demo import DEMO_PASSWORD, DEMO_USER, load_demo
+from tournament.models import Event, Hand, Table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WIDTHS = {"desktop": {"width": 1366, "height": 900}, "phone": PHONE}
+BLOCKING = {"serious", "critical"}
+# milder findings that were fixed once and must not come back: a list scrolling sideways on a
+# phone that a keyboard cannot reach, a page without a main landmark, a column without a name
+KEPT_FIXED = {"scrollable-region-focusable", "landmark-one-main", "empty-table-header"}
+
+
+def main_pages() -> dict[str, str]:
+    event = Event.objects.get(slug="triberg-2026")
+    table = Table.objects.filter(round__event=event, round__number=2).first()
+    hand = Hand.objects.filter(table__round__event=event, kind="game").first()
+    return {
+        "home": "/",
+        "event": f"/turnier/{event.slug}/",
+        "standings": f"/turnier/{event.slug}/rangliste/",
+        "teams": f"/turnier/{event.slug}/mannschaften/",
+        "seating": f"/turnier/{event.slug}/durchgang/2/",
+        "results": f"/turnier/{event.slug}/durchgang/1/ergebnisse/",
+        "table": f"/tisch/{table.pk}/",
+        "table-link": table.get_link_url(),
+        "table-history": f"/tisch/{table.pk}/verlauf/",
+        "hand-edit": f"/spiel/{hand.pk}/",
+        "where": f"/turnier/{event.slug}/wo-sitze-ich/?q=maier",
+        "season": "/saison/schwarzwaldmeisterschaft-2026-27/",
+        "players": f"/turnier/{event.slug}/spieler/",
+        "import-players": f"/turnier/{event.slug}/spieler/import/",
+        "new-event": "/turnier/neu/",
+        "edit-event": f"/turnier/{event.slug}/bearbeiten/",
+        "projector": f"/turnier/{event.slug}/beamer/",
+        "print-sheets": f"/turnier/{event.slug}/durchgang/2/druck/tischlisten/?table=1",
+        "print-seating": f"/turnier/{event.slug}/durchgang/2/druck/sitzplan/",
+        "print-standings": f"/turnier/{event.slug}/rangliste/druck/",
+        "ziege": "/turnier/ziege-schonach-2026/rangliste/",
+        "login": "/anmelden/",
+    }
+
+
+def describe(violations: list[dict]) -> str:
+    return "\n".join(
+        f"{v['id']} ({v['impact']}): {v['help']} at "
+        + ", ".join(" ".join(node["target"]) for node in v["nodes"][:3])
+        for v in violations
+    )
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_main_page_has_a_serious_or_critical_accessibility_violation(
+    live_server, browser, width: str
+):
+    from axe_playwright_python.sync_playwright import Axe
+
+    load_demo()
+    axe = Axe()
+    pages = main_pages()
+    context = browser.new_context(viewport=WIDTHS[width], locale="de-DE")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    # axe-core runs inside the page: the test fails if it would fetch anything from outside
+    outside: list[str] = []
+    page.on(
+        "request",
+        lambda request: (
+            outside.append(request.url) if not request.url.startswith(live_server.url) else None
+        ),
+    )
+    log_in(page, live_server.url, DEMO_USER, DEMO_PASSWORD)
+    found = {}
+    for name, path in pages.items():
+        if name == "login":
+            context.clear_cookies()
+        response = page.goto(live_server.url + path)
+        assert response.status == 200, path
+        results = axe.run(page)
+        blocking = [
+            v
+            for v in results.response["violations"]
+            if v["impact"] in BLOCKING or v["id"] in KEPT_FIXED
+        ]
+        if blocking:
+            found[f"{name} ({path})"] = describe(blocking)
+    context.close()
+    assert outside == []
+    assert found == {}, "\n\n".join(f"{page}:\n{text}" for page, text in found.items())
