@@ -87,6 +87,8 @@ def test_a_draw_by_lot_asks_first_naming_the_players_and_draws_nothing(director)
     bernd = services.register_player(
         event=event, player=make_player(first_name="Bernd", last_name="Schäuble")
     )
+    make_entries(event, 2)
+    make_round(event)  # four players at one table, tied on 0: only players who played are ranked
     url = reverse("decide_lot", args=[event.slug])
     response = director.post(url, {"entry": [anna.pk, bernd.pk]})
     assert response.status_code == 200
