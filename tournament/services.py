@@ -1079,6 +1079,7 @@ EVENT_SETTINGS = frozenset(
         "hands_per_round",
         "rounds_planned",
         "pairing",
+        "public_url",
     }
 )
 

@@ -180,10 +180,12 @@ class Hall:
         return seats
 
     def expected(self) -> dict[int, int]:
-        """Every start number's total, computed from the games entered and the current rules."""
+        """Every ranked start number's total, computed from the games entered and the current
+        rules: a player is ranked once seated at a table (who never played is not ranked)."""
         rules = self.event.full_rules()
-        totals = dict.fromkeys(range(1, len(PLAYERS) + 1), 0)
-        for table, numbers in self.seats().items():
+        seats = self.seats()
+        totals = {start: 0 for numbers in seats.values() for start in numbers}
+        for table, numbers in seats.items():
             for hand in self.games[table]:
                 for start, points in zip(
                     numbers, scoring.score("cego", hand, seats=4, rules=rules), strict=True
@@ -195,7 +197,7 @@ class Hall:
         """Start number → total; checks the shared ranks and the round column on the way."""
         self.reader.goto(f"{self.base}/turnier/{self.slug}/rangliste/")
         rows = self.reader.eval_on_selector_all(
-            "table.standings tbody tr",
+            "table.standings tbody tr:has(td.rank)",
             "rows => rows.map(r => [r.querySelector('td.rank').innerText,"
             " r.querySelector('td.no').innerText,"
             " [...r.querySelectorAll('td.round')].map(c => c.innerText),"
@@ -213,7 +215,7 @@ class Hall:
     def projector(self, names: dict[str, int]) -> dict[int, int]:
         self.reader.goto(f"{self.base}/turnier/{self.slug}/beamer/")
         rows = self.reader.eval_on_selector_all(
-            "#rows tr:not([hidden])",
+            "#rows tr:not([hidden]):has(td.name)",
             "rows => rows.map(r => [r.querySelector('td.name').innerText,"
             " r.querySelector('td.num').innerText])",
         )
@@ -223,7 +225,8 @@ class Hall:
         self.reader.goto(f"{self.base}/turnier/{self.slug}/rangliste/druck/")
         rows = self.reader.eval_on_selector_all(
             "table.standings-print tbody tr:not(.gap)",
-            "rows => rows.map(r => [r.cells[1].innerText, r.cells[r.cells.length - 1].innerText])",
+            "rows => rows.filter(r => r.cells.length > 2)"
+            ".map(r => [r.cells[1].innerText, r.cells[r.cells.length - 1].innerText])",
         )
         return {int(no): number(total) for no, total in rows}
 
@@ -460,16 +463,11 @@ def test_a_cego_day_from_paper_to_phone_to_prize_list(live_server, browser, desk
     assert Hand.objects.get(pk=hand.pk).data["declarer_points"] == 35
     desk.goto(f"{base}/tisch/{table.pk}/verlauf/")
     assert "Augen neu gezählt" in desk.inner_text("table.history")
-    before = hall.agree("game 2 at table 1 corrected")
+    hall.agree("game 2 at table 1 corrected")
 
-    # 9. A rule setting changes: a Bettel is worth 50 at this event; a game corrected into a
-    # Bettel afterwards is scored with it (RULES.md 2.5)
-    desk.goto(f"{base}/turnier/{hall.slug}/bearbeiten/")
-    desk.fill("input[name=cego__bettel]", "50")
-    desk.click("#event-form button.primary")
-    desk.wait_for_url(re.compile(rf"/turnier/{hall.slug}/$"))
-    assert hall.event.full_rules()["bettel"] == 50
-    assert hall.agree("Bettel worth 50") == before  # no Bettel was played
+    # 9. A game is corrected into a Bettel (worth 30), then the director makes a Bettel worth 50 at
+    # this event: the page says which stored games change before anything is saved, and the
+    # confirmed change rescores the stored Bettel at once (RULES.md 2.5; issue 10)
     hand = Hand.objects.get(table=tables[2], number=4)
     desk.goto(f"{base}/spiel/{hand.pk}/")
     desk.select_option("select[name=contract]", "bettel")
@@ -478,9 +476,25 @@ def test_a_cego_day_from_paper_to_phone_to_prize_list(live_server, browser, desk
     with desk.expect_navigation():
         desk.click("button[value=save]")
     hall.games[2][3] = {"contract": "bettel", "declarer": 3, "declarer_tricks": 0}
-    after = hall.agree("game 4 at table 2 corrected into a Bettel")
+    bettel = hall.agree("game 4 at table 2 corrected into a Bettel")
     declarer = hall.seats()[2][3]
-    assert after[declarer] - before[declarer] == 3 * 50 - 3 * 40  # Bettel 50, not Piccolo 40
+    desk.goto(f"{base}/turnier/{hall.slug}/bearbeiten/")
+    desk.fill("input[name=cego__bettel]", "50")
+    with desk.expect_navigation():
+        desk.click("#event-form > button.primary")
+    asked = desk.inner_text(".rescore")
+    stored = Hand.objects.filter(table__round__event=hall.event).count()
+    assert f"{stored} gespeicherte Spiele werden sofort" in asked, asked
+    assert "Die Summen von 4 Spielern ändern sich" in asked, asked  # the Bettel's table
+    assert hall.event.full_rules()["bettel"] == 30  # nothing saved before the confirmation
+    desk.fill("input[name=reason]", "Turnierregel: Bettel zählt 50")
+    with desk.expect_navigation():
+        desk.click("button[name=confirm_rules]")
+    assert hall.event.full_rules()["bettel"] == 50
+    after = hall.agree("Bettel worth 50: the stored Bettel rescored")
+    assert after[declarer] - bettel[declarer] == 3 * 50 - 3 * 30
+    desk.goto(f"{base}/turnier/{hall.slug}/verlauf/")
+    assert "Turnierregel: Bettel zählt 50" in desk.inner_text("body")
     hall.reader_context.close()
 
     # 10. The prize-giving list: the places and the last
