@@ -31,7 +31,9 @@ from .templatetags.tournament import describe_hand
 HEADER_FONT = Font(bold=True)
 TITLE_FONT = Font(bold=True, size=13)
 HEADER_FILL = PatternFill("solid", fgColor="E5E9E0")
-SIGNED = "+0;-0;0"  # results as on the sheet: +20, -60, 0
+# results as on the sheet: +20, −60, 0 (the value stays a number; the minus shown is U+2212,
+# the one minus sign of the pages and the paper)
+SIGNED = '+0;"−"0;0'
 INTEGER = "0"
 MAX_SHEET_TITLE = 31  # Excel's limit
 # OWASP's list for spreadsheets: a cell starting with one of these may be taken as a formula

@@ -442,3 +442,13 @@ def test_event_names_in_the_season_workbook_are_text_not_formulas(name: str):
 )
 def test_every_cell_goes_through_one_formula_safe_writer(value, written):
     assert exports.text(value) == written
+
+
+def test_a_loss_shows_the_same_minus_sign_in_excel_as_on_the_pages():
+    standings = english_workbook(cego_event(4, 1))[0]
+    header, _rows = table_of(standings)
+    totals = next(standings.iter_cols(min_col=header.index("Total") + 1, min_row=2))
+    loss = next(cell for cell in totals if cell.value < 0)
+    negative = loss.number_format.split(";")[1]
+    assert "−" in negative and "-" not in negative  # U+2212, as the standings page writes it
+    assert isinstance(loss.value, int)  # still a number to add up
