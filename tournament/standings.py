@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db.models import Count, Q, Sum, Value
 from django.db.models.functions import Coalesce
@@ -19,6 +19,7 @@ from . import collation
 from .models import Entry, Event, Hand, Result, Round, Season, Seat, Team
 
 PRIZE_PLACES = 3
+T = TypeVar("T")
 # the prize-giving list shows this many places (and the last place)
 PRIZE_LIST = 10
 
@@ -46,12 +47,13 @@ def deciding_columns(game: str, total_heading: str) -> list[tuple[str, Any, bool
     return [("shown_total", total_heading, False)]
 
 
-def mark_last_place(rows: Sequence[Any]) -> None:
+def mark_last_place(rows: Sequence[T]) -> Sequence[T]:
     """Every entry on the last rank is last (a tie for the last place shares the consolation
-    prize); nobody is last while everyone shares the first rank."""
-    last = rows[-1].rank if rows else 1
+    prize); nobody is last while everyone shares the first rank. Returns ``rows``."""
+    last = max((row.rank for row in rows), default=1)  # type: ignore[attr-defined]
     for row in rows:
-        row.is_last = last > 1 and row.rank == last
+        row.is_last = last > 1 and row.rank == last  # type: ignore[attr-defined]
+    return rows
 
 
 def prize_list(rows: Sequence[Any]) -> list[Any]:

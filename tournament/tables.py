@@ -121,6 +121,8 @@ class StandingsTable(tables.Table):
             )
         if not record.is_active:
             text = format_html('{} <span class="tag">{}</span>', text, _("withdrawn"))
+        if getattr(record, "is_last", False):
+            text = format_html('{} <span class="tag last">{}</span>', text, _("last place"))
         return text
 
     def value_name(self, record: Entry) -> str:

@@ -625,3 +625,16 @@ def test_the_printed_season_costs_the_same_queries_for_one_and_two_events(client
     assert count_queries(client, reverse("print_season", args=[small.slug])) == count_queries(
         client, reverse("print_season", args=[large.slug])
     )
+
+
+@pytest.mark.parametrize("page", ["event_standings", "projector_rows"])
+def test_the_standings_page_and_the_projector_mark_everyone_tied_on_the_last_place(
+    client: Client, page: str
+):
+    event = tied_for_last()
+    tied = sorted(e.player.last_name for e in Entry.objects.standings(event) if e.total == -700)
+    html = get(client, reverse(page, args=[event.slug]))
+    marked = [row for row in html.split("<tr")[1:] if 'class="tag last"' in row]
+    assert len(marked) == 2
+    assert sorted(name for name in tied for row in marked if name in row) == tied
+    assert all("last place" in row for row in marked)  # tests read English (conftest)

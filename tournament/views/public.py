@@ -78,7 +78,7 @@ def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
     provisional = provisional_entries(event)
     ranking = tables_.standings_table(
         event,
-        standings.named_rows(data),
+        standings.mark_last_place(standings.named_rows(data)),
         rounds,
         provisional=provisional,
         voided=standings.voided_entries(rounds),
@@ -232,6 +232,7 @@ def _projector_data(event: Event) -> dict[str, Any]:
     rows = collation.by_rank_then_name(Entry.objects.standings(event, rounds))
     for row in rows:
         row.shown_total = tables_.value_of_total(event, row.total)
+    standings.mark_last_place(rows)  # a tie for the last place: all of them are last
     last = (
         Hand.objects.filter(table__round__event=event)
         .order_by("-updated_at")
