@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import shoot
-from tests.factories import cego, make_entries, make_event, make_player, make_round
+from tests.browser.conftest import log_in, shoot
+from tests.factories import cego, make_entries, make_event, make_player, make_round, make_user
 from tournament import services
 from tournament.models import Event
 
@@ -57,7 +57,11 @@ def test_a_five_seat_table_sheet_prints_on_one_a4_page_with_five_full_names_and_
     live_server, desktop, tmp_path, hands
 ):
     event = five_seat_round(hands)
+    # the director's sheet: with the table link's QR code, as it goes onto the table
+    make_user("leitung", "sheet-test-2026")
+    log_in(desktop, live_server.url, "leitung", "sheet-test-2026")
     desktop.goto(f"{live_server.url}/turnier/{event.slug}/durchgang/1/druck/tischlisten/")
+    assert desktop.locator(".sheet-page .qr svg").count() == 1
     shoot(desktop, f"print-sheet-five-seats-{hands}")
     pdf = tmp_path / "sheet.pdf"
     desktop.pdf(path=str(pdf), format="A4", prefer_css_page_size=True)
