@@ -76,6 +76,10 @@ if ":" in _public_host:  # IPv6, written as Django compares it
 if _public_host and _public_host not in ALLOWED_HOSTS and "*" not in ALLOWED_HOSTS:
     ALLOWED_HOSTS.append(_public_host)
 
+# a change's reason is kept whole: a director's sentence, or "merged: player 12 (…) into …",
+# is longer than simple-history's default 100 characters (PostgreSQL refused it with an error)
+SIMPLE_HISTORY_HISTORY_CHANGE_REASON_USE_TEXT_FIELD = True
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",

@@ -556,3 +556,13 @@ def test_the_effect_of_a_rule_change_costs_the_same_queries_for_4_players_and_12
 
     # Expect 4 queries: the tables with their rounds, the hands, the seats, the stored sums
     assert queries(4) == queries(12) == 4
+
+
+def test_a_long_reason_is_kept_whole_in_the_history():
+    # PostgreSQL refused a reason over 100 characters (simple-history's default column)
+    table = make_table()
+    hand = services.record_hand(table=table, data=cego("halbe", 0, 34))
+    reason = "Am Tisch nachgezählt: " + "der Geber hatte eine Karte zu viel, " * 7
+    services.edit_hand(hand=hand, data=cego("halbe", 0, 47), reason=reason)
+    assert hand.history.latest().history_change_reason == reason.strip()
+    assert len(reason.strip()) > 200
