@@ -216,8 +216,10 @@ class Hall:
         self.reader.goto(f"{self.base}/turnier/{self.slug}/beamer/")
         rows = self.reader.eval_on_selector_all(
             "#rows tr:not([hidden]):has(td.name)",
-            "rows => rows.map(r => [r.querySelector('td.name').innerText,"
-            " r.querySelector('td.num').innerText])",
+            # the name without its marks (last place, withdrawn), which a reader tells apart
+            "rows => rows.map(r => { const name = r.querySelector('td.name').cloneNode(true);"
+            " name.querySelectorAll('.tag').forEach(t => t.remove());"
+            " return [name.textContent.trim(), r.querySelector('td.num').innerText]; })",
         )
         return {names[name]: number(total) for name, total in rows}
 
