@@ -22,7 +22,14 @@ from scoring import cego, crazy_solo, hennes_sibbe
 
 from .models import HANDS_MAX, Entry, Event, Game, Player, Round, Season, Table
 from .names import NameIndex
-from .services import check_totals, game_fixed_message, preview_hand, seat_sitting_out
+from .services import (
+    EVENT_FIELDS,
+    EVENT_SETTINGS,
+    check_totals,
+    game_fixed_message,
+    preview_hand,
+    seat_sitting_out,
+)
 from .validators import single_line
 
 NONE = ""
@@ -171,19 +178,11 @@ def _games(text: str) -> int:
 
 def rule_settings(event: Event) -> list[tuple[str, str]]:
     """The event's rule settings as the event page shows them: (label, value) in the reader's
-    language, with the same labels as the event form."""
-    rules = event.full_rules()
-    shown = []
-    for name, field in rule_fields(event.game).items():
-        value = rules[name.split("__", 1)[1]]
-        if isinstance(field, forms.BooleanField):
-            text = gettext("yes") if value else gettext("no")
-        elif isinstance(field, forms.ChoiceField):
-            text = str(dict(field.choices).get(value, value))
-        else:
-            text = str(value)
-        shown.append((str(field.label), text))
-    return shown
+    language, with the same labels and value words as the event form."""
+    return [
+        (str(SETTING_LABELS.get(key, key)), setting_text(key, value))
+        for key, value in event.full_rules().items()
+    ]
 
 
 def parse_hands(text: str) -> dict[str, int]:
@@ -240,19 +239,7 @@ class EventForm(forms.ModelForm):
 
     class Meta:
         model = Event
-        fields = [
-            "name",
-            "slug",
-            "season",
-            "date",
-            "venue",
-            "game",
-            "table_policy",
-            "target_table_size",
-            "rounds_planned",
-            "pairing",
-            "public_url",
-        ]
+        fields = list(EVENT_FIELDS)
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -356,8 +343,7 @@ class EventForm(forms.ModelForm):
 
     def settings(self) -> dict[str, Any]:
         """The validated settings, for ``services.change_event_settings``."""
-        names = [*self.Meta.fields, "rules", "hands_per_round"]
-        return {name: getattr(self.instance, name) for name in names}
+        return {name: getattr(self.instance, name) for name in EVENT_SETTINGS}
 
 
 class SeasonForm(forms.ModelForm):

@@ -20,6 +20,7 @@ from django.db.models import QuerySet
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
+from .forms import SETTING_LABELS, setting_text
 from .models import Confirmation, Entry, Event, Hand, Player, Seat, Table, Team
 from .templatetags.tournament import describe_hand, signed
 
@@ -269,15 +270,13 @@ def _entry_changes(event: Event, names: Names) -> list[Change]:
 
 
 def _rules_text(record: Any, value: Any) -> str:
-    """An event's changed rule settings by their labels, as on the event page."""
-    from .forms import (
-        rule_fields,  # the form holds the settings' labels; it imports this module's users
-    )
-
+    """An event's changed rule settings by their labels, as on the event form."""
     if not value:
         return _("the defaults")
-    labels = {name.split("__", 1)[1]: str(f.label) for name, f in rule_fields(record.game).items()}
-    return "; ".join(f"{labels.get(key, key)}: {plain(v)}" for key, v in sorted(value.items()))
+    return "; ".join(
+        f"{SETTING_LABELS.get(key, key)}: {setting_text(key, setting)}"
+        for key, setting in sorted(value.items())
+    )
 
 
 def _event_changes(event: Event) -> list[Change]:

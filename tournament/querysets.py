@@ -131,9 +131,6 @@ class SeatQuerySet(models.QuerySet):
             .order_by(F("table__number").asc(nulls_last=True), "position")
         )
 
-    def alphabetical(self, rnd: Round) -> SeatQuerySet:
-        return self.for_round(rnd).order_by("entry__player__last_name", "entry__player__first_name")
-
 
 class HandQuerySet(models.QuerySet):
     def for_table(self, table: Table) -> HandQuerySet:

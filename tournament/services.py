@@ -1064,24 +1064,22 @@ def lapse_stale_lots(*, event: Event) -> list[LotDraw]:
 
 # --- event settings ---------------------------------------------------------------------------
 
-# what the event form may change (the status follows the rounds)
-EVENT_SETTINGS = frozenset(
-    {
-        "name",
-        "slug",
-        "season",
-        "date",
-        "venue",
-        "game",
-        "rules",
-        "table_policy",
-        "target_table_size",
-        "hands_per_round",
-        "rounds_planned",
-        "pairing",
-        "public_url",
-    }
+# what the event form may change, in the form's order (the status follows the rounds); the rule
+# settings and the games per round come from the form's own fields
+EVENT_FIELDS = (
+    "name",
+    "slug",
+    "season",
+    "date",
+    "venue",
+    "game",
+    "table_policy",
+    "target_table_size",
+    "rounds_planned",
+    "pairing",
+    "public_url",
 )
+EVENT_SETTINGS = frozenset({*EVENT_FIELDS, "rules", "hands_per_round"})
 
 
 @dataclass(frozen=True)
