@@ -18,9 +18,9 @@ from collections.abc import Callable
 
 from django.db import transaction
 
-from tournament import services
+from tournament import services, sheets
 from tournament.demo import simulate_cego
-from tournament.models import Entry, Event, Game, Player, Round, Season
+from tournament.models import Entry, Event, Player, Round, Season
 
 BIG = "bench-1000"
 SEASON = "bench-season"
@@ -40,7 +40,7 @@ def _event(slug: str, name: str, players: list[Player], season: Season | None = 
         name=name,
         slug=slug,
         date=datetime.date(2026, 10, 3),
-        game=Game.CEGO,
+        game="cego",
         season=season,
     )
     # registration as at the desk, one player after the other
@@ -55,7 +55,7 @@ def play_round(event: Event, rng: random.Random, seed: int, close: bool = True) 
     services.start_round(round=rnd)
     for table in rnd.tables.select_related("round__event"):
         for number in range(1, 25):
-            sitting_out = services.dealer_for(number, table.size) if table.size == 5 else None
+            sitting_out = sheets.dealer_for(number, table.size) if table.size == 5 else None
             services.record_hand(table=table, data=simulate_cego(rng, table.size, sitting_out))
     if close:
         services.close_round(round=rnd)

@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from tournament import services
-from tournament.models import Entry, Event, Game, Player, Round, Season, Table
+from tournament.models import Entry, Event, Player, Round, Season, Table
 
 _counter = itertools.count(1)
 
@@ -46,7 +46,7 @@ def make_season(**kwargs: Any) -> Season:
     return Season.objects.create(**{"name": f"Saison {n}", "slug": f"saison-{n}", **kwargs})
 
 
-def make_event(game: str = Game.CEGO, **kwargs: Any) -> Event:
+def make_event(game: str = "cego", **kwargs: Any) -> Event:
     n = next(_counter)
     defaults: dict[str, Any] = {
         "name": f"Turnier {n}",
@@ -73,13 +73,13 @@ def make_round(event: Event, *, seed: int = 1, start: bool = True) -> Round:
     return rnd
 
 
-def make_table(game: str = Game.CEGO, players: int = 4, **event_kwargs: Any) -> Table:
+def make_table(game: str = "cego", players: int = 4, **event_kwargs: Any) -> Table:
     """One started round with a single table of ``players``."""
-    policy = Event.TablePolicy.MIXED if game == Game.CEGO and players != 4 else None
+    policy = Event.TablePolicy.MIXED if game == "cego" and players != 4 else None
     kwargs = dict(event_kwargs)
     if policy:
         kwargs.setdefault("table_policy", policy)
-    if game in (Game.CRAZY_SOLO, Game.HENNES_SIBBE):
+    if game in ("crazy_solo", "hennes_sibbe"):
         kwargs.setdefault("target_table_size", players)
         kwargs.setdefault("table_policy", Event.TablePolicy.MIXED)
     event = make_event(game, **kwargs)

@@ -16,8 +16,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from . import services
-from .models import Entry, Event, Game, Player, Round, Season, Table, Team
+from . import services, sheets
+from .models import Entry, Event, Player, Round, Season, Table, Team
 
 DEMO_SEASON = "schwarzwaldmeisterschaft-2026-27"
 DEMO_USER, DEMO_PASSWORD = "leitung", "cego-demo-2026"
@@ -120,12 +120,12 @@ def simulate_hennes_sibbe(rng: random.Random, seats: int) -> dict[str, Any]:
 
 def simulate_hand(rng: random.Random, table: Table, number: int) -> dict[str, Any]:
     game = table.round.event.game
-    if game == Game.CEGO:
-        sitting_out = services.dealer_for(number, table.size) if table.size == 5 else None
+    if game == "cego":
+        sitting_out = sheets.dealer_for(number, table.size) if table.size == 5 else None
         return simulate_cego(rng, table.size, sitting_out)
-    if game == Game.ZIEGE:
+    if game == "ziege":
         return simulate_ziege(rng)
-    if game == Game.CRAZY_SOLO:
+    if game == "crazy_solo":
         return simulate_crazy_solo(rng, table.size)
     return simulate_hennes_sibbe(rng, table.size)
 
@@ -191,7 +191,7 @@ def load_demo(*, reset: bool = False) -> bool:
         slug="furtwangen-2026",
         date=start,
         venue="Festhalle Furtwangen",
-        game=Game.CEGO,
+        game="cego",
     )
     entries = _register(first, people[:40])
     clubs: dict[str, list[Entry]] = {}
@@ -209,7 +209,7 @@ def load_demo(*, reset: bool = False) -> bool:
         slug="triberg-2026",
         date=start + datetime.timedelta(days=28),
         venue="Kurhaus Triberg",
-        game=Game.CEGO,
+        game="cego",
     )
     _register(second, people[4:40])
     _run_event(second, rng, user, closed=1, partial=10)
@@ -219,7 +219,7 @@ def load_demo(*, reset: bool = False) -> bool:
         slug="ziege-schonach-2026",
         date=start + datetime.timedelta(days=7),
         venue="Gasthaus Rößle",
-        game=Game.ZIEGE,
+        game="ziege",
         table_policy=Event.TablePolicy.SIT_OUT,
         rounds_planned=1,
     )
@@ -231,7 +231,7 @@ def load_demo(*, reset: bool = False) -> bool:
         slug="crazy-solo-titisee-2026",
         date=start + datetime.timedelta(days=14),
         venue="Seehalle Titisee",
-        game=Game.CRAZY_SOLO,
+        game="crazy_solo",
         table_policy=Event.TablePolicy.MIXED,
         target_table_size=7,
         rounds_planned=1,
@@ -244,7 +244,7 @@ def load_demo(*, reset: bool = False) -> bool:
         slug="hennes-sibbe-cup-2026",
         date=start + datetime.timedelta(days=21),
         venue="Vereinsheim Gütenbach",
-        game=Game.HENNES_SIBBE,
+        game="hennes_sibbe",
         table_policy=Event.TablePolicy.MIXED,
         target_table_size=5,
         rounds_planned=1,

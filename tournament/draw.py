@@ -10,18 +10,16 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-import scoring
+from .models import Event
 
-from .models import Event, Game
-
-# Cego and Ziege are played at tables of four (RULES.md 6).
+# the usual table (RULES.md 6); games played at other sizes plan with ``plan_around``
 FOUR = 4
 
 
@@ -46,13 +44,10 @@ class Draw:
     basis: dict[str, Any]
     seed: int
 
-    @property
-    def explanation(self) -> str:
-        return explain(self.basis)
 
-
-def explain(basis: dict[str, Any]) -> str:
-    """Why the tables of a draw have the sizes they have, in the active language."""
+def explain(basis: dict[str, Any], game: Any) -> str:
+    """Why the tables of a draw have the sizes they have, in the active language (``game``: the
+    event's game plug-in, which planned them)."""
     if basis.get("pairs"):
         text = ngettext(
             "%(n)s fixed pairs: %(tables)s table of two pairs.",
@@ -65,21 +60,12 @@ def explain(basis: dict[str, Any]) -> str:
         if basis["count"] % 2:
             text += " " + _("One pair sits out this round (whoever sat out least so far).")
         return text
-    return plan_tables(basis["count"], basis["game"], basis["policy"], basis["target"]).explanation
+    return game.plan_tables(basis["count"], basis["policy"], basis["target"]).explanation
 
 
-def plan_tables(
-    players: int, game: str, policy: str, target: int = FOUR, unit: str = "players"
-) -> Plan:
-    """Table sizes for ``players`` under the event's table policy."""
-    if game in (Game.CEGO, Game.ZIEGE):
-        return _plan_fours(players, game, policy)
-    info = scoring.GAMES[game]
-    return _plan_around(players, info.name, info.min_seats, info.max_seats, target)
-
-
-def _plan_fours(n: int, game: str, policy: str) -> Plan:
-    name = scoring.GAMES[game].name
+def plan_fours(n: int, name: str, policy: str, odd_sizes: bool = False) -> Plan:
+    """Tables of four for ``n`` players of the game ``name``; ``odd_sizes``: the game also plays
+    at three and five, which the "mixed" policy uses where four do not divide."""
     full, rest = divmod(n, FOUR)
     if rest == 0 and full > 0:
         return Plan(
@@ -92,9 +78,8 @@ def _plan_fours(n: int, game: str, policy: str) -> Plan:
             )
             % {"n": n, "tables": full},
         )
-    mixed = policy == Event.TablePolicy.MIXED and game == Game.CEGO
+    mixed = policy == Event.TablePolicy.MIXED and odd_sizes
     if mixed and n >= 3:
-        # Cego allows three ("notfalls zu dritt") and five (the dealer sits out) at a table.
         # Use as few odd-sized tables as possible; with two left over, two tables of five keep more
         # players at full four-handed play than two of three, where there are enough players.
         if rest == 1:
@@ -163,7 +148,8 @@ def _plan_fours(n: int, game: str, policy: str) -> Plan:
     )
 
 
-def _plan_around(n: int, name: str, low: int, high: int, target: int) -> Plan:
+def plan_around(n: int, name: str, low: int, high: int, target: int) -> Plan:
+    """Tables of ``low`` to ``high`` players, as near ``target`` and as even as possible."""
     if n < low:
         raise DrawError(
             ngettext(
@@ -302,25 +288,27 @@ def seat_players(
 def draw(
     *,
     players: Sequence[int],
-    game: str,
+    plan: Callable[[int], Plan],
+    basis: dict[str, Any],
+    game_name: str,
     policy: str,
-    target: int,
     met: Mapping[frozenset[int], int],
     sat_out: Mapping[int, int],
     seed: int,
     pairs: Sequence[tuple[int, int]] | None = None,
 ) -> Draw:
-    """Seat ``players`` (entry ids) for one round. ``pairs``: Ziege's fixed pairs, which are seated
-    opposite each other (positions 0 and 2, 1 and 3)."""
+    """Seat ``players`` (entry ids) for one round: ``plan`` gives the table sizes for a player
+    count (the game's plug-in), ``basis`` is stored with the count to explain them later.
+    ``pairs``: fixed partners, seated opposite each other (positions 0 and 2, 1 and 3)."""
     rng = random.Random(seed)
     if pairs is not None:
-        return _draw_pairs(pairs, met, sat_out, rng, seed, policy)
+        return _draw_pairs(pairs, met, sat_out, rng, seed, policy, game_name)
     ordered = sorted(players)
-    plan = plan_tables(len(ordered), game, policy, target)
-    sitting_out = pick_sit_outs(ordered, plan.sit_out, sat_out, rng)
+    planned = plan(len(ordered))
+    sitting_out = pick_sit_outs(ordered, planned.sit_out, sat_out, rng)
     playing = [p for p in ordered if p not in set(sitting_out)]
-    tables = seat_players(playing, plan.sizes, met, rng)
-    basis = {"count": len(ordered), "game": game, "policy": policy, "target": target}
+    tables = seat_players(playing, planned.sizes, met, rng)
+    basis = {**basis, "count": len(ordered)}
     return Draw(tables, sitting_out, count_repeats(tables, met), basis, seed)
 
 
@@ -331,13 +319,17 @@ def _draw_pairs(
     rng: random.Random,
     seed: int,
     policy: str,
+    game_name: str,
 ) -> Draw:
     units = sorted(tuple(sorted(pair)) for pair in pairs)
     index = dict(enumerate(units))
     count = len(units)
     tables_of_two, rest = divmod(count, 2)
     if tables_of_two == 0:
-        raise DrawError(_("Ziege needs at least two pairs; %(n)s registered.") % {"n": count})
+        raise DrawError(
+            _("%(game)s needs at least two pairs; %(n)s registered.")
+            % {"game": game_name, "n": count}
+        )
     if rest and policy == Event.TablePolicy.EXACT:
         raise DrawError(
             _(

@@ -24,9 +24,8 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from openpyxl.worksheet.worksheet import Worksheet
 
 from . import standings
+from .formatting import describe_hand
 from .models import Entry, Event, Hand, Result, Round, Season, Seat
-from .tables import ZIEGE_FIGURES, total_heading, value_of_total
-from .templatetags.tournament import describe_hand
 
 HEADER_FONT = Font(bold=True)
 TITLE_FONT = Font(bold=True, size=13)
@@ -138,18 +137,12 @@ def _standings_sheet(workbook: Workbook, event: Event, rounds: list[Round]) -> N
         (_("Club"), 28, None),
     ]
     columns += [(_("Round %(n)s") % {"n": r.number}, 10, SIGNED) for r in rounds]
-    extra: list[str] = []
-    if event.game == "ziege":
-        extra = [name for name, _heading, _signed in ZIEGE_FIGURES]
-        columns += [
-            (str(heading), 12, SIGNED if signed else INTEGER)
-            for _name, heading, signed in ZIEGE_FIGURES
-        ]
-    if event.game == "hennes_sibbe":
-        extra = ["games_lost"]
-        columns.append((_("Games lost"), 10, INTEGER))
-    total_name, total_format = _total_heading(event)
-    columns.append((total_name, 10, total_format))
+    # the game's figures, then its total where it is not one of them (Ziege's total is the
+    # defeat points taken, already a figure): each figure once, with the page's heading
+    game = event.game_type
+    rules = event.full_rules()
+    figures = [*game.figures, *([game.total] if game.total_column else [])]
+    columns += [(str(f.heading), 12, SIGNED if f.signed else INTEGER) for f in figures]
     columns.append((_("Status"), 12, None))
     sheet = Sheet(workbook, _("Standings"), columns)
     for entry in Entry.objects.standings(event, rounds):
@@ -161,17 +154,16 @@ def _standings_sheet(workbook: Workbook, event: Event, rounds: list[Round]) -> N
                 entry.player.first_name,
                 entry.player.club,
                 *[getattr(entry, f"round_{r.number}") for r in rounds],
-                *[getattr(entry, name) for name in extra],
-                value_of_total(event, entry.total),
+                *[
+                    game.shown_total(entry.total, rules)
+                    if f.name == "total"
+                    else getattr(entry, f.name)
+                    for f in figures
+                ],
                 "" if entry.is_active else _("withdrawn"),
             ]
         )
     sheet.close()
-
-
-def _total_heading(event: Event) -> tuple[str, str]:
-    # only Cego points carry a sign; balances, penalty cards and defeat points are counts
-    return total_heading(event.game), SIGNED if event.game == "cego" else INTEGER
 
 
 def _round_sheet(workbook: Workbook, rnd: Round) -> None:

@@ -18,17 +18,17 @@ from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 import scoring
-from scoring import cego, crazy_solo, hennes_sibbe
 
-from .models import HANDS_MAX, Entry, Event, Game, Player, Round, Season, Table
+from . import games
+from .models import HANDS_MAX, Entry, Event, Player, Round, Season, Table
 from .names import NameIndex
 from .services import (
     EVENT_FIELDS,
     EVENT_SETTINGS,
+    TOTAL_MAX,
     check_totals,
     game_fixed_message,
     preview_hand,
-    seat_sitting_out,
 )
 from .validators import single_line
 
@@ -85,73 +85,26 @@ def whole_number(text: Any, high: int = INT_MAX) -> int | None:
 
 
 UPLOAD_MAX_BYTES = 5 * 1024 * 1024
-TOTAL_MAX = 1_000_000  # far beyond any round's total, well inside the database's integers
 
 
-# Rule settings in the director's words; the values themselves come from the engine.
-SETTING_LABELS: dict[str, Any] = {
-    "total_points": _("Card points in the deck"),
-    "win_threshold": _("The declarer wins with at least (card points)"),
-    "solo_double": _("A won Solo is doubled"),
-    "gegensolo_raises": _("After a Gegensolo, one step higher counts"),
-    "bettel": _("Bettel is worth"),
-    "piccolo": _("Piccolo is worth"),
-    "ulti": _("Ulti is worth"),
-    "raeuber": _("Räuber costs each loser"),
-    "match_limit": _("A match ends at (defeat points)"),
-    "balls_double_next": _("After 60:60 the next deal counts double"),
-    "rounding": _("Payout rounded to a multiple of 5"),
-    "start_balance": _("Start balance (chips)"),
-    "jokers_fit_all": _("Every joker fits every colour"),
-    "goat_doubling": _("Three goats in one hand double"),
-    "hennes_value": _("Hennes Sibbe counts for the claimant"),
-    "penalty_limit": _("A game ends at (penalty cards)"),
-}
-CHOICE_LABELS: dict[str, Any] = {
-    "before_rounding": _("before rounding to tens"),
-    "after_rounding": _("after rounding to tens"),
-    "all": _("for every contract"),
-    "cego_only": _("only for a Cego"),
-    "nearest": _("to the nearest"),
-    "up": _("upwards"),
-    "hand": _("only that hand's jokers"),
-    "off": _("never"),
-}
-CHOICE_LABELS_BY_SETTING: dict[tuple[str, str], Any] = {
-    ("goat_doubling", "all"): _("every joker on the table"),
-}
-
-
-def setting_text(key: str, value: Any) -> str:
-    """A rule setting's value as the form shows it."""
-    if isinstance(value, bool):
-        return str(_("yes") if value else _("no"))
-    if isinstance(value, str):
-        return str(CHOICE_LABELS_BY_SETTING.get((key, value), CHOICE_LABELS.get(value, value)))
-    return "" if value is None else str(value)
-
-
-def rule_fields(game: str) -> dict[str, forms.Field]:
+def rule_fields(key: str) -> dict[str, forms.Field]:
     """One form field per rule setting of a game, named ``<game>__<setting>``."""
-    info = scoring.GAMES[game]
-    options = getattr(info.module, "SETTING_CHOICES", {})
+    game = games.get(key)
+    options = game.setting_choices()
     fields: dict[str, forms.Field] = {}
-    for key, default in info.default_rules().items():
-        label = SETTING_LABELS.get(key, key)
+    for name, default in game.default_rules().items():
+        label = game.setting_label(name)
         if isinstance(default, bool):
             field: forms.Field = forms.BooleanField(label=label, required=False, initial=default)
-        elif key in options:
+        elif name in options:
             field = forms.ChoiceField(
                 label=label,
                 initial=default,
-                choices=[
-                    (c, CHOICE_LABELS_BY_SETTING.get((key, c), CHOICE_LABELS.get(c, c)))
-                    for c in options[key]
-                ],
+                choices=[(c, game.setting_text(name, c)) for c in options[name]],
             )
         else:
             field = forms.IntegerField(label=label, initial=default)
-        fields[f"{game}__{key}"] = field
+        fields[f"{key}__{name}"] = field
     return fields
 
 
@@ -179,8 +132,9 @@ def _games(text: str) -> int:
 def rule_settings(event: Event) -> list[tuple[str, str]]:
     """The event's rule settings as the event page shows them: (label, value) in the reader's
     language, with the same labels and value words as the event form."""
+    game = event.game_type
     return [
-        (str(SETTING_LABELS.get(key, key)), setting_text(key, value))
+        (game.setting_label(key), game.setting_text(key, value))
         for key, value in event.full_rules().items()
     ]
 
@@ -249,10 +203,14 @@ class EventForm(forms.ModelForm):
         # a season holds one game: its choice names it
         self.fields["season"].label_from_instance = season_label
         self.fields["games_per_round"].initial = hands_text(self.instance.hands_per_round or {})
-        for game in scoring.GAMES:
-            for name, field in rule_fields(game).items():
+        for game in games.all_games():
+            for name, field in rule_fields(game.key).items():
                 key = name.split("__", 1)[1]
-                if self.instance.pk and self.instance.game == game and key in self.instance.rules:
+                if (
+                    self.instance.pk
+                    and self.instance.game == game.key
+                    and key in self.instance.rules
+                ):
                     field.initial = self.instance.rules[key]
                 self.fields[name] = field
 
@@ -262,8 +220,8 @@ class EventForm(forms.ModelForm):
     def rule_groups(self) -> list[tuple[str, str, list[Any]]]:
         """(game key, game name, bound fields) for the template's per-game fieldsets."""
         return [
-            (key, game.name, [f for f in self if f.name.startswith(f"{key}__")])
-            for key, game in scoring.GAMES.items()
+            (game.key, game.name, [f for f in self if f.name.startswith(f"{game.key}__")])
+            for game in games.all_games()
         ]
 
     def clean_slug(self) -> str:
@@ -292,9 +250,9 @@ class EventForm(forms.ModelForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         game = data.get("game")
-        if not game or game not in scoring.GAMES:
+        if not game or games.find(game) is None:
             return data
-        defaults = scoring.default_rules(game)
+        defaults = games.get(game).default_rules()
         # only the settings that differ from the defaults are stored
         rules = {
             key: data[f"{game}__{key}"]
@@ -302,7 +260,7 @@ class EventForm(forms.ModelForm):
             if data.get(f"{game}__{key}") is not None and data[f"{game}__{key}"] != defaults[key]
         }
         try:
-            scoring.check_rules(game, rules)
+            games.get(game).check_rules(rules)
         except scoring.InvalidHand as exc:
             name = f"{game}__{exc.field.removeprefix('rules.')}"
             self.add_error(name if name in self.fields else None, explain(exc))
@@ -331,11 +289,12 @@ class EventForm(forms.ModelForm):
         """(setting, old value, new value) of every rule setting the form changes, in the
         director's words, for the confirmation step."""
         after = self.instance.full_rules()
+        game = self.instance.game_type
         return [
             (
-                str(SETTING_LABELS.get(key, key)),
-                setting_text(key, before.get(key)),
-                setting_text(key, value),
+                game.setting_label(key),
+                game.setting_text(key, before.get(key)),
+                game.setting_text(key, value),
             )
             for key, value in after.items()
             if before.get(key) != value
@@ -548,9 +507,13 @@ class HandForm(forms.Form):
     """Base of the per-game hand forms: ``to_hand`` builds the engine's dict from the fields its
     contract needs (other fields are ignored), ``clean`` asks the engine."""
 
-    game: str = ""
     # which engine field belongs to which form field, for errors the engine names
     error_fields: dict[str, str] = {}
+    # when a field is needed, for the hand-form script: {field: {other field: [values]}}; a name
+    # ending in "*" stands for every field it begins (one per player)
+    visibility: dict[str, dict[str, list[str]]] = {}
+    # a checkbox that clears and disables another input when ticked: {checkbox: input}
+    clears: dict[str, str] = {}
 
     # one key per rendered form: a form sent twice stores one hand (services.record_hand)
     submission = forms.UUIDField(widget=forms.HiddenInput, required=False, initial=uuid.uuid4)
@@ -616,448 +579,18 @@ class HandForm(forms.Form):
             return self.players[int(match.group(1))]
         return engine_field
 
+    def show_when(self, name: str) -> dict[str, list[str]] | None:
+        """The rule for when the field ``name`` is needed (None: always)."""
+        if name in self.visibility:
+            return self.visibility[name]
+        for pattern, rule in self.visibility.items():
+            if pattern.endswith("*") and name.startswith(pattern[:-1]):
+                return rule
+        return None
+
     @staticmethod
     def seat(value: str) -> int | None:
         return int(value) if value not in (None, NONE) else None
-
-
-class CegoHandForm(HandForm):
-    game = Game.CEGO
-    error_fields = {
-        "contract": "contract",
-        "declarer": "declarer",
-        "declarer_points": "declarer_points",
-        "declarer_took_trick": "berg",
-        "gegensolo": "gegensolo",
-        "declarer_tricks": "declarer_tricks",
-        "won": "won",
-        "points": "points_0",
-        "announcer": "announcer",
-        "forfeit": "forfeit",
-        "sitting_out": "declarer",
-    }
-    POINT_GAMES = (*cego.LADDER, "solo")
-
-    contract = forms.ChoiceField(label=_("Contract"), choices=[])
-    declarer = SeatChoiceField(label=_("Declarer"), choices=[], required=False)
-    declarer_points = forms.IntegerField(label=_("Declarer's card points"), required=False)
-    berg = forms.BooleanField(label=_("Berg: declarer took no trick"), required=False)
-    gegensolo = forms.BooleanField(label=_("after a Gegensolo"), required=False)
-    declarer_tricks = forms.IntegerField(label=_("Declarer's tricks"), required=False)
-    won = forms.ChoiceField(
-        label=_("Ulti: last trick with the Geiß?"),
-        choices=[(NONE, "—"), ("yes", _("yes, won")), ("no", _("no, lost"))],
-        required=False,
-    )
-    announcer = SeatChoiceField(label=_("Räuber announced by"), choices=[], required=False)
-    forfeit = forms.ChoiceField(
-        label=_("Forfeit"),
-        choices=[
-            (NONE, _("none")),
-            ("declarer", _("by the declarer's side (scored as Berg)")),
-            ("opponents", _("by the opponents (maximum win)")),
-        ],
-        required=False,
-    )
-
-    def setup(self) -> None:
-        from .templatetags.tournament import contract_name
-
-        self.fields["contract"].choices = [(NONE, "—")] + [
-            (key, contract_name("cego", key)) for key in cego.CONTRACTS
-        ]
-        # RULES.md 2.1: at five seats the dealer sits out the game: he neither declares nor
-        # takes part in a Räuber, so he is not offered for either
-        self.sitting_out = None if self.every_seat else seat_sitting_out(self.table, self.number)
-        out = self.sitting_out
-        self.fields["declarer"].choices = seat_choices(self.players, "—", without=out)
-        self.fields["announcer"].choices = seat_choices(self.players, _("nobody"), without=out)
-        if out is not None and out < len(self.players):
-            name = self.players[out]
-            # a new dict per form: the field is a shallow copy of the class's field
-            self.fields["declarer"].unavailable = {
-                str(out): _("%(name)s deals this game and sits out: choose one of the players.")
-                % {"name": name}
-            }
-            self.fields["announcer"].unavailable = {
-                str(out): _("%(name)s deals this game and sits out, so cannot announce Räuber.")
-                % {"name": name}
-            }
-        for i, name in enumerate(self.players):
-            if i == out:
-                continue
-            self.fields[f"points_{i}"] = forms.IntegerField(
-                label=name, required=False, widget=forms.NumberInput(attrs={"class": "raeuber"})
-            )
-
-    @property
-    def sitting_out_name(self) -> str:
-        """The player who deals and sits out this game (five-seat Cego), for the form's heading."""
-        out = self.sitting_out
-        return self.players[out] if out is not None and out < len(self.players) else ""
-
-    def to_hand(self, d: dict[str, Any]) -> dict[str, Any]:
-        contract = d.get("contract")
-        if not contract:
-            raise scoring.InvalidHand("contract", str(_("choose the contract")))
-        hand: dict[str, Any] = {"contract": contract}
-        if contract == "raeuber":
-            # the dealer who sits out has no field: his card points are 0 (RULES.md 2.5); a
-            # number sent for him anyway goes to the engine, which refuses it with its reason
-            hand["points"] = [
-                (whole_number(self.data.get(f"points_{i}")) or 0)
-                if i == self.sitting_out
-                else d.get(f"points_{i}")
-                for i in range(len(self.players))
-            ]
-            if any(p is None for p in hand["points"]):
-                raise scoring.InvalidHand("points", str(_("enter every player's card points")))
-            hand["announcer"] = self.seat(d.get("announcer"))
-            return hand
-        if self.seat(d.get("declarer")) is None:
-            raise scoring.InvalidHand("declarer", str(_("choose the declarer")))
-        hand["declarer"] = self.seat(d.get("declarer"))
-        if d.get("forfeit"):
-            hand["forfeit"] = d["forfeit"]
-        if contract in self.POINT_GAMES:
-            points = d.get("declarer_points")
-            if d.get("berg"):
-                # Berg means no card points: points typed as well go to the engine, which
-                # refuses anything but 0 with its reason (as it does for a stored hand)
-                hand["declarer_took_trick"] = False
-                if points:
-                    hand["declarer_points"] = points
-            elif points is not None:
-                hand["declarer_points"] = points
-            if d.get("gegensolo") and contract != "solo":
-                hand["gegensolo"] = True
-        elif contract in ("bettel", "piccolo"):
-            if d.get("declarer_tricks") is not None:
-                hand["declarer_tricks"] = d["declarer_tricks"]
-        elif contract == "ulti" and d.get("won"):
-            hand["won"] = d["won"] == "yes"
-        return hand
-
-    @classmethod
-    def initial_from(cls, hand: dict[str, Any]) -> dict[str, Any]:
-        initial: dict[str, Any] = {
-            "contract": hand.get("contract"),
-            "declarer": hand.get("declarer"),
-            "declarer_points": hand.get("declarer_points"),
-            "berg": hand.get("declarer_took_trick") is False,
-            "gegensolo": hand.get("gegensolo", False),
-            "declarer_tricks": hand.get("declarer_tricks"),
-            "won": {True: "yes", False: "no"}.get(hand.get("won"), NONE),
-            "announcer": hand.get("announcer"),
-            "forfeit": hand.get("forfeit") or NONE,
-        }
-        for i, points in enumerate(hand.get("points") or []):
-            initial[f"points_{i}"] = points
-        return initial
-
-
-class ZiegeHandForm(HandForm):
-    game = Game.ZIEGE
-    error_fields = {
-        "team_a_points": "team_a_points",
-        "team_a_took_trick": "team_a_took_trick",
-        "team_b_took_trick": "team_b_took_trick",
-    }
-    TRICK_CHOICES = [(NONE, _("as the points say")), ("yes", _("yes")), ("no", _("no"))]
-
-    team_a_points = forms.IntegerField(label=_("Card points of team A"))
-    team_a_took_trick = forms.ChoiceField(
-        label=_("Team A took a trick"), choices=TRICK_CHOICES, required=False
-    )
-    team_b_took_trick = forms.ChoiceField(
-        label=_("Team B took a trick"), choices=TRICK_CHOICES, required=False
-    )
-
-    def setup(self) -> None:
-        names = self.players
-        if len(names) == 4:
-            self.fields["team_a_points"].label = _("Card points of %(a)s and %(b)s") % {
-                "a": names[0],
-                "b": names[2],
-            }
-
-    def to_hand(self, d: dict[str, Any]) -> dict[str, Any]:
-        hand: dict[str, Any] = {"team_a_points": d["team_a_points"]}
-        for key in ("team_a_took_trick", "team_b_took_trick"):
-            if d.get(key):
-                hand[key] = d[key] == "yes"
-        return hand
-
-    @classmethod
-    def initial_from(cls, hand: dict[str, Any]) -> dict[str, Any]:
-        initial = {"team_a_points": hand.get("team_a_points")}
-        for key in ("team_a_took_trick", "team_b_took_trick"):
-            if key in hand:
-                initial[key] = "yes" if hand[key] else "no"
-        return initial
-
-
-class CrazySoloHandForm(HandForm):
-    game = Game.CRAZY_SOLO
-    error_fields = {
-        "contract": "contract",
-        "bidder": "bidder",
-        "partner": "partner",
-        "soloist_points": "soloist_points",
-        "trump": "trump",
-    }
-
-    contract = forms.ChoiceField(label=_("Contract"), choices=[])
-    bidder = forms.ChoiceField(label=_("Bidder"), choices=[])
-    partner = forms.ChoiceField(label=_("Partner"), choices=[], required=False)
-    soloist_points = forms.IntegerField(label=_("Soloists' card points"))
-    trump = forms.ChoiceField(
-        label=_("Trumps"),
-        choices=[
-            (NONE, "—"),
-            ("kreuz", "Kreuz"),
-            ("pik", "Pik"),
-            ("karo", "Karo"),
-            ("herz", "Herz"),
-        ],
-        required=False,
-    )
-
-    def setup(self) -> None:
-        from .templatetags.tournament import contract_name
-
-        self.fields["contract"].choices = [
-            (key, contract_name("crazy_solo", key)) for key in crazy_solo.CONTRACTS
-        ]
-        self.fields["bidder"].choices = seat_choices(self.players)
-        self.fields["partner"].choices = seat_choices(self.players, _("none (plays alone)"))
-
-    def to_hand(self, d: dict[str, Any]) -> dict[str, Any]:
-        hand = {
-            "contract": d["contract"],
-            "bidder": self.seat(d["bidder"]),
-            "soloist_points": d["soloist_points"],
-        }
-        if d["contract"] not in crazy_solo.ALONE_CONTRACTS:
-            hand["partner"] = self.seat(d.get("partner"))
-        if d.get("trump"):
-            hand["trump"] = d["trump"]
-        return hand
-
-    @classmethod
-    def initial_from(cls, hand: dict[str, Any]) -> dict[str, Any]:
-        return {
-            "contract": hand.get("contract"),
-            "bidder": hand.get("bidder"),
-            "partner": hand.get("partner") if hand.get("partner") is not None else NONE,
-            "soloist_points": hand.get("soloist_points"),
-            "trump": hand.get("trump") or NONE,
-        }
-
-
-# Hennes Sibbe cards as typed on a sheet (the short form): (word, abbreviation, other spellings)
-# per card; a number repeats the card after it ("3 rot", "2b"). The word is what the card buttons
-# write and the help next to the fields shows, with the abbreviation.
-CARD_SPELLINGS: dict[str, tuple[str, str, tuple[str, ...]]] = {
-    "rot": ("rot", "r", ()),
-    "orange": ("orange", "o", ()),
-    "gelb": ("gelb", "ge", ()),
-    "gruen": ("grün", "gr", ("gruen",)),
-    "blau": ("blau", "bl", ()),
-    "lila": ("lila", "l", ()),
-    "goat": ("bock", "b", ("geißbock", "geissbock", "goat")),
-    "hennes": ("hennes", "h", ()),
-    "joker_rgb": ("rgb", "", ("joker_rgb",)),
-    "joker_ogl": ("ogl", "", ("joker_ogl",)),
-}
-CARD_WORDS = {
-    word: card
-    for card, (main, short, others) in CARD_SPELLINGS.items()
-    for word in (main, short, *others)
-    if word
-}
-CARD_REPEAT_MAX = 20  # more of one card than any hand holds
-CARD_TOKEN = re.compile(r"(?:([0-9]+)[x×*]?)?([^\W\d_]+)?")
-
-
-def card_words_help(cards: tuple[str, ...] = hennes_sibbe.CARDS) -> str:
-    """The valid words, shown next to the card fields before anyone types: "rot (r), ..."."""
-    words = []
-    for card in cards:
-        main, short, _others = CARD_SPELLINGS[card]
-        words.append(f"{main} ({short})" if short else main)
-    return ", ".join(words)
-
-
-def parse_cards(text: str, field: str) -> list[str]:
-    """ "rot rot bock", "2 rot b" or "2rot, bock" → ["rot", "rot", "goat"]."""
-    cards: list[str] = []
-    repeat: int | None = None
-    for token in re.split(r"[\s,;]+", (text or "").lower().strip()):
-        if not token:
-            continue
-        match = CARD_TOKEN.fullmatch(token)
-        number, word = match.groups() if match else (None, token)
-        if number is not None:
-            if repeat is not None or not 1 <= int(number) <= CARD_REPEAT_MAX:
-                raise scoring.InvalidHand(
-                    field,
-                    str(_("“%(word)s”: write one number from 1 to 20, then its card, e.g. 3 rot"))
-                    % {"word": token},
-                )
-            repeat = int(number)
-        if word is None:
-            continue  # "3 rot": the number waits for its card
-        if word not in CARD_WORDS:
-            raise scoring.InvalidHand(
-                field,
-                str(_("unknown card “%(word)s”; write %(words)s"))
-                % {
-                    "word": word,
-                    "words": card_words_help(),
-                },
-            )
-        cards += [CARD_WORDS[word]] * (repeat or 1)
-        repeat = None
-    if repeat is not None:
-        raise scoring.InvalidHand(field, str(_("a number must be followed by a card, e.g. 3 rot")))
-    return cards
-
-
-class HennesSibbeHandForm(HandForm):
-    game = Game.HENNES_SIBBE
-    error_fields = {
-        "claimant": "claimant",
-        "challenger": "challenger",
-        "claim": "claim_count",
-        "claim_correct": "claim_correct",
-        "reveal": "claim_correct",
-    }
-
-    claimant = forms.ChoiceField(label=_("Claim by"), choices=[])
-    claim_count = forms.IntegerField(label=_("Claimed number"), min_value=1, max_value=999)
-    claim_colour = forms.ChoiceField(
-        label=_("Colour"), choices=list(hennes_sibbe.COLOUR_NAMES.items())
-    )
-    challenger = forms.ChoiceField(label=_("“Lüge!” called by"), choices=[])
-    claim_correct = forms.ChoiceField(
-        label=_("Counted by the table"),
-        choices=[
-            (NONE, _("enter the revealed cards below")),
-            ("yes", _("the claim was right")),
-            ("no", _("the claim was wrong")),
-        ],
-        required=False,
-    )
-    drillings = forms.CharField(label=_("Drillings laid out (colours)"), required=False)
-
-    def setup(self) -> None:
-        self.fields["claimant"].choices = seat_choices(self.players)
-        self.fields["challenger"].choices = seat_choices(self.players)
-        # the card fields: typed in the short form, or tapped in with the card buttons (JS)
-        cards = {"data-cards": "all", "aria-describedby": "card-words", "autocomplete": "off"}
-        for i, name in enumerate(self.players):
-            self.fields[f"hand_{i}"] = forms.CharField(
-                label=_("%(name)s: hand") % {"name": name},
-                required=False,
-                widget=forms.TextInput(attrs=cards),
-            )
-            self.fields[f"penalty_{i}"] = forms.CharField(
-                label=_("%(name)s: penalty cards") % {"name": name},
-                required=False,
-                widget=forms.TextInput(attrs=cards),
-            )
-        self.fields["drillings"].widget.attrs.update(
-            {**cards, "data-cards": "colours", "aria-describedby": "drilling-words"}
-        )
-        self.fields["drillings"].help_text = _("Colours only: %(words)s") % {
-            "words": card_words_help(hennes_sibbe.COLOURS)
-        }
-        # drillings are listed after the players' cards
-        self.order_fields([name for name in self.fields if name != "drillings"] + ["drillings"])
-
-    # shown next to the first card field: the short form, before anyone makes a mistake
-    card_words_field = "hand_0"
-
-    def card_words(self) -> str:
-        return card_words_help()
-
-    def card_buttons(self) -> list[tuple[str, str, bool]]:
-        """(word written, label, is a colour) for the card buttons the script adds to each field."""
-        names = {**hennes_sibbe.COLOUR_NAMES, **hennes_sibbe.JOKER_NAMES}
-        names |= {"goat": "Bock", "hennes": "Hennes", "joker_rgb": "RGB", "joker_ogl": "OGL"}
-        return [
-            (CARD_SPELLINGS[c][0], names[c], c in hennes_sibbe.COLOURS) for c in hennes_sibbe.CARDS
-        ]
-
-    def to_hand(self, d: dict[str, Any]) -> dict[str, Any]:
-        hand: dict[str, Any] = {
-            "claimant": self.seat(d["claimant"]),
-            "challenger": self.seat(d["challenger"]),
-            "claim": {"count": d["claim_count"], "colour": d["claim_colour"]},
-        }
-        if d.get("claim_correct"):
-            hand["claim_correct"] = d["claim_correct"] == "yes"
-            return hand
-        n = len(self.players)
-        hand["reveal"] = {
-            "hands": [parse_cards(d.get(f"hand_{i}") or "", f"hand_{i}") for i in range(n)],
-            "penalty_cards": [
-                parse_cards(d.get(f"penalty_{i}") or "", f"penalty_{i}") for i in range(n)
-            ],
-            "drillings": parse_cards(d.get("drillings") or "", "drillings"),
-        }
-        reveal = hand["reveal"]
-        if not any([*reveal["hands"], *reveal["penalty_cards"], reveal["drillings"]]):
-            # an empty reveal would count 0 and always call the claim wrong
-            raise scoring.InvalidHand(
-                "claim_correct",
-                str(
-                    _(
-                        "no cards entered: enter the revealed cards below, "
-                        "or choose whether the claim was right"
-                    )
-                ),
-            )
-        return hand
-
-    def clean(self) -> dict[str, Any]:
-        try:
-            return super().clean()
-        except scoring.InvalidHand as exc:  # a card word typed wrong
-            self.add_error(exc.field if exc.field in self.fields else None, explain(exc))
-            return self.cleaned_data
-
-    @classmethod
-    def initial_from(cls, hand: dict[str, Any]) -> dict[str, Any]:
-        claim = hand.get("claim") or {}
-        initial: dict[str, Any] = {
-            "claimant": hand.get("claimant"),
-            "challenger": hand.get("challenger"),
-            "claim_count": claim.get("count"),
-            "claim_colour": claim.get("colour"),
-        }
-        if "claim_correct" in hand:
-            initial["claim_correct"] = "yes" if hand["claim_correct"] else "no"
-        reveal = hand.get("reveal") or {}
-
-        def words(cards: list[str]) -> str:  # in the short form the page shows
-            return " ".join(CARD_SPELLINGS[c][0] if c in CARD_SPELLINGS else c for c in cards)
-
-        for i, cards in enumerate(reveal.get("hands") or []):
-            initial[f"hand_{i}"] = words(cards)
-        for i, cards in enumerate(reveal.get("penalty_cards") or []):
-            initial[f"penalty_{i}"] = words(cards)
-        initial["drillings"] = words(reveal.get("drillings") or [])
-        return initial
-
-
-HAND_FORMS: dict[str, type[HandForm]] = {
-    Game.CEGO: CegoHandForm,
-    Game.ZIEGE: ZiegeHandForm,
-    Game.CRAZY_SOLO: CrazySoloHandForm,
-    Game.HENNES_SIBBE: HennesSibbeHandForm,
-}
 
 
 class TotalsForm(forms.Form):
@@ -1085,14 +618,3 @@ class TotalsForm(forms.Form):
             self.add_error(field if field in self.fields else None, explain(exc, self.players))
         self.totals = totals
         return data
-
-
-class CardCounterForm(forms.Form):
-    """Cego's card counter: counts of a pile's cards → card points (scoring.cego.card_points)."""
-
-    king = forms.IntegerField(label=_("Kings"), min_value=0, required=False)
-    queen = forms.IntegerField(label=_("Queens"), min_value=0, required=False)
-    cavall = forms.IntegerField(label=_("Cavalls"), min_value=0, required=False)
-    jack = forms.IntegerField(label=_("Jacks"), min_value=0, required=False)
-    trull = forms.IntegerField(label=_("Trull cards"), min_value=0, required=False)
-    other = forms.IntegerField(label=_("Other cards"), min_value=0, required=False)

@@ -20,9 +20,9 @@ from django.db.models import QuerySet
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from .forms import SETTING_LABELS, setting_text
+from . import games
+from .formatting import describe_hand, signed
 from .models import Confirmation, Entry, Event, Hand, Player, Seat, Table, Team
-from .templatetags.tournament import describe_hand, signed
 
 
 @dataclass
@@ -273,8 +273,11 @@ def _rules_text(record: Any, value: Any) -> str:
     """An event's changed rule settings by their labels, as on the event form."""
     if not value:
         return _("the defaults")
+    game = games.find(getattr(record, "game", ""))
+    if game is None:
+        return "; ".join(f"{key}: {setting}" for key, setting in sorted(value.items()))
     return "; ".join(
-        f"{SETTING_LABELS.get(key, key)}: {setting_text(key, setting)}"
+        f"{game.setting_label(key)}: {game.setting_text(key, setting)}"
         for key, setting in sorted(value.items())
     )
 

@@ -39,7 +39,7 @@ from simple_history.utils import bulk_create_with_history
 import scoring
 
 from . import exports, services
-from .forms import HAND_FORMS, UPLOAD_MAX_BYTES, HandForm, explain, whole_number
+from .forms import UPLOAD_MAX_BYTES, HandForm, explain, whole_number
 from .models import Entry, Event, Hand, Player, Round, Seat, Table
 from .names import NameIndex, name_key
 from .validators import one_line, single_line
@@ -609,7 +609,7 @@ HEADER_ROWS = 3  # title, players, column names
 
 
 def _form_class(event: Event) -> type[HandForm]:
-    return HAND_FORMS[event.game]
+    return event.game_type.hand_form
 
 
 def _template_fields(event: Event, table: Table, players: list[str]) -> list[tuple[str, str]]:

@@ -41,11 +41,13 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.formats import number_format
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-import scoring
+from scoring import InvalidHand
 
+from . import games
 from .addresses import validate_origin
 from .querysets import EntryQuerySet, HandQuerySet, SeatQuerySet
 from .validators import single_line
@@ -72,13 +74,6 @@ def new_token() -> str:
 
 # the most games a table plays in one round, for every way of giving it (one bound, issue 11)
 HANDS_MAX = 10_000
-
-
-class Game(models.TextChoices):
-    CEGO = "cego", "Cego"
-    ZIEGE = "ziege", "Ziege"
-    CRAZY_SOLO = "crazy_solo", "Crazy Solo"
-    HENNES_SIBBE = "hennes_sibbe", "Hennes Sibbe"
 
 
 class Player(models.Model):
@@ -145,7 +140,7 @@ class Season(models.Model):
 
     name = models.CharField(_("name"), max_length=200, validators=[single_line])
     slug = models.SlugField(_("short name"), unique=True)
-    game = models.CharField(_("game"), max_length=20, choices=Game.choices, default=Game.CEGO)
+    game = models.CharField(_("game"), max_length=20, choices=games.choices, default=games.default)
     best_of = models.PositiveSmallIntegerField(
         _("best results counted"),
         null=True,
@@ -197,7 +192,7 @@ class Event(models.Model):
     slug = models.SlugField(_("short name"), unique=True)
     date = models.DateField(_("date"))
     venue = models.CharField(_("venue"), max_length=200, blank=True, validators=[single_line])
-    game = models.CharField(_("game"), max_length=20, choices=Game.choices, default=Game.CEGO)
+    game = models.CharField(_("game"), max_length=20, choices=games.choices, default=games.default)
     rules = models.JSONField(_("rule settings"), default=dict, blank=True)
     table_policy = models.CharField(
         _("table sizes"), max_length=10, choices=TablePolicy.choices, default=TablePolicy.EXACT
@@ -205,7 +200,7 @@ class Event(models.Model):
     target_table_size = models.PositiveSmallIntegerField(
         _("preferred table size"),
         default=4,
-        help_text=_("Crazy Solo 3–12, Hennes Sibbe 3–8; Cego and Ziege play at four."),
+        help_text=_("Only for games played at tables of different sizes."),
     )
     hands_per_round = models.JSONField(
         _("hands per round by table size"),
@@ -259,12 +254,13 @@ class Event(models.Model):
         return reverse("event", args=[self.slug])
 
     @property
-    def game_info(self) -> scoring.Game:
-        return scoring.GAMES[self.game]
+    def game_type(self) -> games.GameType:
+        """The game's plug-in (tournament.games): everything the event's game means."""
+        return games.get(self.game)
 
     def full_rules(self) -> dict[str, Any]:
         """The game's defaults with this event's settings over them."""
-        return {**scoring.default_rules(self.game), **(self.rules or {})}
+        return {**self.game_type.default_rules(), **(self.rules or {})}
 
     def hands_for(self, size: int) -> int | None:
         """Hands a table of ``size`` plays in a round (None: no fixed number, the time decides)."""
@@ -272,11 +268,9 @@ class Event(models.Model):
         value = chosen.get(str(size), chosen.get("*"))
         if value is not None:
             return int(value)
-        return default_hands(self.game, size)
+        return self.game_type.default_hands(size)
 
     def clean(self) -> None:
-        from .services import check_rules
-
         errors: dict[str, Any] = {}
         try:
             check_slug(self.slug)
@@ -287,13 +281,17 @@ class Event(models.Model):
             errors["season"] = _(
                 "%(season)s is a season for %(game)s; choose a season of this event's game."
             ) % {"season": self.season, "game": self.season.get_game_display()}
-        try:
-            check_rules(self.game, self.rules or {})
-        except ValidationError as exc:
-            errors["rules"] = exc.messages
-        game = scoring.GAMES.get(self.game)
-        sized_freely = self.game in (Game.CRAZY_SOLO, Game.HENNES_SIBBE)
-        if game and sized_freely and not game.min_seats <= self.target_table_size <= game.max_seats:
+        game = games.find(self.game)
+        if game is not None:
+            try:
+                game.check_rules(self.rules or {})
+            except InvalidHand as exc:
+                errors["rules"] = [f"{exc.field}: {exc.explain(gettext)}"]
+        if (
+            game
+            and game.table_size_chosen
+            and not game.min_seats <= self.target_table_size <= game.max_seats
+        ):
             errors["target_table_size"] = _(
                 "%(game)s is played at tables of %(low)s to %(high)s."
             ) % {"game": game.name, "low": game.min_seats, "high": game.max_seats}
@@ -309,16 +307,6 @@ class Event(models.Model):
                 ) % {"max": number_format(HANDS_MAX, force_grouping=True)}
         if errors:
             raise ValidationError(errors)
-
-
-def default_hands(game: str, size: int) -> int | None:
-    """RULES.md 6: a Cego Durchgang is 24 games; a Crazy Solo round is best a multiple of the table
-    size (two deals per player); Ziege plays 24 deals; Hennes Sibbe plays until the time is up."""
-    if game == Game.CEGO or game == Game.ZIEGE:
-        return 24
-    if game == Game.CRAZY_SOLO:
-        return 2 * size
-    return None
 
 
 class Team(models.Model):
@@ -409,7 +397,7 @@ class Round(models.Model):
     seed = models.BigIntegerField(_("draw seed"), null=True, blank=True)
     repeat_meetings = models.PositiveIntegerField(_("repeat meetings"), default=0)
     # what the draw planned the table sizes from (player count, policy, ...), explained in the
-    # reader's language by ``draw_explanation``
+    # reader's language by ``draw.explain``
     draw_basis = models.JSONField(_("basis of the draw"), null=True, blank=True)
 
     class Meta:
@@ -423,13 +411,6 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return _("Round %(number)s") % {"number": self.number}
-
-    @property
-    def draw_explanation(self) -> str:
-        """Why the tables have the sizes they have (empty before the draw)."""
-        from .draw import explain
-
-        return explain(self.draw_basis) if self.draw_basis else ""
 
 
 class Table(models.Model):

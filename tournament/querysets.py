@@ -15,6 +15,7 @@ from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import Coalesce, Rank
 
 if TYPE_CHECKING:
+    from .games.base import GameType
     from .models import Event, Round, Table
 
 
@@ -39,56 +40,27 @@ def _sum(field: str | F | CombinedExpression, condition: Q | None = None) -> Coa
     return Coalesce(Sum(value, filter=counted), Value(0))
 
 
-# Ziege: the defeat points a seat's team dealt out minus those it took; more is better, so a
-# round's column reads the right way round with its sign (+4: the team did well)
-ZIEGE_DIFFERENCE = F("results__inflicted") - F("results__points")
-
-
-def ranking_fields(game: str) -> tuple[str, ...]:
-    """RULES.md 6: the standings figures that decide a place, most important first; entries equal
-    on all of them are tied (and only a draw by lot separates them)."""
-    if game == "ziege":
-        return ("matches", "difference", "conceded")
-    if game == "hennes_sibbe":
-        return ("total", "games_lost")
-    return ("total",)
-
-
-def ranking_order(game: str) -> list:
-    """RULES.md 6: the standings order of each game; a recorded draw by lot breaks a tie."""
-    if game == "ziege":
-        keys = [F("matches").desc(), F("difference").desc(), F("conceded").asc()]
-    elif game == "hennes_sibbe":
-        keys = [F("total").asc(), F("games_lost").asc()]
-    else:  # Cego points, Crazy Solo chips: higher first
-        keys = [F("total").desc()]
-    return keys
+def ranking_order(game: GameType) -> list:
+    """RULES.md 6: the standings order of a game, most important figure first."""
+    return [F(name).desc() if order == "desc" else F(name).asc() for name, order in game.ranking]
 
 
 class EntryQuerySet(models.QuerySet):
     def standings(self, event: Event, rounds: list[Round] | None = None) -> EntryQuerySet:
-        """Every entry of the event with its totals and rank; ``rounds`` adds a column per round
-        (``round_<number>``: the round's points, for Ziege its defeat points difference). One
-        query."""
+        """Every entry of the event with its total, its game's figures and rank; ``rounds`` adds a
+        column per round (``round_<number>``: the game's round figure). One query."""
         # Only the columns the standings show: SQLite groups by every selected column, and a
         # narrow GROUP BY keeps this query within a small factor of a bare SUM ... GROUP BY.
         qs = self.filter(event=event).played().select_related("player").only(*STANDINGS_FIELDS)
-        annotations = {"total": _sum("points")}
-        per_round = ZIEGE_DIFFERENCE if event.game == "ziege" else "points"
+        game = event.game_type
+        annotations = {"total": _sum(game.total.expression())}
+        per_round = game.round_figure.expression()
         for rnd in rounds or []:
             annotations[f"round_{rnd.number}"] = _sum(per_round, Q(results__round_id=rnd.pk))
-        if event.game == "ziege":
-            annotations |= {
-                "matches": _sum("matches_won"),
-                "inflicted": _sum("inflicted"),
-                "conceded": _sum("points"),
-            }
-        if event.game == "hennes_sibbe":
-            annotations["games_lost"] = _sum("games_lost")
+        for figure in game.figures:
+            annotations[figure.name] = _sum(figure.expression())
         qs = qs.annotate(**annotations)
-        if event.game == "ziege":
-            qs = qs.annotate(difference=F("inflicted") - F("conceded"))
-        keys = ranking_order(event.game)
+        keys = ranking_order(game)
         rank_keys = [*keys, F("lot").asc(nulls_last=True)]
         return qs.annotate(rank=Window(expression=Rank(), order_by=rank_keys)).order_by(
             *rank_keys, "player__last_name", "player__first_name", "start_number"

@@ -24,14 +24,12 @@ from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
 import scoring
-from scoring import cego, ziege
 
 from . import draw as drawing
 from .models import (
     Confirmation,
     Entry,
     Event,
-    Game,
     Hand,
     LotDraw,
     Player,
@@ -41,12 +39,10 @@ from .models import (
     Table,
     Team,
 )
-from .querysets import ranking_fields
+from .sheets import dealer_for
 
 User = AbstractBaseUser | AnonymousUser | None
 
-# Games whose hands are zero-sum (RULES.md conventions): a totals sheet must add up to zero.
-ZERO_SUM = {Game.CEGO, Game.CRAZY_SOLO}
 TOTAL_MAX = 1_000_000  # a round's total far beyond any real one, inside the database's integers
 # RULES.md 6: side ranking for teams of four
 SQUAD_SIZE = 4
@@ -83,15 +79,6 @@ class AlreadySaved(Refused):
             )
             % {"n": stored.number}
         )
-
-
-def check_rules(game: str, rules: dict[str, Any]) -> dict[str, Any]:
-    """Validate an event's rule settings with the engine; only the changed settings are stored."""
-    try:
-        scoring.check_rules(game, rules)
-    except scoring.InvalidHand as exc:
-        raise ValidationError(f"{exc.field}: {exc.explain(gettext)}") from exc
-    return rules
 
 
 def _user(user: User) -> Any:
@@ -273,7 +260,8 @@ def draw_round(*, round: Round, seed: int | None = None, user: User = None) -> R
     entries = list(Entry.objects.filter(event=event).active().select_related("pair"))
     met, sat_out = _history(rnd)
     pairs = None
-    if event.game == Game.ZIEGE and event.pairing == Event.Pairing.FIXED:
+    game = event.game_type
+    if game.fixed_pairs and event.pairing == Event.Pairing.FIXED:
         by_pair: dict[int, list[int]] = {}
         unpaired = []
         for entry in entries:
@@ -291,9 +279,14 @@ def draw_round(*, round: Round, seed: int | None = None, user: User = None) -> R
     try:
         result = drawing.draw(
             players=[e.pk for e in entries],
-            game=event.game,
+            plan=lambda count: game.plan_tables(count, event.table_policy, event.target_table_size),
+            basis={
+                "game": event.game,
+                "policy": event.table_policy,
+                "target": event.target_table_size,
+            },
+            game_name=game.name,
             policy=event.table_policy,
-            target=event.target_table_size,
             met=met,
             sat_out=sat_out,
             seed=seed,
@@ -346,7 +339,7 @@ def swap_seats(*, round: Round, first: Entry, second: Entry) -> Round:
         b = Seat.objects.get(round=rnd, entry=second)
     except Seat.DoesNotExist as exc:
         raise Refused(_("Both players must be part of this round's draw.")) from exc
-    if rnd.event.game == Game.ZIEGE and rnd.event.pairing == Event.Pairing.FIXED:
+    if rnd.event.game_type.fixed_pairs and rnd.event.pairing == Event.Pairing.FIXED:
         raise Refused(_("With fixed pairs, draw the round again instead of swapping players."))
     a_place, b_place = (a.table_id, a.position), (b.table_id, b.position)
     # free both places first: the unique (table, position) constraint holds at every statement
@@ -413,41 +406,38 @@ def close_round(*, round: Round) -> Round:
 # --- hands ------------------------------------------------------------------------------------
 
 
-def dealer_for(number: int, size: int) -> int:
-    """The deal passes round the table: game 1 is dealt by seat 0."""
-    return (number - 1) % size
-
-
-def hand_for_engine(
-    event: Event, table: Table, data: dict[str, Any], number: int
-) -> dict[str, Any]:
-    """The stored hand plus what the table layer knows: at a five-seat Cego table the dealer sits
-    out (RULES.md 2.1)."""
-    hand = dict(data)
-    if event.game == Game.CEGO and table.size == 5 and hand.get("contract"):
-        hand["sitting_out"] = dealer_for(number, table.size)
-    return hand
+def engine_hands(event: Event, table: Table, hands: Sequence[Hand]) -> list[dict[str, Any]]:
+    """The stored hands as the engine takes them, with what the table knows (who sits out)."""
+    game = event.game_type
+    return [game.engine_hand(hand.data, table.size, hand.number) for hand in hands]
 
 
 def seat_sitting_out(table: Table, number: int | None = None) -> int | None:
-    """The seat that sits out game ``number`` (the next game when None): the dealer at a five-seat
-    Cego table (RULES.md 2.1); None everywhere else. Without a number it costs a query."""
-    if table.round.event.game != Game.CEGO or table.size != 5:
-        return None
-    return dealer_for(number if number is not None else _next_number(table), table.size)
+    """The seat that sits out hand ``number`` (the next hand when None), if the game has one
+    (Cego's dealer at a five-seat table). Without a number it costs a query."""
+    game = table.round.event.game_type
+    return game.sitting_out(table.size, number if number is not None else _next_number(table))
 
 
 def preview_hand(*, table: Table, data: dict[str, Any], number: int | None = None) -> list[int]:
-    """The results a hand would give, without saving it (raises InvalidHand)."""
+    """The results a hand would give, without saving it (raises InvalidHand). The hands before
+    it are replayed too where the game needs them (Ziege's doubled deal)."""
     event = table.round.event
+    game = event.game_type
     if number is None:
         number = _next_number(table)
-    hand = hand_for_engine(event, table, data, number)
-    if event.game == Game.ZIEGE:
-        previous = list(Hand.objects.for_table(table).filter(number__lt=number))
-        state = _ziege_state(event, previous)
-        hand["doubled"] = state.next_doubled
-    return scoring.score(event.game, hand, seats=table.size, rules=event.full_rules())
+    previous = (
+        list(
+            Hand.objects.filter(table=table, number__lt=number, kind=Hand.Kind.GAME).order_by(
+                "number"
+            )
+        )
+        if game.scores_on_earlier_hands
+        else []
+    )
+    hands = [*engine_hands(event, table, previous), game.engine_hand(data, table.size, number)]
+    *_before, last = game.replay(hands, table.size, event.full_rules())
+    return [seat.points for seat in last]
 
 
 def _next_number(table: Table) -> int:
@@ -646,21 +636,22 @@ def check_totals(event: Event, table: Table, totals: Any) -> list[int]:
     totals are sums of amounts written in tens, so they are multiples of ten too."""
     if not isinstance(totals, list) or len(totals) != table.size:
         raise scoring.InvalidHand("totals", _("give one total per player"))
-    step = cego.amount_step(event.full_rules()) if event.game == Game.CEGO else 1
+    game = event.game_type
+    step = game.totals_step(event.full_rules())
     for i, value in enumerate(totals):
         if not isinstance(value, int) or isinstance(value, bool) or abs(value) > TOTAL_MAX:
             raise scoring.InvalidHand(
                 f"totals[{i}]", _("must be a whole number from -1000000 to 1000000")
             )
-        if event.game not in ZERO_SUM and value < 0:
+        if not game.zero_sum and value < 0:
             raise scoring.InvalidHand(f"totals[{i}]", _("cannot be negative in this game"))
         if value % step:
             raise scoring.InvalidHand(
                 f"totals[{i}]",
-                _("must be a multiple of %(step)s, as every Cego game's result is; got %(value)s")
-                % {"step": step, "value": value},
+                _("must be a multiple of %(step)s, as every %(game)s game's result is; got %(value)s")
+                % {"step": step, "game": game.name, "value": value},
             )
-    if event.game in ZERO_SUM and sum(totals) != 0:
+    if game.zero_sum and sum(totals) != 0:
         raise scoring.InvalidHand(
             "totals",
             _("must add up to zero (every point won is lost by someone), they add up to %(sum)s")
@@ -679,10 +670,8 @@ def record_totals(*, table: Table, totals: list[int], user: User = None) -> Hand
         raise Refused(
             _("This table already has games entered; the totals can only replace an empty sheet.")
         )
-    if event.game == Game.ZIEGE:
-        raise Refused(
-            _("Ziege needs the deals: match wins cannot be taken from totals. Enter the deals.")
-        )
+    if event.game_type.totals_refused:
+        raise Refused(str(event.game_type.totals_refused))
     check_totals(event, table, totals)
     hand = Hand.objects.create(
         table=table,
@@ -720,17 +709,6 @@ def restore_table(*, table: Table, reason: str, user: User = None) -> Table:
     Result.objects.filter(table=table).update(counts=True)
     lapse_stale_lots(event=table.round.event)
     return table
-
-
-def _ziege_state(event: Event, hands: Sequence[Hand]) -> ziege.MatchState:
-    """Follow a table's deals through the matches (the engine's match layer)."""
-    rules = event.full_rules()
-    pairs = []
-    for hand in hands:
-        doubled = ziege.play_matches(pairs, rules).next_doubled if pairs else False
-        data = {**hand.data, "doubled": doubled}
-        pairs.append((data, scoring.score("ziege", data, seats=4, rules=rules)))
-    return ziege.play_matches(pairs, rules)
 
 
 class InvalidStoredGame(Refused):
@@ -782,50 +760,26 @@ def _result_rows(
             )
         )
 
-    ziege_deals: list[tuple[dict[str, Any], list[int]]] = []
-    penalties = [0] * table.size
+    played = [hand for hand in hands if hand.kind != Hand.Kind.TOTALS]
     for hand in hands:
         if hand.kind == Hand.Kind.TOTALS:
             for position, points in enumerate(hand.data["totals"]):
                 add(hand, position, points)
-            continue
-        engine_hand = hand_for_engine(event, table, hand.data, hand.number)
+    replayed = event.game_type.replay(engine_hands(event, table, played), table.size, rules)
+    for hand in played:
         try:
-            if event.game == Game.ZIEGE:
-                before = ziege.play_matches(ziege_deals, rules)
-                engine_hand["doubled"] = before.next_doubled if ziege_deals else False
-                result = scoring.score("ziege", engine_hand, seats=4, rules=rules)
-            else:
-                result = scoring.score(event.game, engine_hand, seats=table.size, rules=rules)
+            seats_results = next(replayed)
         except scoring.InvalidHand as exc:
             raise InvalidStoredGame(table, hand, exc) from exc
-        if event.game == Game.ZIEGE:
-            ziege_deals.append((engine_hand, result))
-            # a deal that reaches the limit ends the match it belongs to; the next deal opens a
-            # new one, so the current match has a Ziege only if this deal made it
-            winner = ziege.play_matches(ziege_deals, rules).current.winner
-            for position in range(4):
-                team = "a" if position % 2 == 0 else "b"
-                add(
-                    hand,
-                    position,
-                    result[position],
-                    inflicted=result[(position + 1) % 4],
-                    matches_won=1 if winner == team else 0,
-                )
-        elif event.game == Game.HENNES_SIBBE:
-            lost = [0] * table.size
-            for position, points in enumerate(result):
-                penalties[position] += points
-                if penalties[position] >= rules["penalty_limit"]:
-                    lost[position] = 1
-            if any(lost):
-                penalties = [0] * table.size  # a new game starts
-            for position, points in enumerate(result):
-                add(hand, position, points, games_lost=lost[position])
-        else:
-            for position, points in enumerate(result):
-                add(hand, position, points)
+        for position, seat in enumerate(seats_results):
+            add(
+                hand,
+                position,
+                seat.points,
+                inflicted=seat.inflicted,
+                matches_won=seat.matches_won,
+                games_lost=seat.games_lost,
+            )
     return rows
 
 
@@ -994,7 +948,7 @@ def reopen_table(*, table: Table, reason: str, user: User = None) -> Table:
 def _tie_keys(event: Event) -> dict[int, tuple[int, ...]]:
     """Start number → the figures that decide the entry's place (RULES.md 6), from the standings
     query (one query)."""
-    fields = ranking_fields(event.game)
+    fields = [name for name, _order in event.game_type.ranking]
     return {
         entry.start_number: tuple(int(getattr(entry, name)) for name in fields)
         for entry in Entry.objects.standings(event)
@@ -1114,7 +1068,7 @@ def rule_change_effect(*, event: Event, rules: dict[str, Any]) -> RuleChangeEffe
     """What ``rules`` (the event's stored settings, not yet saved) would do to the stored games,
     without writing anything. Raises InvalidStoredGame naming the first game they make invalid.
     Four queries whatever the size of the event."""
-    full = {**scoring.default_rules(event.game), **rules}
+    full = {**event.game_type.default_rules(), **rules}
     tables = list(Table.objects.filter(round__event=event).select_related("round"))
     hands: dict[int, list[Hand]] = {}
     for hand in Hand.objects.filter(table__round__event=event).order_by("table_id", "number"):

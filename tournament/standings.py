@@ -13,10 +13,9 @@ from django.db.models import Count, Q, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
-from scoring import ziege
-
-from . import collation
-from .models import Entry, Event, Hand, Result, Round, Season, Seat, Team
+from . import collation, games
+from .games.base import Figure, GameType
+from .models import Entry, Event, Result, Round, Season, Seat, Team
 
 PRIZE_PLACES = 3
 T = TypeVar("T")
@@ -32,19 +31,10 @@ def shared_ranks(values: Sequence[Any]) -> list[int]:
     return ranks
 
 
-def deciding_columns(game: str, total_heading: str) -> list[tuple[str, Any, bool]]:
-    """(attribute, heading, signed) of the figures that decide the order (RULES.md 6), in the order
-    they decide it, for the printed standings: Ziege's matches won, defeat-point difference and
-    defeat points conceded (its total), Hennes Sibbe's penalty cards, then games lost."""
-    if game == "ziege":
-        return [
-            ("matches", _("Matches won"), False),
-            ("difference", _("Defeat points difference"), True),
-            ("shown_total", _("Defeat points conceded"), False),
-        ]
-    if game == "hennes_sibbe":
-        return [("shown_total", total_heading, False), ("games_lost", _("Games lost"), False)]
-    return [("shown_total", total_heading, False)]
+def deciding_columns(game: GameType) -> list[Figure]:
+    """The figures that decide the order (RULES.md 6), in the order they decide it, for the
+    printed standings (an entry's ``shown_total`` stands for its total)."""
+    return game.deciding()
 
 
 def mark_last_place(rows: Sequence[T]) -> Sequence[T]:
@@ -163,15 +153,16 @@ def round_tables(rnd: Round) -> list[dict[str, Any]]:
     return list(tables.values())
 
 
-def _season_key(game: str, figures: tuple[int, int, int, int]) -> tuple[int, ...]:
-    """A sort key, smaller is better, from summed (points, inflicted, matches won, games lost):
-    the season ranks in its game's standings order (RULES.md 6)."""
-    points, inflicted, matches, games_lost = figures
-    if game == "ziege":  # points are defeat points conceded
-        return (-matches, -(inflicted - points), points)
-    if game == "hennes_sibbe":  # points are penalty cards
-        return (points, games_lost)
-    return (-points,)
+SUMMED = ("points", "inflicted", "matches_won", "games_lost")
+
+
+def _season_key(game: GameType, sums: dict[str, int]) -> tuple[int, ...]:
+    """A sort key, smaller is better, from an entry's summed result fields: the season ranks in
+    its game's standings order (RULES.md 6)."""
+    return tuple(
+        -game.figure(name).of_sums(sums) if order == "desc" else game.figure(name).of_sums(sums)
+        for name, order in game.ranking
+    )
 
 
 def season_standings(
@@ -193,6 +184,7 @@ def season_standings(
     entries = Entry.objects.filter(event__season=season).played()
     if category:
         entries = entries.filter(player__category=category)
+    game = games.get(season.game)
     rows = entries.values(
         "player_id",
         "player__first_name",
@@ -200,12 +192,7 @@ def season_standings(
         "player__club",
         "event_id",
         "status",
-    ).annotate(
-        points=total("points"),
-        inflicted=total("inflicted"),
-        matches=total("matches_won"),
-        games_lost=total("games_lost"),
-    )
+    ).annotate(**{f"sum_{name}": total(name) for name in SUMMED})
     for row in rows:
         player = per_player.setdefault(
             row["player_id"],
@@ -218,26 +205,21 @@ def season_standings(
                 "withdrawn": set(),
             },
         )
-        player["scores"][row["event_id"]] = row["points"]
+        player["scores"][row["event_id"]] = row["sum_points"]
         if row["status"] == Entry.Status.WITHDRAWN:
             player["withdrawn"].add(row["event_id"])
-        player["figures"][row["event_id"]] = (
-            row["points"],
-            row["inflicted"],
-            row["matches"],
-            row["games_lost"],
-        )
+        player["figures"][row["event_id"]] = {name: row[f"sum_{name}"] for name in SUMMED}
     result = []
     for player in per_player.values():
-        figures = sorted(player["figures"].values(), key=lambda f: _season_key(season.game, f))
+        figures = sorted(player["figures"].values(), key=lambda f: _season_key(game, f))
         best = figures[: season.best_of] if season.best_of else figures
-        summed = tuple(sum(f[i] for f in best) for i in range(4))
+        summed = {name: sum(f[name] for f in best) for name in SUMMED}
         row = {
             "name": player["name"],
             "name_key": player["name_key"],
             "club": player["club"],
-            "total": summed[0],
-            "key": _season_key(season.game, summed),  # type: ignore[arg-type]
+            "total": summed["points"],
+            "key": _season_key(game, summed),
             "withdrawn": player["withdrawn"],
         }
         for event in events:
@@ -247,29 +229,3 @@ def season_standings(
     for rank, row in zip(shared_ranks([r["key"] for r in result]), result, strict=True):
         row["rank"] = rank
     return events, result
-
-
-def ziege_matches(event: Event, hands: Sequence[Hand]) -> ziege.MatchState:
-    """The running match score of a Ziege table, from its results already computed."""
-    rules = event.full_rules()
-    deals = []
-    for hand in hands:
-        results = [0] * 4
-        for result in hand.results.all():
-            results[result.position] = result.points
-        deals.append((hand.data, results))
-    return ziege.play_matches(deals, rules)
-
-
-def hennes_current_game(hands: Sequence[Hand], size: int, limit: int) -> list[int]:
-    """Penalty cards each seat holds in the game now being played (they reset when one seat
-    reaches the limit)."""
-    current = [0] * size
-    for hand in hands:
-        ended = False
-        for result in hand.results.all():
-            current[result.position] += result.points
-            ended = ended or result.games_lost > 0
-        if ended:
-            current = [0] * size
-    return current

@@ -9,8 +9,9 @@ import django_tables2 as tables
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from .formatting import VOID, amount, signed
+from .games.base import Figure, GameType
 from .models import Entry, Event, Round
-from .templatetags.tournament import VOID, amount, signed
 
 
 class SignedColumn(tables.Column):
@@ -48,37 +49,31 @@ class NumberColumn(tables.Column):
         super().__init__(*args, **kwargs)
 
 
-def total_heading(game: str) -> str:
-    """What an entry's figure is called in each game (pages, print and Excel share it)."""
-    return str(
-        {
-            "crazy_solo": _("Balance"),
-            "hennes_sibbe": _("Penalty cards"),
-            "ziege": _("Defeat points"),
-        }.get(game, _("Total"))
-    )
+class FigureColumn(NumberColumn):
+    """A game's standings figure (tournament.games): signed where it is a change, and the total
+    as the game shows it (Crazy Solo: chips held, the start balance plus every result)."""
 
+    def __init__(self, game: GameType, figure: Figure, rules: dict[str, Any]) -> None:
+        self.game, self.figure, self.rules = game, figure, rules
+        attrs = DETAIL if figure.detail else {"td": {"class": "num"}, "th": {"class": "num"}}
+        super().__init__(verbose_name=figure.heading, accessor=figure.name, attrs=attrs)
 
-def value_of_total(event: Event, total: int) -> int:
-    """The standings figure of an entry: Crazy Solo shows chips held (start balance plus every
-    result, RULES.md 4); the other games their sum."""
-    if event.game == "crazy_solo":
-        return event.full_rules()["start_balance"] + int(total)
-    return int(total)
-
-
-class BalanceColumn(NumberColumn):
-    """Crazy Solo: chips held, the start balance plus every result (RULES.md 4)."""
-
-    def __init__(self, start: int) -> None:
-        self.start = start
-        super().__init__(verbose_name=_("Balance"), accessor="total")
+    def shown(self, value: Any) -> int:
+        if self.figure.name == "total":
+            return self.game.shown_total(int(value), self.rules)
+        return int(value)
 
     def render(self, value: Any) -> str:
-        return amount(self.start + int(value))
+        shown = self.shown(value)
+        return signed(shown) if self.figure.signed else amount(shown)
 
     def value(self, value: Any) -> int:
-        return self.start + int(value)
+        return self.shown(value)
+
+
+# a phone shows the figures that rank; the sums they are made of are on the wider screens and on
+# paper
+DETAIL = {"td": {"class": "num detail"}, "th": {"class": "num detail"}}
 
 
 class StandingsTable(tables.Table):
@@ -143,44 +138,15 @@ def standings_table(event: Event, data: Any, rounds: list[Round], **kwargs: Any)
         )
         for r in rounds
     ]
+    game = event.game_type
+    rules = event.full_rules()
+    extra += [(figure.name, FigureColumn(game, figure, rules)) for figure in game.figures]
     exclude: tuple[str, ...] = ()
-    if event.game == "ziege":
-        # RULES.md 6: matches won, then dealt out minus taken, then fewer taken; the conceded sum
-        # is the generic total, so that column gives way to these
-        extra += [(name, column) for name, column in ziege_columns()]
+    if game.total_column:
+        extra.append(("total", FigureColumn(game, game.total, rules)))
+    else:
         exclude = ("total",)
-    if event.game == "hennes_sibbe":
-        extra.append(("games_lost", NumberColumn(verbose_name=_("Games lost"))))
-    if event.game == "crazy_solo":
-        extra.append(("total", BalanceColumn(event.full_rules()["start_balance"])))
-    elif event.game == "hennes_sibbe":
-        extra.append(("total", NumberColumn(verbose_name=_("Penalty cards"))))
     return StandingsTable(data, extra_columns=extra, exclude=exclude, **kwargs)
-
-
-# Ziege's standings figures: (annotation, heading, signed). The headings say who got the defeat
-# points, so that no sign has to be guessed: "dealt out" is good for a player, "taken" bad, and
-# the difference is dealt out minus taken (+ good, − bad).
-ZIEGE_FIGURES: tuple[tuple[str, Any, bool], ...] = (
-    ("matches", _("Matches won"), False),
-    ("inflicted", _("Defeat points dealt out"), False),
-    ("conceded", _("Defeat points taken"), False),
-    ("difference", _("Difference (dealt out − taken)"), True),
-)
-# a phone shows the ranking figures, matches won and the difference; the two sums it is made of
-# are on the wider screens and the print page
-ZIEGE_DETAIL = {"td": {"class": "num detail"}, "th": {"class": "num detail"}}
-
-
-def ziege_columns() -> list[tuple[str, tables.Column]]:
-    columns = []
-    for name, heading, with_sign in ZIEGE_FIGURES:
-        kind = SignedColumn if with_sign else NumberColumn
-        if name in ("inflicted", "conceded"):
-            columns.append((name, kind(verbose_name=heading, attrs=ZIEGE_DETAIL)))
-        else:
-            columns.append((name, kind(verbose_name=heading)))
-    return columns
 
 
 class SeasonEventColumn(SignedColumn):

@@ -62,6 +62,7 @@ urlpatterns = [
     ),
     path("turnier/<slug:slug>/rangliste/druck/", views.print_standings, name="print_standings"),
     path("turnier/<slug:slug>/regelkarte/", views.rule_card, name="rule_card"),
+    path("turnier/<slug:slug>/kartenpunkte/", views.card_points, name="card_points"),
     path("turnier/<slug:slug>/excel/", views.event_xlsx, name="event_xlsx"),
     path("saison/<slug:slug>/excel/", views.season_xlsx, name="season_xlsx"),
     path("saison/<slug:slug>/druck/", views.print_season, name="print_season"),
@@ -86,5 +87,4 @@ urlpatterns = [
     path("tisch/<int:pk>/summen/", views.table_totals, name="table_totals"),
     path("tisch/<int:pk>/werten/", views.table_void, name="table_void"),
     path("spiel/<int:pk>/", views.hand_edit, name="hand_edit"),
-    path("kartenpunkte/", views.card_points, name="card_points"),
 ]

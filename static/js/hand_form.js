@@ -4,43 +4,27 @@
   "use strict";
   var form = document.getElementById("hand-form");
   if (!form) return;
-  var game = form.dataset.game;
-
-  var CEGO = {
-    ladder: ["declarer", "declarer_points", "berg", "gegensolo", "forfeit"],
-    solo: ["declarer", "declarer_points", "berg", "forfeit"],
-    bettel: ["declarer", "declarer_tricks", "forfeit"],
-    piccolo: ["declarer", "declarer_tricks", "forfeit"],
-    ulti: ["declarer", "won", "forfeit"],
-    raeuber: ["points_", "announcer"]
-  };
-  var LADDER = ["cego", "halbe", "eine", "leere", "zwei_leere", "zwei_verschiedene", "geiss"];
 
   function value(name) {
     var el = form.elements[name];
     return el ? el.value : "";
   }
 
-  function visible(name) {
-    if (game === "cego") {
-      if (name === "contract") return true;
-      var c = value("contract");
-      if (!c) return false;
-      var list = CEGO[LADDER.indexOf(c) >= 0 ? "ladder" : c] || [];
-      return list.some(function (f) { return f === name || (f.slice(-1) === "_" && name.indexOf(f) === 0); });
-    }
-    if (game === "crazy_solo" && name === "partner") {
-      return value("contract").indexOf("alleingang") !== 0;
-    }
-    if (game === "hennes_sibbe" && (name.indexOf("hand_") === 0 || name.indexOf("penalty_") === 0 || name === "drillings")) {
-      return value("claim_correct") === "";
-    }
-    return true;
+  // A field the contract does not need is hidden: each .field may carry data-show-when, the
+  // hand form's rule as JSON ({"contract": ["bettel", "piccolo"]}: shown while the contract is
+  // one of these). The rules come from the game's hand form; this script knows no game.
+  function visible(div) {
+    var rule = div.dataset.showWhen;
+    if (!rule) return true;
+    var wanted = JSON.parse(rule);
+    return Object.keys(wanted).every(function (name) {
+      return wanted[name].indexOf(value(name)) >= 0;
+    });
   }
 
   function update() {
     form.querySelectorAll(".field[data-field]").forEach(function (div) {
-      div.hidden = !visible(div.dataset.field);
+      div.hidden = !visible(div);
     });
   }
 
@@ -75,18 +59,20 @@
     }, 250);
   }
 
-  // Berg: the declarer took no trick, so there are no card points to type. Ticking it clears
-  // the typed points and disables the field (the server refuses points with Berg as well).
-  function berg() {
-    var box = form.elements.berg, points = form.elements.declarer_points;
-    if (!box || !points) return;
-    var field = points.closest(".field");
-    if (box.checked && points.value !== "") points.value = "";
-    points.disabled = box.checked;
-    if (field) field.classList.toggle("disabled", box.checked);
+  // A checkbox whose field carries data-clears (Cego's Berg: no trick, so no card points to type)
+  // clears the named input when ticked and disables it; the server refuses both together too.
+  function clears() {
+    form.querySelectorAll(".field[data-clears]").forEach(function (div) {
+      var box = div.querySelector("input[type=checkbox]"), target = form.elements[div.dataset.clears];
+      if (!box || !target) return;
+      var field = target.closest(".field");
+      if (box.checked && target.value !== "") target.value = "";
+      target.disabled = box.checked;
+      if (field) field.classList.toggle("disabled", box.checked);
+    });
   }
 
-  // Hennes Sibbe: a row of card buttons under each card field; a tap writes the card's word in
+  // Card buttons (Hennes Sibbe): a row of buttons under each card field; a tap writes the card's word in
   // the short form, so typing and tapping can be mixed and the server reads one format.
   var cardButtons = document.getElementById("card-buttons");
   if (cardButtons) {
@@ -109,10 +95,10 @@
     });
   }
 
-  form.addEventListener("change", function () { update(); berg(); preview(); });
+  form.addEventListener("change", function () { update(); clears(); preview(); });
   form.addEventListener("input", preview);
   update();
-  berg();
+  clears();
 
   var counter = document.getElementById("card-counter");
   if (counter) {
@@ -129,7 +115,7 @@
         });
     });
     document.getElementById("counter-use").addEventListener("click", function () {
-      var target = form.elements.declarer_points;
+      var target = form.elements[counter.dataset.target];
       if (points !== null && Number.isInteger(points) && target && !target.disabled) {
         target.value = points;
         preview();

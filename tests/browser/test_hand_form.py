@@ -8,7 +8,6 @@ import pytest
 from tests.browser.conftest import PHONE, log_in, shoot
 from tests.factories import cego, make_table, make_user
 from tournament import services
-from tournament.models import Game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -62,7 +61,7 @@ def test_the_five_seat_dealer_is_not_offered_after_each_game(live_server, phone)
 
 
 def test_hennes_sibbe_cards_are_tapped_in_with_buttons(live_server, phone):
-    table = make_table(Game.HENNES_SIBBE, 3)
+    table = make_table("hennes_sibbe", 3)
     phone.goto(f"{live_server.url}{table.get_link_url()}")
     phone.select_option("select[name=claimant]", "0")
     phone.select_option("select[name=challenger]", "1")

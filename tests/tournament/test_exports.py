@@ -32,7 +32,7 @@ from tests.factories import (
     make_table,
 )
 from tournament import exports, services, standings
-from tournament.models import Entry, Event, Game, Hand, Result, Round, Season, Seat
+from tournament.models import Entry, Event, Hand, Result, Round, Season, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -241,7 +241,7 @@ def test_a_name_with_markup_appears_literally():
 
 
 def test_a_crazy_solo_workbook_shows_the_balance_start_150_plus_the_results():
-    table = make_table(Game.CRAZY_SOLO, 4)
+    table = make_table("crazy_solo", 4)
     event = table.round.event
     services.record_hand(
         table=table, data={"contract": "solo", "bidder": 0, "partner": 1, "soloist_points": 80}

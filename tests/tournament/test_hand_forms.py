@@ -14,13 +14,9 @@ from django.utils import translation
 import scoring
 from tests.factories import cego, make_table, make_user
 from tournament import services
-from tournament.forms import (
-    CegoHandForm,
-    HennesSibbeHandForm,
-    TotalsForm,
-    explain,
-    parse_cards,
-)
+from tournament.forms import TotalsForm, explain
+from tournament.games.cego import CegoHandForm
+from tournament.games.hennes_sibbe import HennesSibbeHandForm, parse_cards
 from tournament.models import Hand, Table
 from tournament.views.common import table_players
 

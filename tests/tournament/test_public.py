@@ -22,7 +22,6 @@ from tests.factories import (
     make_user,
 )
 from tournament import services
-from tournament.models import Game
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +54,7 @@ def test_the_event_page_names_the_rule_settings_not_their_keys(client: Client):
 
 
 def test_the_event_page_names_the_rule_settings_in_german():
-    event = make_event(Game.ZIEGE, rules={"balls_double_next": True})
+    event = make_event("ziege", rules={"balls_double_next": True})
     html = german().get(reverse("event", args=[event.slug])).content.decode()
     assert "balls_double_next" not in html and "match_limit" not in html
     assert "Nach 60:60 zählt das nächste Spiel doppelt</dt><dd>ja" in html
@@ -101,7 +100,7 @@ def test_one_round_planned_is_singular_in_german():
 
 
 def test_the_projector_writes_a_negative_balance_with_a_minus_sign(client: Client):
-    table = make_table(Game.CRAZY_SOLO, players=3, rules={"start_balance": 0})
+    table = make_table("crazy_solo", players=3, rules={"start_balance": 0})
     services.record_hand(
         table=table,
         data={"contract": "alleingang", "bidder": 0, "partner": None, "soloist_points": 40},

@@ -9,7 +9,6 @@ from django.urls import reverse
 
 from tests.factories import cego, make_table, make_user
 from tournament import services
-from tournament.models import Game
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +36,7 @@ def page(client: Client):
 
 
 def test_a_hennes_sibbe_table_is_not_complete_in_the_middle_of_a_game(page) -> None:
-    table = make_table(Game.HENNES_SIBBE, 3, rules={"penalty_limit": 2})
+    table = make_table("hennes_sibbe", 3, rules={"penalty_limit": 2})
     services.record_hand(table=table, data=challenge(0))
     html = page(table)
     assert HAND_IN not in html
@@ -45,7 +44,7 @@ def test_a_hennes_sibbe_table_is_not_complete_in_the_middle_of_a_game(page) -> N
 
 
 def test_a_hennes_sibbe_table_may_hand_in_once_a_game_is_over(page) -> None:
-    table = make_table(Game.HENNES_SIBBE, 3, rules={"penalty_limit": 2})
+    table = make_table("hennes_sibbe", 3, rules={"penalty_limit": 2})
     for loser in (0, 0):  # seat 0 reaches the limit: the game is over
         services.record_hand(table=table, data=challenge(loser))
     html = page(table)

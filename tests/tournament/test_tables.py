@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from tests.factories import make_table
 from tournament import services
-from tournament.models import Entry, Game
+from tournament.models import Entry
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +36,7 @@ def standings_rows(html: str) -> tuple[list[str], list[list[str]]]:
 
 @pytest.fixture
 def ziege_table():
-    table = make_table(Game.ZIEGE, 4)
+    table = make_table("ziege", 4)
     services.record_hand(table=table, data={"team_a_points": 120})  # B takes 6
     services.record_hand(table=table, data={"team_a_points": 120})  # B takes 6: A wins the match
     services.record_hand(table=table, data={"team_a_points": 20})  # A takes 4

@@ -158,7 +158,7 @@ PUBLIC_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
     "round_results": lambda w: (reverse("round_results", args=[w.event.slug, 1]), str(w.player)),
     "season": lambda w: (reverse("season", args=[w.season.slug]), w.season.name),
     "table": lambda w: (reverse("table", args=[w.table.pk]), str(w.player)),
-    "card_points": lambda w: (reverse("card_points") + "?cc-king=1", "4.5"),
+    "card_points": lambda w: (reverse("card_points", args=[w.event.slug]) + "?cc-king=1", "4.5"),
     "print_standings": lambda w: (
         reverse("print_standings", args=[w.event.slug]),
         w.player.sort_name,
@@ -1487,13 +1487,19 @@ def test_an_unknown_table_link_action_is_not_found(client: Client) -> None:
 # --- the card counter -----------------------------------------------------------------------------
 
 
-def test_the_card_counter_adds_a_king_and_another_card() -> None:
-    response = Client().get(reverse("card_points"), {"cc-king": "1", "cc-other": "1"})
+@pytest.fixture
+def counter_url() -> str:
+    """The card counter of a Cego event (the game that has one)."""
+    return reverse("card_points", args=[make_event("cego").slug])
+
+
+def test_the_card_counter_adds_a_king_and_another_card(counter_url: str) -> None:
+    response = Client().get(counter_url, {"cc-king": "1", "cc-other": "1"})
     assert response.json() == {"ok": True, "points": "5", "value": 5.0}
 
 
-def test_the_card_counter_shows_a_half_point() -> None:
-    body = Client().get(reverse("card_points"), {"cc-other": "1"}).json()
+def test_the_card_counter_shows_a_half_point(counter_url: str) -> None:
+    body = Client().get(counter_url, {"cc-other": "1"}).json()
     assert body["ok"] is True
     assert body["value"] == 0.5
     assert body["points"] in ("0½", "½")
@@ -1504,12 +1510,19 @@ def test_the_card_counter_shows_a_half_point() -> None:
     [{"cc-king": "9"}, {"cc-king": "-1"}, {"cc-queen": "abc"}, {"cc-other": HUGE}],
     ids=["more-kings-than-the-deck", "negative", "text", "huge"],
 )
-def test_the_card_counter_refuses_impossible_counts_with_a_message(query: dict[str, str]) -> None:
-    response = Client().get(reverse("card_points"), query)
+def test_the_card_counter_refuses_impossible_counts_with_a_message(
+    query: dict[str, str], counter_url: str
+) -> None:
+    response = Client().get(counter_url, query)
     assert response.status_code == 200
     body = response.json()
     assert body["ok"] is False
     assert body["error"]
+
+
+def test_a_game_without_a_card_counter_has_no_counter_page() -> None:
+    response = Client().get(reverse("card_points", args=[make_event("ziege").slug]))
+    assert response.status_code == 404
 
 
 # --- the paper fallback: totals for the round -----------------------------------------------------

@@ -134,7 +134,7 @@ def event_players(request: HttpRequest, slug: str) -> HttpResponse:
     entries = event.entries.select_related("player", "squad", "pair")
     pair_form = (
         PairForm(event=event)
-        if event.game == "ziege" and event.pairing == Event.Pairing.FIXED
+        if event.game_type.fixed_pairs and event.pairing == Event.Pairing.FIXED
         else None
     )
     return render(

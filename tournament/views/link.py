@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from .. import access, services
-from ..forms import HAND_FORMS, ReasonForm, whole_number
+from ..forms import ReasonForm, whole_number
 from ..models import Hand, Round, Table
 from .common import refused, table_players
 from .sheets import _sheet, enter_hand
@@ -103,7 +103,7 @@ def table_link(request: HttpRequest, token: str) -> HttpResponse:
         {"position": i, "name": name, "confirmed": i in confirmations, "mine": i == mine}
         for i, name in enumerate(context["players"])
     ]
-    context["last_hand"] = context["rows"][-1]["hand"] if context["rows"] else None
+    context["last_hand"] = context["rows"][-1].hand if context["rows"] else None
     context["undo_form"] = ReasonForm()
     return _with_device(request, render(request, "tournament/link.html", context))
 
@@ -113,7 +113,7 @@ def link_preview(request: HttpRequest, token: str) -> JsonResponse:
     table = _link_table(request, token)
     if not access.link_may_enter(table):
         return JsonResponse({"ok": False, "errors": {"__all__": [_("Closed.")]}}, status=403)
-    form = HAND_FORMS[table.round.event.game](
+    form = table.round.event.game_type.hand_form(
         request.POST, table=table, players=table_players(table)
     )
     if form.is_valid():

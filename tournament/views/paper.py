@@ -14,14 +14,13 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
 from .. import access, addresses, collation, exports, imports, services, standings
-from .. import tables as tables_
 from ..access import ORGANISER, SCORER
 from ..forms import (
     UploadForm,
     whole_number,
 )
-from ..models import Entry, Hand, Player, Round, Season, Seat
-from ..templatetags.tournament import describe_hand
+from ..models import Entry, Player, Round, Season, Seat
+from ..sheets import dealer_for, read_sheets
 from .common import event_or_404, protected, refused, round_or_404, xlsx_response
 from .public import season_category
 
@@ -44,61 +43,43 @@ def print_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = rnd.event
     with_links = access.can_score(request.user, event)
     origin = addresses.public_origin(request, event) if with_links else ""
-    seats = list(
-        Seat.objects.filter(round=rnd, table__isnull=False)
-        .select_related("entry__player", "table")
-        .order_by("table__number", "position")
-    )
+    tables = rnd.tables.select_related("round__event").order_by("number")
     only = request.GET.get("table", "")
     if whole_number(only) is not None:
-        seats = [s for s in seats if s.table.number == whole_number(only)]
-        if not seats:
+        tables = tables.filter(number=whole_number(only))
+        if not tables:
             raise Http404
-    results: dict[int, dict[int, int]] = {}
-    hands: dict[int, list[Hand]] = {}
-    for hand in (
-        Hand.objects.filter(table__round=rnd).prefetch_related("results").order_by("number")
-    ):
-        hands.setdefault(hand.table_id, []).append(hand)
-        results[hand.pk] = {r.position: r.points for r in hand.results.all()}
-    by_table: dict[int, list[Seat]] = {}
-    for seat in seats:
-        by_table.setdefault(seat.table_id, []).append(seat)
-    rules = event.full_rules()
+    game, rules = event.game_type, event.full_rules()
     sheets = []
-    for table_seats in by_table.values():
-        table = table_seats[0].table
-        names = [str(s.entry.player) for s in table_seats]
-        played = hands.get(table.pk, [])
-        count = max(event.hands_for(table.size) or 24, len(played))
+    for sheet in read_sheets(tables):
+        table = sheet.table
+        # a line for every hand of the round, filled in as far as the sheet goes
+        count = max(event.hands_for(table.size) or 24, len(sheet.rows))
         rows = []
-        totals = [0] * table.size
         for number in range(1, count + 1):
-            hand = played[number - 1] if number <= len(played) else None
-            dealer = services.dealer_for(number, table.size)
-            row = {
-                "number": number,
-                "dealer": names[dealer],
-                "dealer_seat": dealer + 1,
-                "description": describe_hand(event.game, hand.data, names) if hand else "",
-                "results": [None] * table.size,
-            }
-            if hand:
-                row["results"] = [results[hand.pk].get(p, 0) for p in range(table.size)]
-                totals = [a + b for a, b in zip(totals, row["results"], strict=True)]
-            rows.append(row)
+            entered = sheet.rows[number - 1] if number <= len(sheet.rows) else None
+            dealer = dealer_for(number, table.size)
+            rows.append(
+                {
+                    "number": number,
+                    "dealer": sheet.players[dealer] if dealer < len(sheet.players) else "",
+                    "dealer_seat": dealer + 1,
+                    "description": entered.description if entered else "",
+                    "results": entered.results if entered else [None] * table.size,
+                }
+            )
         link = origin + table.get_link_url() if with_links else ""
         sheets.append(
             {
                 "table": table,
-                "seats": table_seats,
+                "seats": [(seat, game.seat_group(seat.position)) for seat in sheet.seats],
                 "rows": rows,
-                "totals": totals,
-                "has_hands": bool(played),
+                "totals": sheet.totals,
+                "has_hands": bool(sheet.rows),
                 "link": link,
                 "qr": qr_svg(link) if link else "",
-                "penalty_limit": rules.get("penalty_limit"),
-                "limit_boxes": range(rules.get("penalty_limit") or 0),
+                "notes": game.sheet_notes(table.size),
+                "tally": game.print_tally(rules),
             }
         )
     return render(
@@ -106,6 +87,7 @@ def print_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "tournament/print/sheets.html",
         {
             "event": event,
+            "game": game,
             "round": rnd,
             "sheets": sheets,
             "origin": origin,
@@ -150,6 +132,7 @@ def print_standings(request: HttpRequest, slug: str) -> HttpResponse:
     rows = collation.by_rank_then_name(Entry.objects.standings(event, rounds))
     voided = standings.voided_entries(rounds)
     prize = request.GET.get("prize") == "1"
+    game, rules = event.game_type, event.full_rules()
     standings.mark_last_place(rows)
     for row in rows:
         # None where the player's table was voided that round: printed "—", not 0
@@ -157,11 +140,12 @@ def print_standings(request: HttpRequest, slug: str) -> HttpResponse:
             None if row.pk in voided.get(r.number, ()) else getattr(row, f"round_{r.number}")
             for r in rounds
         ]
-        row.shown_total = tables_.value_of_total(event, row.total)
-    heading = tables_.total_heading(event.game)
-    deciding = standings.deciding_columns(event.game, heading)
+        row.shown_total = game.shown_total(row.total, rules)
+    deciding = standings.deciding_columns(game)
     for row in rows:
-        row.deciding = [(getattr(row, name), sign) for name, _heading, sign in deciding]
+        row.deciding = [
+            (row.shown_total if f.name == "total" else getattr(row, f.name), f) for f in deciding
+        ]
     if prize:
         rows = standings.prize_list(rows)
     return render(
@@ -172,8 +156,7 @@ def print_standings(request: HttpRequest, slug: str) -> HttpResponse:
             "rounds": rounds,
             "rows": rows,
             "prize": prize,
-            "total_heading": heading,
-            "deciding": [(h, sign) for _name, h, sign in deciding],
+            "deciding": deciding,
             "columns": 4 + len(deciding) + (0 if prize else len(rounds)),
             "provisional": any(r.status != Round.Status.CLOSED for r in rounds),
         },

@@ -5,27 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Count, Q
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
 import scoring
-from scoring import cego
 
-from .. import access, collation, standings
+from .. import access, collation, formatting, games, standings
+from .. import draw as drawing
 from .. import tables as tables_
-from ..forms import (
-    CardCounterForm,
-    SwapForm,
-    explain,
-    rule_settings,
-    whole_number,
-)
+from ..forms import SwapForm, explain, rule_settings, whole_number
 from ..models import Entry, Event, Hand, Player, Round, Season, Seat
 from ..querysets import provisional_entries
-from ..templatetags.tournament import card_points_text
 from .common import event_or_404, round_or_404
 
 
@@ -43,7 +36,7 @@ def home(request: HttpRequest) -> HttpResponse:
         {
             "events": events,
             "seasons": Season.objects.annotate(event_count=Count("events")),
-            "games": scoring.GAMES.values(),
+            "games": games.all_games(),
         },
     )
 
@@ -143,6 +136,9 @@ def round_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "sitting_out": sitting_out,
             "alphabetical": alphabetical,
             "swap_form": swap_form,
+            "draw_explanation": drawing.explain(rnd.draw_basis, rnd.event.game_type)
+            if rnd.draw_basis
+            else "",
             "can_organise": access.can_organise(request.user, rnd.event),
             "can_score": access.can_score(request.user, rnd.event),
         },
@@ -186,17 +182,20 @@ def season_category(request: HttpRequest) -> str:
 
 
 @require_GET
-def card_points(request: HttpRequest) -> JsonResponse:
-    """Cego card counter: counts of cards → card points, computed by the engine."""
-    form = CardCounterForm(request.GET, prefix="cc")
+def card_points(request: HttpRequest, slug: str) -> JsonResponse:
+    """The game's card counter (Cego): counts of cards → card points, computed by the engine."""
+    event = event_or_404(slug)
+    counter = event.game_type.card_counter
+    if counter is None:
+        raise Http404
+    form = counter(request.GET, prefix="cc")
     if not form.is_valid():
         return JsonResponse({"ok": False, "error": _("Counts are whole numbers of 0 or more.")})
-    counts = {k: v for k, v in form.cleaned_data.items() if v}
     try:
-        points = cego.card_points(counts)
+        text, value = form.card_points()
     except scoring.InvalidHand as exc:
         return JsonResponse({"ok": False, "error": explain(exc)})
-    return JsonResponse({"ok": True, "points": card_points_text(points), "value": float(points)})
+    return JsonResponse({"ok": True, "points": text, "value": value})
 
 
 STANDINGS_PAGE = 100
@@ -230,8 +229,15 @@ def projector_rows(request: HttpRequest, slug: str) -> HttpResponse:
 def _projector_data(event: Event) -> dict[str, Any]:
     rounds = list(event.rounds.all())
     rows = collation.by_rank_then_name(Entry.objects.standings(event, rounds))
+    game, rules = event.game_type, event.full_rules()
+    figure = game.figure(game.projector_figure)
     for row in rows:
-        row.shown_total = tables_.value_of_total(event, row.total)
+        row.shown_total = game.shown_total(row.total, rules)
+        value = row.shown_total if figure.name == "total" else getattr(row, figure.name)
+        # the one figure the projector shows, as the standings page writes it
+        row.projector_value = (
+            formatting.signed(value) if figure.signed else formatting.amount(value)
+        )
     standings.mark_last_place(rows)  # a tie for the last place: all of them are last
     last = (
         Hand.objects.filter(table__round__event=event)

@@ -11,96 +11,18 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import access, addresses, history, services, standings
+from .. import access, addresses, history, services
 from ..access import SCORER
-from ..forms import (
-    HAND_FORMS,
-    CardCounterForm,
-    ReasonForm,
-    TotalsForm,
-    whole_number,
-)
-from ..models import Hand, Seat, Table
-from ..templatetags.tournament import describe_hand, signed
+from ..formatting import describe_hand, signed
+from ..forms import ReasonForm, TotalsForm, whole_number
+from ..models import Hand, Table
+from ..sheets import read_sheet
 from .common import event_or_404, protected, refused, table_or_404, table_players
 
 
 def _sheet(table: Table) -> dict[str, Any]:
-    """The paper sheet on screen: a row per game with each seat's result and running totals."""
-    event = table.round.event
-    seats = list(
-        Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
-    )
-    players = [str(s.entry.player) for s in seats]
-    hands = list(Hand.objects.for_table(table))
-    running = [0] * table.size
-    rows = []
-    for hand in hands:
-        results = [0] * table.size
-        for result in hand.results.all():
-            results[result.position] = result.points
-        running = [a + b for a, b in zip(running, results, strict=True)]
-        rows.append(
-            {
-                "hand": hand,
-                "description": describe_hand(event.game, hand.data, players),
-                "results": results,
-                "running": list(running),
-                "dealer": hand.dealer,
-            }
-        )
-    extra: dict[str, Any] = {}
-    if event.game == "ziege":
-        extra["matches"] = standings.ziege_matches(event, hands)
-    if event.game == "crazy_solo":
-        start = event.full_rules()["start_balance"]
-        extra["balances"] = [start + r for r in running]
-    if event.game == "hennes_sibbe":
-        extra["penalty_limit"] = event.full_rules()["penalty_limit"]
-        extra["penalties"] = standings.hennes_current_game(
-            hands, table.size, extra["penalty_limit"]
-        )
-    wanted = event.hands_for(table.size)
-    # a totals hand is the paper fallback for the whole round, not a played game
-    played = sum(1 for hand in hands if hand.kind == Hand.Kind.GAME)
-    totals_entered = played < len(hands)
-    if event.game == "hennes_sibbe":
-        extra["games_finished"] = sum(
-            1 for hand in hands if any(r.games_lost for r in hand.results.all())
-        )
-    return {
-        "event": event,
-        "round": table.round,
-        "table": table,
-        "seats": seats,
-        "players": players,
-        "rows": rows,
-        "totals": running,
-        "wanted": wanted,
-        "games_played": played,
-        "totals_entered": totals_entered,
-        "complete": _complete(event.game, wanted, played, totals_entered, extra),
-        # no form for a further game: the round's games (or its totals) are all entered
-        "form_done": totals_entered or (wanted is not None and played >= wanted),
-        "next_number": len(hands) + 1,
-        "next_dealer": services.dealer_for(len(hands) + 1, table.size) if table.size else 0,
-        **extra,
-    }
-
-
-def _complete(
-    game: str, wanted: int | None, played: int, totals_entered: bool, extra: dict[str, Any]
-) -> bool:
-    """Whether a table's round is complete, so that the sheet can be handed in: all its games,
-    or its totals. Without a fixed number of games (Hennes Sibbe plays until the time is up) a
-    round can end only between two games, never while one is being played."""
-    if totals_entered:
-        return True
-    if wanted is not None:
-        return played >= wanted
-    if game == "hennes_sibbe":
-        return played > 0 and not any(extra["penalties"])
-    return played > 0
+    """The paper sheet on screen: a row per hand with each seat's result and running totals."""
+    return read_sheet(table).context()
 
 
 def enter_hand(
@@ -110,7 +32,7 @@ def enter_hand(
 
     Returns a redirect after a saved game, or None to render the page with ``context["form"]``.
     """
-    form_class = HAND_FORMS[table.round.event.game]
+    form_class = table.round.event.game_type.hand_form
     if request.method != "POST":
         context["form"] = form_class(table=table, players=players)
         return None
@@ -175,10 +97,11 @@ def table_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     context = {**_sheet(table), **form_context}
     context["may_score"] = may_score
     context["may_organise"] = access.can_organise(request.user, event)
-    context["counter"] = CardCounterForm(prefix="cc") if event.game == "cego" else None
+    game = event.game_type
+    context["counter"] = game.card_counter(prefix="cc") if game.card_counter else None
     context["totals_form"] = (
         TotalsForm(table=table, players=context["players"])
-        if may_score and not context["rows"] and event.game != "ziege"
+        if may_score and not context["rows"] and not game.totals_refused
         else None
     )
     context["link_url"] = (
@@ -246,7 +169,7 @@ def hand_edit(request: HttpRequest, pk: int) -> HttpResponse:
     players = table_players(table)
     if hand.kind == Hand.Kind.TOTALS:
         raise Http404
-    form_class = HAND_FORMS[event.game]
+    form_class = event.game_type.hand_form
     reason_form = ReasonForm(request.POST or None)
     if request.method == "POST":
         form = form_class(request.POST, table=table, players=players, number=hand.number)
@@ -320,7 +243,7 @@ def hand_preview(request: HttpRequest, pk: int) -> JsonResponse:
     """Live preview for the hand form: the engine's results, or its reason for refusing."""
     table = table_or_404(pk)
     access.require(request, table.round.event, SCORER)
-    form_class = HAND_FORMS[table.round.event.game]
+    form_class = table.round.event.game_type.hand_form
     number = request.POST.get("number")
     form = form_class(
         request.POST,

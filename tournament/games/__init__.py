@@ -1,0 +1,76 @@
+"""The games a tournament can be played in, each a plug-in in this folder.
+
+A game's module (``tournament/games/<game>.py``) holds everything the tournament layer needs to know
+about it: its rules engine (the pure ``scoring.<game>``), hand form, table sizes, how a table's
+hands are replayed into per-seat results, standings figures, sheet and print extras, and rule card.
+The rest of the code asks the registry (``games.get(event.game)``) and never names a game.
+
+A new game is one module here and one line in ``BUILT_IN``; a test registers its own game with
+``register`` and takes it out again with ``unregister``.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .base import GameType
+
+# the games this installation offers, in the order the forms list them (the first is the default)
+BUILT_IN = (
+    "tournament.games.cego",
+    "tournament.games.ziege",
+    "tournament.games.crazy_solo",
+    "tournament.games.hennes_sibbe",
+)
+
+_registry: dict[str, GameType] = {}
+_loaded = False
+
+
+def _load() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for path in BUILT_IN:
+            register(import_module(path).GAME)
+
+
+def register(game: GameType) -> GameType:
+    """Offer ``game`` (its ``key`` is what ``Event.game`` stores)."""
+    _load()
+    _registry[game.key] = game
+    return game
+
+
+def unregister(key: str) -> None:
+    _registry.pop(key, None)
+
+
+def get(key: str) -> GameType:
+    """The game stored as ``key``; KeyError for a game this installation does not offer."""
+    _load()
+    return _registry[key]
+
+
+def find(key: str) -> GameType | None:
+    _load()
+    return _registry.get(key)
+
+
+def all_games() -> list[GameType]:
+    _load()
+    return list(_registry.values())
+
+
+def choices() -> list[tuple[str, str]]:
+    """``Event.game`` and ``Season.game`` choices: every registered game (a callable, so that a
+    game added later needs no migration)."""
+    return [(game.key, game.name) for game in all_games()]
+
+
+def default() -> str:
+    """The game a new event or season starts with: the first one offered."""
+    _load()
+    return next(iter(_registry))

@@ -1,0 +1,253 @@
+"""What every game plug-in says about itself, with the defaults most games share.
+
+A game subclasses :class:`GameType` and overrides what differs: the pure rules come from its
+``scoring`` module (``engine``), the tournament behaviour from the attributes and methods below.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import reduce
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from django.db.models import F
+from django.utils.translation import gettext_lazy as _
+
+from .. import formatting
+
+if TYPE_CHECKING:
+    from ..draw import Plan
+    from ..forms import HandForm
+    from ..rulecard import Card
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A standings figure: a sum over an entry's counting results (``of``: weighted result fields,
+    e.g. dealt-out minus taken defeat points), with its heading and how it reads."""
+
+    name: str
+    heading: Any
+    of: tuple[tuple[int, str], ...] = ((1, "points"),)
+    signed: bool = False
+    # shown on wider screens and on paper, not on a phone (the figures it is made of)
+    detail: bool = False
+
+    def expression(self, prefix: str = "results__") -> Any:
+        terms = [
+            F(prefix + name) if weight == 1 else F(prefix + name) * weight
+            for weight, name in self.of
+        ]
+        return reduce(operator.add, terms)
+
+    def of_sums(self, sums: dict[str, int]) -> int:
+        """The figure from summed result fields (the season adds events up in Python)."""
+        return sum(weight * sums[name] for weight, name in self.of)
+
+
+@dataclass
+class SeatResult:
+    """One seat's share of one hand, as the result cache stores it."""
+
+    points: int
+    inflicted: int = 0
+    matches_won: int = 0
+    games_lost: int = 0
+
+
+@dataclass
+class SheetExtras:
+    """What a game adds to a table's sheet beyond the hands and running totals: footer rows
+    (heading, one text per seat, a short label for the phone), panels (a small table with a
+    title, e.g. Ziege's matches), notes, and whether the round may end now (Hennes Sibbe: only
+    between two games)."""
+
+    rows: list[tuple[str, list[str], str]] = field(default_factory=list)
+    panels: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    between_games: bool = True
+    games_finished: int | None = None
+
+
+TOTAL = Figure("total", _("Total"), signed=True)
+
+
+class GameType:
+    """A game as the tournament layer knows it. Subclasses set the class attributes."""
+
+    key: str = ""
+    name: str = ""
+    engine: ModuleType
+    min_seats: int = 4
+    max_seats: int = 4
+    hand_form: type[HandForm]
+
+    # the director chooses the table size (Crazy Solo, Hennes Sibbe); else tables are of four
+    table_size_chosen: bool = False
+    # partners can be registered as fixed pairs who always sit opposite (Ziege)
+    fixed_pairs: bool = False
+    # every hand adds up to zero, so a round's totals do too (and may be negative)
+    zero_sum: bool = True
+    # a hand's result depends on the hands before it at the table (Ziege's doubled deal)
+    scores_on_earlier_hands: bool = False
+    # why a table's round cannot be entered as totals ("" where it can)
+    totals_refused: Any = ""
+
+    # the rule settings as the event form and the rule card name them
+    setting_labels: dict[str, Any] = {}
+    choice_labels: dict[str, Any] = {}
+
+    # standings: the entry's total, further figures, and the order that ranks them (RULES.md 6)
+    total: Figure = TOTAL
+    total_column: bool = True
+    figures: tuple[Figure, ...] = ()
+    ranking: tuple[tuple[str, str], ...] = (("total", "desc"),)
+    # a round's column in the standings
+    round_figure: Figure = Figure("round", "")
+    # the one figure the projector shows
+    projector_figure: str = "total"
+    projector_heading: Any = _("Points")
+
+    # print: a column of seat groups (Ziege's pairs) and its heading
+    seat_group_heading: Any = ""
+    # a helper form on the scorer's sheet (Cego's card counter), or None
+    card_counter: Any = None
+
+    def __str__(self) -> str:
+        return self.name
+
+    # --- rules ---------------------------------------------------------------------------------
+
+    def default_rules(self) -> dict[str, Any]:
+        return self.engine.default_rules()
+
+    def check_rules(self, rules: Any) -> Any:
+        """Raises scoring.InvalidHand naming a wrong setting."""
+        return self.engine.check_rules(rules)
+
+    def setting_choices(self) -> dict[str, tuple[str, ...]]:
+        return getattr(self.engine, "SETTING_CHOICES", {})
+
+    def setting_label(self, key: str) -> str:
+        return str(self.setting_labels.get(key, key))
+
+    def setting_text(self, key: str, value: Any) -> str:
+        """A setting's value in the director's words, as the event form shows it."""
+        if isinstance(value, bool):
+            return str(_("yes") if value else _("no"))
+        if isinstance(value, str):
+            label = self.choice_labels.get((key, value), self.choice_labels.get(value, value))
+            return str(label)
+        return "" if value is None else str(value)
+
+    def score(self, hand: Any, seats: int, rules: dict[str, Any] | None = None) -> list[int]:
+        return self.engine.score(hand, seats, rules)
+
+    # --- tables and rounds ---------------------------------------------------------------------
+
+    def default_hands(self, size: int) -> int | None:
+        """Hands a table of ``size`` plays in a round by default (None: until the time is up)."""
+        return 24
+
+    def plan_tables(self, players: int, policy: str, target: int) -> Plan:
+        from .. import draw
+
+        if not self.table_size_chosen:
+            return draw.plan_fours(players, self.name, policy)
+        return draw.plan_around(players, self.name, self.min_seats, self.max_seats, target)
+
+    def sizes_text(self) -> str:
+        if self.min_seats == self.max_seats:
+            return str(_("%(game)s at %(n)s") % {"game": self.name, "n": self.min_seats})
+        return f"{self.name} {self.min_seats}–{self.max_seats}"
+
+    def usual_size(self, target: int) -> int:
+        """The table size the rule card describes."""
+        return (
+            target
+            if self.table_size_chosen
+            else self.min_seats
+            if self.min_seats == self.max_seats
+            else 4
+        )
+
+    # --- hands ---------------------------------------------------------------------------------
+
+    def engine_hand(self, data: dict[str, Any], size: int, number: int) -> dict[str, Any]:
+        """The stored hand plus what the table knows (e.g. who sits out), as the engine takes it."""
+        return dict(data)
+
+    def sitting_out(self, size: int, number: int) -> int | None:
+        """The seat that sits out hand ``number`` at a table of ``size``, if any."""
+        return None
+
+    def replay(
+        self, hands: Sequence[dict[str, Any]], size: int, rules: dict[str, Any]
+    ) -> Iterator[list[SeatResult]]:
+        """Each hand's per-seat results, in hand order (raises scoring.InvalidHand at the hand the
+        engine refuses). Games whose hands depend on the earlier ones override this."""
+        for hand in hands:
+            yield [SeatResult(points) for points in self.score(hand, size, rules)]
+
+    def totals_step(self, rules: dict[str, Any]) -> int:
+        """Every total of a round is a multiple of this."""
+        return 1
+
+    # --- words and numbers ---------------------------------------------------------------------
+
+    contract_names: dict[str, str] = {}
+
+    def contract_name(self, key: str) -> str:
+        return self.contract_names.get(key, key)
+
+    def describe(self, hand: dict[str, Any], players: list[str]) -> str:
+        """One line for the sheet's game column, the history and Excel."""
+        return ""
+
+    def shown_total(self, total: int, rules: dict[str, Any]) -> int:
+        """An entry's standings figure from the sum of its results."""
+        return int(total)
+
+    def total_text(self, value: Any) -> str:
+        return formatting.signed(value) if self.total.signed else formatting.amount(value)
+
+    def figure(self, name: str) -> Figure:
+        if name == "total":
+            return self.total
+        return next(f for f in self.figures if f.name == name)
+
+    def deciding(self) -> list[Figure]:
+        """The figures that decide a place, most important first."""
+        return [self.figure(name) for name, _order in self.ranking]
+
+    # --- sheets and print ----------------------------------------------------------------------
+
+    def sheet_extras(
+        self,
+        rules: dict[str, Any],
+        hands: Sequence[tuple[dict[str, Any], list[SeatResult]]],
+        running: list[int],
+        players: list[str],
+    ) -> SheetExtras:
+        """Rows, panels and notes a table's sheet shows beyond its hands (``hands``: each played
+        hand's data and stored per-seat results)."""
+        return SheetExtras()
+
+    def seat_group(self, position: int) -> str:
+        return ""
+
+    def sheet_notes(self, size: int) -> list[str]:
+        """Lines printed above the hands of a table sheet."""
+        return []
+
+    def print_tally(self, rules: dict[str, Any]) -> list[str]:
+        """Cells of a tally row printed for each player under the hands (empty: none)."""
+        return []
+
+    # --- rule card -----------------------------------------------------------------------------
+
+    def rule_card(self, card: Card) -> None:
+        """Fill the rule card's table, formula, notes and worked example."""

@@ -1,0 +1,237 @@
+"""Ziege (RULES.md 3): two teams of two, partners opposite; defeat points, matches to a limit.
+
+The standings rank by matches won, then the defeat points a player's team dealt out minus those it
+took, then fewer taken. A deal after 60:60 may count double, so a table's deals are scored in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext as gettext_now
+from django.utils.translation import gettext_lazy as _
+
+from scoring import ziege
+
+from .. import formatting
+from ..forms import NONE, HandForm
+from ..rulecard import Card
+from .base import Figure, GameType, SeatResult, SheetExtras
+
+TEAMS = ("a", "b")
+
+
+class ZiegeHandForm(HandForm):
+    error_fields = {
+        "team_a_points": "team_a_points",
+        "team_a_took_trick": "team_a_took_trick",
+        "team_b_took_trick": "team_b_took_trick",
+    }
+    TRICK_CHOICES = [(NONE, _("as the points say")), ("yes", _("yes")), ("no", _("no"))]
+
+    team_a_points = forms.IntegerField(label=_("Card points of team A"))
+    team_a_took_trick = forms.ChoiceField(
+        label=_("Team A took a trick"), choices=TRICK_CHOICES, required=False
+    )
+    team_b_took_trick = forms.ChoiceField(
+        label=_("Team B took a trick"), choices=TRICK_CHOICES, required=False
+    )
+
+    def setup(self) -> None:
+        names = self.players
+        if len(names) == 4:
+            self.fields["team_a_points"].label = _("Card points of %(a)s and %(b)s") % {
+                "a": names[0],
+                "b": names[2],
+            }
+
+    def to_hand(self, d: dict[str, Any]) -> dict[str, Any]:
+        hand: dict[str, Any] = {"team_a_points": d["team_a_points"]}
+        for key in ("team_a_took_trick", "team_b_took_trick"):
+            if d.get(key):
+                hand[key] = d[key] == "yes"
+        return hand
+
+    @classmethod
+    def initial_from(cls, hand: dict[str, Any]) -> dict[str, Any]:
+        initial = {"team_a_points": hand.get("team_a_points")}
+        for key in ("team_a_took_trick", "team_b_took_trick"):
+            if key in hand:
+                initial[key] = "yes" if hand[key] else "no"
+        return initial
+
+
+def rule_card(card: Card) -> None:
+    rules = card.rules
+
+    def charged(points: int, took_trick: bool) -> int:
+        hand = {"team_a_points": points, "team_a_took_trick": took_trick}
+        return ziege.score(hand, 4, rules)[0]
+
+    card.heading = _("Defeat points")
+    card.columns = [_("The losing team has"), _("Defeat points")]
+    # the engine's defeat points for every score of the losing team, grouped into ranges
+    ranges: list[tuple[int, int, int]] = []
+    for points in range(ziege.HALF):
+        value = charged(points, True)
+        if ranges and ranges[-1][2] == value:
+            ranges[-1] = (ranges[-1][0], points, value)
+        else:
+            ranges.append((points, points, value))
+    for low, high, value in reversed(ranges):
+        card.rows.append(
+            {
+                "name": _("%(low)s to %(high)s card points") % {"low": low, "high": high},
+                "value": str(value),
+            }
+        )
+    card.rows.append({"name": _("no trick taken"), "value": str(charged(0, False))})
+    card.rows.append(
+        {
+            "name": _("%(half)s:%(half)s (Kugeln)") % {"half": ziege.HALF},
+            "value": str(charged(ziege.HALF, True)),
+        }
+    )
+    card.formula = [
+        _("%(total)s card points per deal; the team under %(half)s is charged defeat points.")
+        % {"total": ziege.TOTAL_POINTS, "half": ziege.HALF},
+        _("Team A: seats 1 and 3, team B: seats 2 and 4 (partners sit opposite)."),
+        _("A match ends when a team reaches %(limit)s defeat points: that team is the Ziege.")
+        % {"limit": rules["match_limit"]},
+    ]
+    if rules["balls_double_next"]:
+        card.formula.append(_("After 60:60 the next deal counts double."))
+    card.notes = [
+        _(
+            "Standings: matches won, then defeat points inflicted minus conceded, "
+            "then fewer conceded."
+        )
+    ]
+    hand = {"team_a_points": 25}
+    result = ziege.score(hand, 4, rules)
+    card.example_title = _("Team A has %(a)s card points, team B %(b)s") % {
+        "a": 25,
+        "b": ziege.TOTAL_POINTS - 25,
+    }
+    card.example_steps = [_("Team A is under %(half)s and took a trick.") % {"half": ziege.HALF}]
+    card.example_seats = [_("Seat %(n)s") % {"n": n + 1} for n in range(4)]
+    card.example_result = [formatting.amount(x) for x in result]
+
+
+class Ziege(GameType):
+    key = "ziege"
+    name = ziege.NAME
+    engine = ziege
+    min_seats = max_seats = ziege.SEATS
+    hand_form = ZiegeHandForm
+    fixed_pairs = True
+    scores_on_earlier_hands = True
+    zero_sum = False
+    totals_refused = _(
+        "Ziege needs the deals: match wins cannot be taken from totals. Enter the deals."
+    )
+    setting_labels = {
+        "match_limit": _("A match ends at (defeat points)"),
+        "balls_double_next": _("After 60:60 the next deal counts double"),
+    }
+
+    # the sum of a seat's results is the defeat points its team took. The headings say who got
+    # them, so that no sign has to be guessed: "dealt out" is good for a player, "taken" bad, and
+    # the difference is dealt out minus taken (+ good, − bad)
+    total = Figure("total", _("Defeat points"))
+    total_column = False
+    figures = (
+        Figure("matches", _("Matches won"), of=((1, "matches_won"),)),
+        Figure("inflicted", _("Defeat points dealt out"), of=((1, "inflicted"),), detail=True),
+        Figure("conceded", _("Defeat points taken"), detail=True),
+        Figure(
+            "difference",
+            _("Difference (dealt out − taken)"),
+            of=((1, "inflicted"), (-1, "points")),
+            signed=True,
+        ),
+    )
+    ranking = (("matches", "desc"), ("difference", "desc"), ("conceded", "asc"))
+    # a round's column: the difference, so that it reads the right way round with its sign
+    round_figure = Figure("round", "", of=((1, "inflicted"), (-1, "points")), signed=True)
+    projector_figure = "matches"
+    projector_heading = _("Matches won")
+    seat_group_heading = _("Pair")
+
+    def replay(
+        self, hands: Sequence[dict[str, Any]], size: int, rules: dict[str, Any]
+    ) -> Iterator[list[SeatResult]]:
+        deals: list[tuple[dict[str, Any], list[int]]] = []
+        for data in hands:
+            hand = dict(data)
+            # RULES.md 3: after a 60:60 the next deal counts double (the engine's match layer)
+            hand["doubled"] = ziege.play_matches(deals, rules).next_doubled if deals else False
+            result = self.score(hand, 4, rules)
+            deals.append((hand, result))
+            # a deal that reaches the limit ends the match it belongs to; the next deal opens a
+            # new one, so the current match has a Ziege only if this deal made it
+            winner = ziege.play_matches(deals, rules).current.winner
+            yield [
+                SeatResult(
+                    result[position],
+                    inflicted=result[(position + 1) % 4],
+                    matches_won=1 if winner == TEAMS[position % 2] else 0,
+                )
+                for position in range(4)
+            ]
+
+    def describe(self, hand: dict[str, Any], players: list[str]) -> str:
+        a = hand.get("team_a_points", 0)
+        return f"{a} : {ziege.TOTAL_POINTS - a}" if isinstance(a, int) else "?"
+
+    def seat_group(self, position: int) -> str:
+        return TEAMS[position % 2].upper()
+
+    def sheet_extras(
+        self,
+        rules: dict[str, Any],
+        hands: Sequence[tuple[dict[str, Any], list[SeatResult]]],
+        running: list[int],
+        players: list[str],
+    ) -> SheetExtras:
+        extras = SheetExtras()
+        if len(players) == 4:
+            extras.notes.append(
+                gettext_now("Team A: %(a1)s & %(a2)s · Team B: %(b1)s & %(b2)s")
+                % {"a1": players[0], "a2": players[2], "b1": players[1], "b2": players[3]}
+            )
+        state = ziege.play_matches(
+            [(data, [r.points for r in results]) for data, results in hands], rules
+        )
+        outcome = {
+            "a": gettext_now("Team A is the Ziege"),
+            "b": gettext_now("Team B is the Ziege"),
+            None: gettext_now("running"),
+        }
+        extras.panels.append(
+            {
+                "title": gettext_now("Matches"),
+                "columns": [
+                    (gettext_now("Match"), False),
+                    (gettext_now("Team A"), True),
+                    (gettext_now("Team B"), True),
+                    (gettext_now("Result"), False),
+                ],
+                "rows": [
+                    [str(m.number), str(m.defeat["a"]), str(m.defeat["b"]), outcome[m.ziege]]
+                    for m in state.matches
+                ],
+                "note": gettext_now("The next deal counts double (after 60:60).")
+                if state.next_doubled
+                else "",
+            }
+        )
+        return extras
+
+    def rule_card(self, card: Card) -> None:
+        rule_card(card)
+
+
+GAME = Ziege()
