@@ -648,7 +648,10 @@ def check_totals(event: Event, table: Table, totals: Any) -> list[int]:
         if value % step:
             raise scoring.InvalidHand(
                 f"totals[{i}]",
-                _("must be a multiple of %(step)s, as every %(game)s game's result is; got %(value)s")
+                _(
+                    "must be a multiple of %(step)s, as every %(game)s game's result is; "
+                    "got %(value)s"
+                )
                 % {"step": step, "game": game.name, "value": value},
             )
     if game.zero_sum and sum(totals) != 0:

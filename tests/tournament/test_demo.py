@@ -20,8 +20,8 @@ from django.utils.html import escape
 
 from tests.factories import cego
 from tournament import demo, services
-from tournament.models import Entry, Event, Hand, Result, Round, Season, Seat, Table
 from tournament.formatting import signed
+from tournament.models import Entry, Event, Hand, Result, Round, Season, Seat, Table
 
 pytestmark = pytest.mark.django_db
 

@@ -28,6 +28,7 @@ def plan_of(n: int, game: str, policy: str, target: int = 4) -> draw.Plan:
     """The game's table plan for ``n`` players (its plug-in decides, the draw module helps)."""
     return games.get(game).plan_tables(n, policy, target)
 
+
 EXACT = Event.TablePolicy.EXACT
 SIT_OUT = Event.TablePolicy.SIT_OUT
 MIXED = Event.TablePolicy.MIXED
