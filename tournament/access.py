@@ -26,7 +26,7 @@ ORGANISER = EventRole.Role.ORGANISER
 SCORER = EventRole.Role.SCORER
 
 # the table link's phone id: random, kept for a year, so one phone confirms one seat of a table
-LINK_DEVICE_COOKIE = "cego_phone"
+LINK_DEVICE_COOKIE = "table_phone"
 LINK_DEVICE_MAX_AGE = 365 * 24 * 60 * 60
 DEVICE_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 

@@ -176,10 +176,6 @@ class EventForm(forms.ModelForm):
     games_per_round = forms.CharField(
         label=_("Games per round"),
         required=False,
-        help_text=_(
-            "Empty: the game's default (Cego and Ziege 24, Crazy Solo two deals per player, "
-            'Hennes Sibbe until the time is up). "24" for every table, or "4: 24, 5: 25".'
-        ),
     )
     # asked only when new rule settings rescore stored games (the confirmation step)
     reason = forms.CharField(
@@ -203,6 +199,14 @@ class EventForm(forms.ModelForm):
         # a season holds one game: its choice names it
         self.fields["season"].label_from_instance = season_label
         self.fields["games_per_round"].initial = hands_text(self.instance.hands_per_round or {})
+        # what each game offered does by default, from the games themselves
+        offered = games.all_games()
+        self.fields["games_per_round"].help_text = _(
+            'Empty: the game\'s default (%(defaults)s). "24" for every table, or "4: 24, 5: 25".'
+        ) % {"defaults": "; ".join(f"{g.name} {g.default_hands_text()}" for g in offered)}
+        self.fields["target_table_size"].help_text = _(
+            "Only for games played at tables of different sizes: %(sizes)s."
+        ) % {"sizes": ", ".join(g.sizes_text() for g in offered if g.table_size_chosen)}
         for game in games.all_games():
             for name, field in rule_fields(game.key).items():
                 key = name.split("__", 1)[1]

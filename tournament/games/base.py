@@ -159,6 +159,11 @@ class GameType:
             return draw.plan_fours(players, self.name, policy)
         return draw.plan_around(players, self.name, self.min_seats, self.max_seats, target)
 
+    def default_hands_text(self) -> str:
+        """The default number of hands a round has, in words for the event form."""
+        hands = self.default_hands(self.min_seats if self.table_size_chosen else 4)
+        return str(hands) if hands is not None else str(_("until the time is up"))
+
     def sizes_text(self) -> str:
         if self.min_seats == self.max_seats:
             return str(_("%(game)s at %(n)s") % {"game": self.name, "n": self.min_seats})

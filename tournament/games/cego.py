@@ -10,7 +10,7 @@ import math
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext as gettext_now
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import scoring
@@ -335,14 +335,14 @@ class Cego(GameType):
             text = name
             if hand.get("announcer") is not None:
                 announcer = formatting.seat_name(players, hand["announcer"])
-                text += " (" + gettext_now("announced by %(p)s") % {"p": announcer} + ")"
+                text += " (" + gettext("announced by %(p)s") % {"p": announcer} + ")"
             return text
         parts = [name]
         if hand.get("gegensolo"):
-            parts[0] += " " + gettext_now("after Gegensolo")
+            parts[0] += " " + gettext("after Gegensolo")
         parts.append(formatting.seat_name(players, hand.get("declarer")))
         if hand.get("forfeit"):
-            parts.append(gettext_now("forfeit"))
+            parts.append(gettext("forfeit"))
         elif hand.get("declarer_took_trick") is False:
             parts.append("Berg")
         elif "declarer_points" in hand:
@@ -350,13 +350,13 @@ class Cego(GameType):
         elif "declarer_tricks" in hand:
             parts.append(formatting.tricks_text(hand["declarer_tricks"]))
         elif "won" in hand:
-            parts.append(gettext_now("won") if hand["won"] else gettext_now("lost"))
+            parts.append(gettext("won") if hand["won"] else gettext("lost"))
         return ", ".join(parts)
 
     def sheet_notes(self, size: int) -> list[str]:
         if size == 5:
             return [
-                gettext_now(
+                gettext(
                     "At five players the dealer sits out the game but pays or receives like an "
                     "opponent."
                 )

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext as gettext_now
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import crazy_solo
@@ -166,6 +166,9 @@ class CrazySolo(GameType):
         """RULES.md 6: best a multiple of the table size, two deals per player."""
         return 2 * size
 
+    def default_hands_text(self) -> str:
+        return str(_("two deals per player"))
+
     def shown_total(self, total: int, rules: dict[str, Any]) -> int:
         """RULES.md 4: the start balance plus every result."""
         return rules["start_balance"] + int(total)
@@ -186,7 +189,7 @@ class CrazySolo(GameType):
     ) -> SheetExtras:
         start = rules["start_balance"]
         balances = [formatting.amount(start + r) for r in running]
-        return SheetExtras(rows=[(gettext_now("Chips (balance)"), balances, gettext_now("chips"))])
+        return SheetExtras(rows=[(gettext("Chips (balance)"), balances, gettext("chips"))])
 
     def rule_card(self, card: Card) -> None:
         rule_card(card)

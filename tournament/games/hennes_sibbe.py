@@ -11,9 +11,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext as gettext_now
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext
 
 import scoring
 from scoring import hennes_sibbe
@@ -370,7 +369,7 @@ class HennesSibbe(GameType):
             if any(result.games_lost for result in results):
                 current = [0] * len(players)
                 finished += 1
-        heading = gettext_now("Penalty cards in this game (limit %(limit)s)") % {"limit": limit}
+        heading = gettext("Penalty cards in this game (limit %(limit)s)") % {"limit": limit}
         return SheetExtras(
             rows=[(heading, [f"{value} / {limit}" for value in current], "")],
             between_games=not any(current),
@@ -381,9 +380,9 @@ class HennesSibbe(GameType):
         limit = rules["penalty_limit"]
         boxes = " ".join(["☐"] * limit)
         return [
-            gettext_now("Penalty cards: %(boxes)s (a game ends at %(limit)s)")
+            gettext("Penalty cards: %(boxes)s (a game ends at %(limit)s)")
             % {"boxes": boxes, "limit": limit},
-            gettext_now("Games lost: ______"),
+            gettext("Games lost: ______"),
         ]
 
     def rule_card(self, card: Card) -> None:

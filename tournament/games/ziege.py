@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext as gettext_now
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import ziege
@@ -199,31 +199,31 @@ class Ziege(GameType):
         extras = SheetExtras()
         if len(players) == 4:
             extras.notes.append(
-                gettext_now("Team A: %(a1)s & %(a2)s · Team B: %(b1)s & %(b2)s")
+                gettext("Team A: %(a1)s & %(a2)s · Team B: %(b1)s & %(b2)s")
                 % {"a1": players[0], "a2": players[2], "b1": players[1], "b2": players[3]}
             )
         state = ziege.play_matches(
             [(data, [r.points for r in results]) for data, results in hands], rules
         )
         outcome = {
-            "a": gettext_now("Team A is the Ziege"),
-            "b": gettext_now("Team B is the Ziege"),
-            None: gettext_now("running"),
+            "a": gettext("Team A is the Ziege"),
+            "b": gettext("Team B is the Ziege"),
+            None: gettext("running"),
         }
         extras.panels.append(
             {
-                "title": gettext_now("Matches"),
+                "title": gettext("Matches"),
                 "columns": [
-                    (gettext_now("Match"), False),
-                    (gettext_now("Team A"), True),
-                    (gettext_now("Team B"), True),
-                    (gettext_now("Result"), False),
+                    (gettext("Match"), False),
+                    (gettext("Team A"), True),
+                    (gettext("Team B"), True),
+                    (gettext("Result"), False),
                 ],
                 "rows": [
                     [str(m.number), str(m.defeat["a"]), str(m.defeat["b"]), outcome[m.ziege]]
                     for m in state.matches
                 ],
-                "note": gettext_now("The next deal counts double (after 60:60).")
+                "note": gettext("The next deal counts double (after 60:60).")
                 if state.next_doubled
                 else "",
             }
