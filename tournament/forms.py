@@ -173,7 +173,7 @@ def season_label(season: Season) -> str:
 
 
 class EventForm(forms.ModelForm):
-    games_per_round = forms.CharField(
+    hands_per_round = forms.CharField(
         label=_("Games per round"),
         required=False,
     )
@@ -198,10 +198,10 @@ class EventForm(forms.ModelForm):
         self.fields["slug"].help_text = _("Part of the address; made from the name when empty.")
         # a season holds one game: its choice names it
         self.fields["season"].label_from_instance = season_label
-        self.fields["games_per_round"].initial = hands_text(self.instance.hands_per_round or {})
+        self.fields["hands_per_round"].initial = hands_text(self.instance.hands_per_round or {})
         # what each game offered does by default, from the games themselves
         offered = games.all_games()
-        self.fields["games_per_round"].help_text = _(
+        self.fields["hands_per_round"].help_text = _(
             'Empty: the game\'s default (%(defaults)s). "24" for every table, or "4: 24, 5: 25".'
         ) % {"defaults": "; ".join(f"{g.name} {g.default_hands_text()}" for g in offered)}
         self.fields["target_table_size"].help_text = _(
@@ -236,8 +236,8 @@ class EventForm(forms.ModelForm):
             raise forms.ValidationError(_("Another event already uses this short name."))
         return slug
 
-    def clean_games_per_round(self) -> dict[str, int]:
-        return parse_hands(self.cleaned_data.get("games_per_round", ""))
+    def clean_hands_per_round(self) -> dict[str, int]:
+        return parse_hands(self.cleaned_data.get("hands_per_round", ""))
 
     def clean_game(self) -> str:
         game = self.cleaned_data["game"]
@@ -270,7 +270,7 @@ class EventForm(forms.ModelForm):
             self.add_error(name if name in self.fields else None, explain(exc))
             return data
         self.instance.rules = rules
-        self.instance.hands_per_round = data.get("games_per_round") or {}
+        self.instance.hands_per_round = data.get("hands_per_round") or {}
         return data
 
     def rules_token(self) -> str:

@@ -58,7 +58,7 @@ class Names:
         number = self.tables.get(table_id)
         return _("Table %(number)s") % {"number": number if number is not None else "?"}
 
-    def game_text(self, table_id: int, data: Any) -> str:
+    def hand_text(self, table_id: int, data: Any) -> str:
         if not isinstance(data, dict):
             return ""
         players = self.players.get(table_id, [])
@@ -178,9 +178,9 @@ def _hand_changes(ids: list[int], names: Names, hand: int | None = None) -> list
     return _compare(
         _ordered(records),
         lambda r: _("Game %(number)s") % {"number": r.number},
-        lambda r: names.game_text(r.table_id, r.data),
+        lambda r: names.hand_text(r.table_id, r.data),
         {
-            "data": (_("Game"), lambda r, v: names.game_text(r.table_id, v)),
+            "data": (_("Game"), lambda r, v: names.hand_text(r.table_id, v)),
             "number": (_("Game number"), lambda r, v: plain(v)),
             "dealer": (
                 _("Dealer"),

@@ -451,10 +451,6 @@ class Table(models.Model):
         """The table link printed as the sheet's QR code: the players' way to enter and confirm."""
         return reverse("table_link", args=[self.token])
 
-    @property
-    def is_confirmed(self) -> bool:
-        return self.confirmed_at is not None
-
 
 class Seat(models.Model):
     round = models.ForeignKey(Round, related_name="seats", on_delete=models.CASCADE)
@@ -487,12 +483,12 @@ class Seat(models.Model):
 
 class Hand(models.Model):
     class Kind(models.TextChoices):
-        GAME = "game", _("game")
+        HAND = "hand", _("game")
         TOTALS = "totals", _("totals for the round")
 
     table = models.ForeignKey(Table, related_name="hands", on_delete=models.CASCADE)
     number = models.PositiveSmallIntegerField(_("game number"))
-    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.GAME)
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.HAND)
     dealer = models.PositiveSmallIntegerField(_("dealer"), null=True, blank=True)
     data = models.JSONField(_("hand"))
     entered_by = models.ForeignKey(
@@ -526,6 +522,10 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return _("Game %(number)s") % {"number": self.number}
+
+    def get_absolute_url(self) -> str:
+        """The scorer's page to correct or delete this hand."""
+        return reverse("hand_edit", args=[self.table_id, self.number])
 
 
 class Result(models.Model):

@@ -39,7 +39,7 @@ from .models import (
     Table,
     Team,
 )
-from .sheets import dealer_for
+from .sheets import dealer_for, read_sheet, read_sheets
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -368,18 +368,10 @@ def start_round(*, round: Round) -> Round:
 
 
 def unfinished_tables(rnd: Round) -> list[str]:
-    """Numbers of the counting tables that have not entered all their games (or any)."""
-    unfinished = []
-    for table in rnd.tables.all().prefetch_related("hands"):
-        if table.voided:
-            continue
-        hands = list(table.hands.all())
-        if any(h.kind == Hand.Kind.TOTALS for h in hands):
-            continue
-        wanted = rnd.event.hands_for(table.size)
-        if (wanted is not None and len(hands) < wanted) or not hands:
-            unfinished.append(str(table.number))
-    return unfinished
+    """Numbers of the counting tables whose sheet is not complete: not all their hands (or none),
+    or, where the time decides, a game still being played (``sheets.TableSheet.complete``)."""
+    tables = rnd.tables.filter(voided=False).select_related("round__event").order_by("number")
+    return [str(sheet.table.number) for sheet in read_sheets(tables) if not sheet.complete]
 
 
 @transaction.atomic
@@ -428,7 +420,7 @@ def preview_hand(*, table: Table, data: dict[str, Any], number: int | None = Non
         number = _next_number(table)
     previous = (
         list(
-            Hand.objects.filter(table=table, number__lt=number, kind=Hand.Kind.GAME).order_by(
+            Hand.objects.filter(table=table, number__lt=number, kind=Hand.Kind.HAND).order_by(
                 "number"
             )
         )
@@ -714,7 +706,7 @@ def restore_table(*, table: Table, reason: str, user: User = None) -> Table:
     return table
 
 
-class InvalidStoredGame(Refused):
+class InvalidStoredHand(Refused):
     """A stored game the engine rejects, e.g. under new rule settings: named so that it can be
     found and corrected."""
 
@@ -743,7 +735,7 @@ def _result_rows(
     from_number: int = 1,
 ) -> list[Result]:
     """The result cache rows of one table's hands (in game order) under ``rules``, unsaved, from
-    game ``from_number`` on. Raises InvalidStoredGame for a hand the engine rejects."""
+    game ``from_number`` on. Raises InvalidStoredHand for a hand the engine rejects."""
     rows: list[Result] = []
 
     def add(hand: Hand, position: int, points: int, **extra: int) -> None:
@@ -773,7 +765,7 @@ def _result_rows(
         try:
             seats_results = next(replayed)
         except scoring.InvalidHand as exc:
-            raise InvalidStoredGame(table, hand, exc) from exc
+            raise InvalidStoredHand(table, hand, exc) from exc
         for position, seat in enumerate(seats_results):
             add(
                 hand,
@@ -834,13 +826,19 @@ def submit_table(*, table: Table) -> Table:
     _check_table_open(table, new=False)
     if table.submitted_at is not None:
         return table
-    games = table.hands.count()
-    wanted = table.round.event.hands_for(table.size)
-    totals = table.hands.filter(kind=Hand.Kind.TOTALS).exists()
-    if not games or (wanted is not None and games < wanted and not totals):
+    sheet = read_sheet(table)
+    if not sheet.complete:
+        if sheet.wanted is None and sheet.hands_played:
+            # the time decides the round's length, but a game under way ends first
+            raise Refused(
+                _(
+                    "A game is still being played at this table: hand in the sheet when it has "
+                    "ended."
+                )
+            )
         raise Refused(
             _("The sheet is not complete: %(games)s of %(wanted)s games entered.")
-            % {"games": games, "wanted": wanted or "?"}
+            % {"games": sheet.hands_played, "wanted": sheet.wanted or "?"}
         )
     table.submitted_at = timezone.now()
     table.save(update_fields=["submitted_at"])
@@ -1041,9 +1039,9 @@ EVENT_SETTINGS = frozenset({*EVENT_FIELDS, "rules", "hands_per_round"})
 
 @dataclass(frozen=True)
 class RuleChangeEffect:
-    """What new rule settings do to an event's stored games."""
+    """What new rule settings do to an event's stored hands."""
 
-    games: int  # stored games scored again
+    hands: int  # stored hands scored again
     players: int  # players whose standings figures change
 
 
@@ -1063,13 +1061,13 @@ def _changed(before: dict[int, tuple], after: dict[int, tuple]) -> int:
     return sum(1 for e in entries if before.get(e, nothing) != after.get(e, nothing))
 
 
-def _stored_games(event: Event) -> int:
-    return Hand.objects.filter(table__round__event=event, kind=Hand.Kind.GAME).count()
+def _stored_hands(event: Event) -> int:
+    return Hand.objects.filter(table__round__event=event, kind=Hand.Kind.HAND).count()
 
 
 def rule_change_effect(*, event: Event, rules: dict[str, Any]) -> RuleChangeEffect:
     """What ``rules`` (the event's stored settings, not yet saved) would do to the stored games,
-    without writing anything. Raises InvalidStoredGame naming the first game they make invalid.
+    without writing anything. Raises InvalidStoredHand naming the first game they make invalid.
     Four queries whatever the size of the event."""
     full = {**event.game_type.default_rules(), **rules}
     tables = list(Table.objects.filter(round__event=event).select_related("round"))
@@ -1082,10 +1080,10 @@ def rule_change_effect(*, event: Event, rules: dict[str, Any]) -> RuleChangeEffe
     ).values_list("table_id", "position", "entry_id"):
         seats.setdefault(table_id, {})[position] = entry_id
     after: dict[int, list[int]] = {}
-    games = 0
+    hands_scored = 0
     for table in tables:
         table_hands = hands.get(table.pk, [])
-        games += sum(1 for h in table_hands if h.kind == Hand.Kind.GAME)
+        hands_scored += sum(1 for h in table_hands if h.kind == Hand.Kind.HAND)
         for row in _result_rows(event, full, table, table_hands, seats.get(table.pk, {})):
             if row.counts:
                 sums = after.setdefault(row.entry_id, [0, 0, 0, 0])
@@ -1094,7 +1092,7 @@ def rule_change_effect(*, event: Event, rules: dict[str, Any]) -> RuleChangeEffe
                 sums[2] += row.matches_won
                 sums[3] += row.games_lost
     return RuleChangeEffect(
-        games=games,
+        hands=hands_scored,
         players=_changed(_entry_figures(event), {k: tuple(v) for k, v in after.items()}),
     )
 
@@ -1125,7 +1123,7 @@ def change_event_settings(
         current.full_clean()
     except ValidationError as exc:
         raise Refused(" ".join(exc.messages)) from exc
-    rescore = current.full_rules() != old_rules and _stored_games(current) > 0
+    rescore = current.full_rules() != old_rules and _stored_hands(current) > 0
     if rescore and not reason.strip():
         raise Refused(_("Give a reason for changing the rule settings of stored games."))
     current._change_reason = reason.strip()
@@ -1133,13 +1131,13 @@ def change_event_settings(
         current._history_user = _user(user)
     current.save()
     if not rescore:
-        return RuleChangeEffect(games=0, players=0)
+        return RuleChangeEffect(hands=0, players=0)
     before = _entry_figures(current)
     for table in Table.objects.filter(round__event=current).select_related("round__event"):
         rescore_table(table, check_lots=False)
-    games = _stored_games(current)
+    hands = _stored_hands(current)
     lapse_stale_lots(event=current)
-    return RuleChangeEffect(games=games, players=_changed(before, _entry_figures(current)))
+    return RuleChangeEffect(hands=hands, players=_changed(before, _entry_figures(current)))
 
 
 def game_fixed_message(event: Event) -> str:

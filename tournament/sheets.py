@@ -69,7 +69,7 @@ class TableSheet:
             "totals": self.totals,
             "extras": self.extras,
             "wanted": self.wanted,
-            "games_played": self.hands_played,
+            "hands_played": self.hands_played,
             "games_finished": self.extras.games_finished,
             "totals_entered": self.totals_entered,
             "complete": self.complete,

@@ -120,9 +120,6 @@ class StandingsTable(tables.Table):
             text = format_html('{} <span class="tag last">{}</span>', text, _("last place"))
         return text
 
-    def value_name(self, record: Entry) -> str:
-        return record.player.sort_name
-
 
 def standings_table(event: Event, data: Any, rounds: list[Round], **kwargs: Any) -> StandingsTable:
     """The standings table of an event: a column per round, then the game's own columns."""

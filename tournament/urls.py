@@ -80,11 +80,11 @@ urlpatterns = [
     path("tisch/<int:pk>/vorschau/", views.hand_preview, name="hand_preview"),
     path("tisch/<int:pk>/bestaetigen/", views.table_confirm, name="table_confirm"),
     path("tisch/<int:pk>/verlauf/", views.table_history, name="table_history"),
+    path("tisch/<int:pk>/spiel/<int:number>/", views.hand_edit, name="hand_edit"),
     path("turnier/<slug:slug>/verlauf/", views.event_history, name="event_history"),
     path("t/<str:token>/", views.table_link, name="table_link"),
     path("t/<str:token>/vorschau/", views.link_preview, name="link_preview"),
     path("t/<str:token>/<str:action>/", views.link_action, name="link_action"),
     path("tisch/<int:pk>/summen/", views.table_totals, name="table_totals"),
     path("tisch/<int:pk>/werten/", views.table_void, name="table_void"),
-    path("spiel/<int:pk>/", views.hand_edit, name="hand_edit"),
 ]

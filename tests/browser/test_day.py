@@ -161,7 +161,7 @@ class Hall:
         self.reader.set_default_timeout(15_000)
         self.tmp_path = tmp_path
         self.slug = "herbstturnier-schonach"
-        self.games: dict[int, list[dict]] = {1: [], 2: []}
+        self.hands: dict[int, list[dict]] = {1: [], 2: []}
         self.checks = 0
 
     @property
@@ -186,7 +186,7 @@ class Hall:
         seats = self.seats()
         totals = {start: 0 for numbers in seats.values() for start in numbers}
         for table, numbers in seats.items():
-            for hand in self.games[table]:
+            for hand in self.hands[table]:
                 for start, points in zip(
                     numbers, scoring.score("cego", hand, seats=4, rules=rules), strict=True
                 ):
@@ -305,7 +305,7 @@ def test_a_cego_day_from_paper_to_phone_to_prize_list(live_server, browser, desk
     desk.fill("input[name=date]", "2026-12-05")
     desk.select_option("select[name=game]", "cego")
     desk.select_option("select[name=table_policy]", "exact")
-    desk.fill("input[name=games_per_round]", str(GAMES_PER_ROUND))
+    desk.fill("input[name=hands_per_round]", str(GAMES_PER_ROUND))
     desk.click("#event-form button.primary")
     desk.wait_for_url(re.compile(rf"/turnier/{hall.slug}/spieler/$"))
 
@@ -400,7 +400,7 @@ def test_a_cego_day_from_paper_to_phone_to_prize_list(live_server, browser, desk
             phone.reload()
             hand = GAMES[n][i]
             message = enter_game(phone, hand)
-            hall.games[n].append(hand)
+            hall.hands[n].append(hand)
             # the results are shown for the table to agree
             names = [str(s.entry.player) for s in tables[n].seats.order_by("position")]
             shown = scoring.score("cego", hand, seats=4, rules=hall.event.full_rules())
@@ -461,7 +461,7 @@ def test_a_cego_day_from_paper_to_phone_to_prize_list(live_server, browser, desk
     desk.fill("input[name=reason]", "Augen neu gezählt")
     with desk.expect_navigation():
         desk.click("button[value=save]")
-    hall.games[1][1] = {**hall.games[1][1], "declarer_points": 35}
+    hall.hands[1][1] = {**hall.hands[1][1], "declarer_points": 35}
     assert Hand.objects.get(pk=hand.pk).data["declarer_points"] == 35
     desk.goto(f"{base}/tisch/{table.pk}/verlauf/")
     assert "Augen neu gezählt" in desk.inner_text("table.history")
@@ -477,7 +477,7 @@ def test_a_cego_day_from_paper_to_phone_to_prize_list(live_server, browser, desk
     desk.fill("input[name=reason]", "Es war ein Bettel")
     with desk.expect_navigation():
         desk.click("button[value=save]")
-    hall.games[2][3] = {"contract": "bettel", "declarer": 3, "declarer_tricks": 0}
+    hall.hands[2][3] = {"contract": "bettel", "declarer": 3, "declarer_tricks": 0}
     bettel = hall.agree("game 4 at table 2 corrected into a Bettel")
     declarer = hall.seats()[2][3]
     desk.goto(f"{base}/turnier/{hall.slug}/bearbeiten/")

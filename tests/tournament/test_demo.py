@@ -91,7 +91,7 @@ def test_the_first_cego_event_has_two_full_rounds(demo_season: Season) -> None:
         tables = list(rnd.tables.all())
         assert tables
         for table in tables:
-            assert table.hands.filter(kind=Hand.Kind.GAME).count() == 24, (rnd, table)
+            assert table.hands.filter(kind=Hand.Kind.HAND).count() == 24, (rnd, table)
 
 
 @pytest.mark.parametrize("slug", CEGO_EVENTS + CRAZY_SOLO_EVENTS)
@@ -163,7 +163,7 @@ def test_the_correction_page_of_a_demo_hand_opens(director: Client) -> None:
         .first()
     )
     assert hand is not None
-    content = page(director, reverse("hand_edit", args=[hand.pk]))
+    content = page(director, hand.get_absolute_url())
     assert 'name="declarer_points" value="41"' in content
     assert 'name="reason"' in content
 

@@ -230,7 +230,7 @@ def test_an_invalid_stored_hand_of_the_new_game_is_named_when_rules_tighten():
     services.start_round(round=rnd)
     table: Table = rnd.tables.get()
     services.record_hand(table=table, data={"winner": 0, "points": 30})
-    with pytest.raises(services.InvalidStoredGame, match="Game 1 at table 1"):
+    with pytest.raises(services.InvalidStoredHand, match="Game 1 at table 1"):
         services.rule_change_effect(event=event, rules={"most_points": 20})
     with pytest.raises(InvalidHand):
         Engine.score({"winner": 5, "points": 1}, 3)

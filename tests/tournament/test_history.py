@@ -166,7 +166,7 @@ def test_the_correction_page_shows_the_games_history_as_on_the_sheet():
     services.reopen_table(table=table, reason="Korrektur", user=make_user())
     hand = table.hands.get(number=1)
     players = seat_names(table)
-    html = page_text(reader("en"), reverse("hand_edit", args=[hand.pk]))
+    html = page_text(reader("en"), hand.get_absolute_url())
     history = html.split("<h2>History</h2>", 1)[1]
     assert f"<del>Halbe, {players[0]}, 34 points</del>" in history
     assert "Augen falsch gezählt" in history

@@ -139,7 +139,7 @@ EVENT_FIELDS = [
     "target_table_size",
     "rounds_planned",
     "pairing",
-    "games_per_round",
+    "hands_per_round",
     "cego__bettel",
     "cego__win_threshold",
     "cego__solo_double",

@@ -222,6 +222,26 @@ def test_hennes_sibbe_marks_the_lost_game_when_a_player_reaches_the_limit():
     assert totals(table) == [3, 0, 0]
 
 
+def test_a_hennes_sibbe_round_is_not_complete_while_a_game_is_being_played():
+    """The time decides a Hennes Sibbe round, but a game under way ends first: the sheet cannot
+    be handed in nor the round closed mid-game (the table page said so, the services did not)."""
+    table = make_table("hennes_sibbe", 3, rules={"penalty_limit": 2})
+    wrong_claim = {
+        "claimant": 0,
+        "challenger": 1,
+        "claim": {"count": 9, "colour": "rot"},
+        "claim_correct": False,
+    }
+    services.record_hand(table=table, data=wrong_claim)  # seat 0 holds 1 of 2 penalty cards
+    with pytest.raises(services.Refused, match="A game is still being played"):
+        services.submit_table(table=table)
+    with pytest.raises(services.Refused, match="Table 1 has not entered all its games"):
+        services.close_round(round=table.round)
+    services.record_hand(table=table, data=wrong_claim)  # seat 0 reaches the limit: game over
+    services.submit_table(table=table)
+    assert services.close_round(round=table.round).status == Round.Status.CLOSED
+
+
 def test_a_late_entry_is_marked_and_seated_from_the_next_round():
     event = make_event(table_policy=Event.TablePolicy.SIT_OUT)
     make_entries(event, 4)
@@ -431,7 +451,7 @@ def test_a_rule_change_rescores_every_stored_game_at_once():
     effect = services.change_event_settings(
         event=event, values={"rules": {"bettel": 50}}, user=user, reason="Hausregel Bettel 50"
     )
-    assert (effect.games, effect.players) == (2, 4)
+    assert (effect.hands, effect.players) == (2, 4)
     assert totals(table) == [-170, 110, 30, 30]
     event.refresh_from_db()
     assert event.rules == {"bettel": 50}
@@ -481,7 +501,7 @@ def test_the_effect_of_a_rule_change_is_counted_without_saving_anything():
     event = table.round.event
     # only the Bettel's value changes, but it moves every seat's total
     effect = services.rule_change_effect(event=event, rules={"bettel": 50})
-    assert (effect.games, effect.players) == (2, 4)
+    assert (effect.hands, effect.players) == (2, 4)
     # a setting no stored game uses changes no total
     assert services.rule_change_effect(event=event, rules={"ulti": 100}).players == 0
     assert totals(table) == [-110, 90, 10, 10]
@@ -491,7 +511,7 @@ def test_the_effect_of_a_rule_change_is_counted_without_saving_anything():
 def test_a_settings_change_without_stored_games_needs_no_reason():
     event = make_event()
     effect = services.change_event_settings(event=event, values={"rules": {"bettel": 40}})
-    assert (effect.games, effect.players) == (0, 0)
+    assert (effect.hands, effect.players) == (0, 0)
     event.refresh_from_db()
     assert event.rules == {"bettel": 40}
 
@@ -551,7 +571,7 @@ def test_the_effect_of_a_rule_change_costs_the_same_queries_for_4_players_and_12
             for _ in range(3):
                 services.record_hand(table=table, data=cego("halbe", 0, 47))
         with CaptureQueriesContext(connection) as ctx:
-            assert services.rule_change_effect(event=event, rules={"win_threshold": 50}).games
+            assert services.rule_change_effect(event=event, rules={"win_threshold": 50}).hands
         return len(ctx.captured_queries)
 
     # Expect 4 queries: the tables with their rounds, the hands, the seats, the stored sums

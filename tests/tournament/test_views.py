@@ -208,7 +208,7 @@ DIRECTOR_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
         reverse("event_players", args=[w.event.slug]),
         w.player.sort_name,
     ),
-    "hand_edit": lambda w: (reverse("hand_edit", args=[w.hand.pk]), 'name="reason"'),
+    "hand_edit": lambda w: (w.hand.get_absolute_url(), 'name="reason"'),
     "import_players": lambda w: (
         reverse("import_players", args=[w.event.slug]),
         'type="file"',
@@ -480,7 +480,7 @@ def correct_hand() -> Write:
         assert hand.version == 2
 
     data = cego_post(declarer_points="50", reason="Karten falsch gezählt", version=hand.version)
-    return Write(reverse("hand_edit", args=[hand.pk]), data, happened)
+    return Write(hand.get_absolute_url(), data, happened)
 
 
 # the players' own page of a table, opened from the sheet's QR code (tested further below)
@@ -796,9 +796,7 @@ def test_a_correction_without_a_reason_changes_nothing(
 ) -> None:
     table, hand = played
     before = snapshot()
-    response = scorer.post(
-        reverse("hand_edit", args=[hand.pk]), cego_post(declarer_points="50", reason="")
-    )
+    response = scorer.post(hand.get_absolute_url(), cego_post(declarer_points="50", reason=""))
     assert response.status_code == 200
     assert response.context["reason_form"].errors["reason"]
     assert snapshot() == before
@@ -810,7 +808,7 @@ def test_a_correction_with_a_reason_changes_the_hand_and_the_standings(
 ) -> None:
     table, hand = played
     data = cego_post(declarer_points="50", reason="Stiche falsch gezählt", version=hand.version)
-    response = scorer.post(reverse("hand_edit", args=[hand.pk]), data)
+    response = scorer.post(hand.get_absolute_url(), data)
     assert response.status_code == 302
     hand.refresh_from_db()
     assert hand.data == cego(points=50)
@@ -830,7 +828,7 @@ def test_a_correction_of_an_outdated_version_is_refused(
     services.edit_hand(hand=hand, data=cego(points=20), reason="erste Korrektur")
     before = snapshot()
     data = cego_post(declarer_points="50", reason="zweite Korrektur", version="1")
-    response = scorer.post(reverse("hand_edit", args=[hand.pk]), data)
+    response = scorer.post(hand.get_absolute_url(), data)
     assert response.status_code == 200
     assert any(m.level_tag == "error" for m in get_messages(response.wsgi_request))
     assert snapshot() == before
@@ -841,7 +839,7 @@ def test_a_deletion_without_a_reason_keeps_the_hand(
 ) -> None:
     table, hand = played
     before = snapshot()
-    response = scorer.post(reverse("hand_edit", args=[hand.pk]), {"action": "delete"})
+    response = scorer.post(hand.get_absolute_url(), {"action": "delete"})
     assert response.status_code == 200
     assert response.context["reason_form"].errors["reason"]
     assert snapshot() == before
@@ -852,7 +850,7 @@ def test_a_deletion_with_a_reason_removes_the_hand_and_its_points(
     scorer: Client, played: tuple[Table, Hand]
 ) -> None:
     table, hand = played
-    url = reverse("hand_edit", args=[hand.pk])
+    url = hand.get_absolute_url()
     response = scorer.post(url, {"action": "delete", "reason": "doppelt eingetragen"})
     assert response.status_code == 302
     assert not Hand.objects.filter(pk=hand.pk).exists()
@@ -925,7 +923,7 @@ def _draw_url() -> str:
 
 def _hand_edit_url() -> str:
     table = make_table()
-    return reverse("hand_edit", args=[services.record_hand(table=table, data=cego()).pk])
+    return services.record_hand(table=table, data=cego()).get_absolute_url()
 
 
 def _link_url() -> str:
@@ -1037,14 +1035,14 @@ HOSTILE: list[tuple[str, str, Callable[[], dict[str, Any]]]] = [
     ("event_create", "rule-text", lambda: event_post(cego__bettel="viel")),
     ("event_create", "rule-choice-script", lambda: event_post(cego__solo_double=SCRIPT)),
     ("event_create", "rule-missing", lambda: event_post(cego__bettel="")),
-    ("event_create", "games-text", lambda: event_post(games_per_round="viele")),
-    ("event_create", "games-zero", lambda: event_post(games_per_round="4: 0")),
-    ("event_create", "games-superscript", lambda: event_post(games_per_round="²")),
+    ("event_create", "games-text", lambda: event_post(hands_per_round="viele")),
+    ("event_create", "games-zero", lambda: event_post(hands_per_round="4: 0")),
+    ("event_create", "games-superscript", lambda: event_post(hands_per_round="²")),
     # issue 11: "0" gave a server error; 99,999 was taken although "4: 10001" was not
-    ("event_create", "games-zero-for-every-table", lambda: event_post(games_per_round="0")),
-    ("event_create", "games-99999", lambda: event_post(games_per_round="99999")),
-    ("event_create", "games-size-99999", lambda: event_post(games_per_round="4: 99999")),
-    ("event_create", "games-size-10001", lambda: event_post(games_per_round="4: 10001")),
+    ("event_create", "games-zero-for-every-table", lambda: event_post(hands_per_round="0")),
+    ("event_create", "games-99999", lambda: event_post(hands_per_round="99999")),
+    ("event_create", "games-size-99999", lambda: event_post(hands_per_round="4: 99999")),
+    ("event_create", "games-size-10001", lambda: event_post(hands_per_round="4: 10001")),
     # issue 11: a short name that is a page of the site ("neu" hid the event behind the login)
     *(
         ("event_create", f"slug-{word}", lambda word=word: event_post(slug=word))
@@ -1585,7 +1583,7 @@ def test_a_stale_correction_is_refused_and_shows_the_game_as_it_is_now(client):
 
 
 def test_the_most_games_per_round_are_accepted_for_every_table_at_once(scorer: Client) -> None:
-    response = scorer.post(reverse("event_create"), event_post(games_per_round="10000"))
+    response = scorer.post(reverse("event_create"), event_post(hands_per_round="10000"))
     assert response.status_code == 302
     assert Event.objects.get(name="Herbstturnier").hands_per_round == {"*": 10000}
 
@@ -1601,7 +1599,7 @@ def test_the_most_games_per_round_are_accepted_for_every_table_at_once(scorer: C
 def test_games_per_round_out_of_bounds_are_refused_with_a_clear_message(
     scorer: Client, text: str, message: str
 ) -> None:
-    response = scorer.post(reverse("event_create"), event_post(games_per_round=text))
+    response = scorer.post(reverse("event_create"), event_post(hands_per_round=text))
     assert response.status_code == 200
     assert escape(message) in response.content.decode()
     assert not Event.objects.filter(name="Herbstturnier").exists()

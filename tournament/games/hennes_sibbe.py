@@ -18,7 +18,7 @@ import scoring
 from scoring import hennes_sibbe
 
 from .. import formatting
-from ..forms import NONE, HandForm, explain, seat_choices
+from ..forms import NONE, HandForm, seat_choices
 from ..rulecard import Card
 from .base import Figure, GameType, SeatResult, SheetExtras
 
@@ -192,13 +192,6 @@ class HennesSibbeHandForm(HandForm):
                 ),
             )
         return hand
-
-    def clean(self) -> dict[str, Any]:
-        try:
-            return super().clean()
-        except scoring.InvalidHand as exc:  # a card word typed wrong
-            self.add_error(exc.field if exc.field in self.fields else None, explain(exc))
-            return self.cleaned_data
 
     @classmethod
     def initial_from(cls, hand: dict[str, Any]) -> dict[str, Any]:

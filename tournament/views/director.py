@@ -78,22 +78,22 @@ def event_edit(request: HttpRequest, slug: str) -> HttpResponse:
             if changed.full_rules() != event.full_rules():
                 effect = services.rule_change_effect(event=changed, rules=changed.rules)
                 changes = form.rule_changes(event.full_rules())
-            if effect is None or not effect.games or form.confirmed():
+            if effect is None or not effect.hands or form.confirmed():
                 done = services.change_event_settings(
                     event=event,
                     values=form.settings(),
                     user=request.user,
                     reason=form.cleaned_data["reason"],
                 )
-                if done.games:
+                if done.hands:
                     messages.success(
                         request,
                         ngettext(
                             "Event saved; %(games)s game scored again with the new settings.",
                             "Event saved; %(games)s games scored again with the new settings.",
-                            done.games,
+                            done.hands,
                         )
-                        % {"games": done.games},
+                        % {"games": done.hands},
                     )
                 else:
                     messages.success(request, _("Event saved."))

@@ -53,7 +53,7 @@ def enter_hand(
     except services.AlreadySaved as exc:
         # the stored game, never the values just sent; and a fresh form (a new key), so saving
         # the other values is a new, deliberate game and not the same send once more
-        messages.error(request, f"{exc} {_stored_game(exc.hand, table, players)}")
+        messages.error(request, f"{exc} {_stored_hand(exc.hand, table, players)}")
         context["form"] = form_class(table=table, players=players)
         return None
     except services.Refused as exc:
@@ -73,7 +73,7 @@ def _stored_results(hand: Hand, players: list[str]) -> str:
     return ", ".join(f"{name} {signed(p)}" for name, p in zip(players, points, strict=False))
 
 
-def _stored_game(hand: Hand, table: Table, players: list[str]) -> str:
+def _stored_hand(hand: Hand, table: Table, players: list[str]) -> str:
     return _("Stored as game %(n)s: %(game)s (%(results)s).") % {
         "n": hand.number,
         "game": describe_hand(table.round.event.game, hand.data, players),
@@ -161,8 +161,11 @@ def table_totals(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @protected
-def hand_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    hand = get_object_or_404(Hand.objects.select_related("table__round__event"), pk=pk)
+def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Correct or delete hand ``number`` of table ``pk`` (a reason is kept in the history)."""
+    hand = get_object_or_404(
+        Hand.objects.select_related("table__round__event"), table_id=pk, number=number
+    )
     table = hand.table
     event = table.round.event
     access.require(request, event, SCORER)
