@@ -821,7 +821,7 @@ def void_table(*, table: Table, reason: str, user: User = None) -> Table:
     table.void_reason = reason.strip()
     _noted(table, user, reason.strip()).save()
     Result.objects.filter(table=table).update(counts=False)
-    lapse_stale_lots(event=table.round.event)
+    lapse_stale_lots(event=table.round.event, user=user)
     return table
 
 
@@ -832,7 +832,7 @@ def restore_table(*, table: Table, reason: str, user: User = None) -> Table:
     table.void_reason = ""
     _noted(table, user, reason.strip() or "restored").save()
     Result.objects.filter(table=table).update(counts=True)
-    lapse_stale_lots(event=table.round.event)
+    lapse_stale_lots(event=table.round.event, user=user)
     return table
 
 
@@ -1115,11 +1115,11 @@ def _tie_keys(event: Event) -> dict[int, tuple[int, ...]]:
     }
 
 
-def _lapse(draw: LotDraw) -> None:
+def _lapse(draw: LotDraw, user: User = None) -> None:
     # one by one: the entries' history shows the lot going as it showed it drawn
     for entry in Entry.objects.filter(event_id=draw.event_id, start_number__in=draw.entries):
         entry.lot = None
-        entry.save(update_fields=["lot"])
+        _noted(entry, user, "").save(update_fields=["lot"])
     draw.lapsed_at = timezone.now()
     draw.save(update_fields=["lapsed_at"])
 
@@ -1144,7 +1144,7 @@ def decide_by_lot(
     numbers = {e.start_number for e in entries}
     for earlier in LotDraw.objects.filter(event=event, lapsed_at__isnull=True):
         if tuple(earlier.tie) == tie or numbers & set(earlier.entries):
-            _lapse(earlier)
+            _lapse(earlier, user)
     if seed is None:
         seed = random.SystemRandom().randrange(1, 2**31)
     order = sorted(entries, key=lambda e: e.start_number)
@@ -1164,7 +1164,7 @@ def decide_by_lot(
     )
 
 
-def lapse_stale_lots(*, event: Event) -> list[LotDraw]:
+def lapse_stale_lots(*, event: Event, user: User = None) -> list[LotDraw]:
     """A draw by lot splits the tie it was drawn for, and no other (issue 10): once the drawn
     players no longer share the tied figures, or someone else now shares them, the lot stops
     counting and the tie shows again. One query when the event has no live draw."""
@@ -1177,7 +1177,7 @@ def lapse_stale_lots(*, event: Event) -> list[LotDraw]:
         tie = tuple(draw.tie)
         now_tied = sorted(number for number, key in keys.items() if key == tie)
         if now_tied != sorted(draw.tied):
-            _lapse(draw)
+            _lapse(draw, user)
             stale.append(draw)
     return stale
 
@@ -1301,7 +1301,7 @@ def change_event_settings(
     for table in Table.objects.filter(round__event=current).select_related("round__event"):
         rescore_table(table, check_lots=False)
     games = _stored_games(current)
-    lapse_stale_lots(event=current)
+    lapse_stale_lots(event=current, user=user)
     return RuleChangeEffect(games=games, players=_changed(before, _entry_figures(current)))
 
 

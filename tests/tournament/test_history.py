@@ -246,6 +246,9 @@ PREPARED: dict[str, Callable[[Table], Any]] = {
     "submit_table": lambda t: services.record_hand(table=t, data=cego("eine", 1, 41)),
     "reopen_table": lambda t: services.confirm_table(table=t),
     "reinstate_entry": lambda t: services.withdraw_entry(entry=t.seats.get(position=1).entry),
+    "void_table lapsing a lot": lambda t: services.decide_by_lot(
+        event=t.round.event, entries=_tied(t), seed=5
+    ),
 }
 ON_A_STARTED_TABLE: dict[str, Callable[[Table, Any], Any]] = {
     "record_hand": lambda t, u: services.record_hand(table=t, data=cego("eine", 1, 41), user=u),
@@ -255,6 +258,7 @@ ON_A_STARTED_TABLE: dict[str, Callable[[Table, Any], Any]] = {
     "delete_hand": lambda t, u: services.delete_hand(hand=_hand(t), reason="doppelt", user=u),
     "record_totals": lambda t, u: services.record_totals(table=t, totals=[-60, 20, 20, 20], user=u),
     "void_table": lambda t, u: services.void_table(table=t, reason="unleserlich", user=u),
+    "void_table lapsing a lot": lambda t, u: services.void_table(table=t, reason="weg", user=u),
     "restore_table": lambda t, u: services.restore_table(table=t, reason="lesbar", user=u),
     "submit_table": lambda t, u: services.submit_table(table=t, user=u),
     "confirm_table": lambda t, u: services.confirm_table(table=t, user=u),
@@ -289,6 +293,9 @@ def test_the_history_names_the_user_who_acted(action: str):
     made = changes_made(table.round.event, lambda: ON_A_STARTED_TABLE[action](table, user))
     assert made, "the action left no trace in the history"
     assert {(c.what, c.who) for c in made} == {(c.what, "hanna") for c in made}
+    if action == "void_table lapsing a lot":  # the tie is gone with the table's results
+        lots = [c for c in made if c.changes and c.changes[0][0] == "Lot"]
+        assert sorted(c.changes[0][2] for c in lots) == ["—", "—", "—"]
 
 
 def _swapped(event: Event, user: Any) -> None:
