@@ -27,6 +27,7 @@ import scoring
 from scoring import cego, ziege
 
 from . import draw as drawing
+from .audit import bulk_attrs
 from .models import (
     Confirmation,
     Entry,
@@ -168,7 +169,11 @@ def register_players(
             raise Refused(f"{player}: {' '.join(exc.messages)}") from exc
     created = iter(
         bulk_create_with_history(
-            new, Player, default_user=_user(user), default_change_reason=reason
+            new,
+            Player,
+            default_user=_user(user),
+            default_change_reason=reason,
+            custom_historical_attrs=bulk_attrs(),
         )
     )
     late = event.rounds.exclude(status=Round.Status.DRAFT).exists()
@@ -183,7 +188,11 @@ def register_players(
         for offset, player in enumerate(players)
     ]
     return bulk_create_with_history(
-        entries, Entry, default_user=_user(user), default_change_reason=reason
+        entries,
+        Entry,
+        default_user=_user(user),
+        default_change_reason=reason,
+        custom_historical_attrs=bulk_attrs(),
     )
 
 
@@ -425,6 +434,7 @@ def draw_round(*, round: Round, seed: int | None = None, user: User = None) -> R
         Table,
         default_user=_user(user),
         default_change_reason=f"draw, seed {seed}",
+        custom_historical_attrs=bulk_attrs(),
     )
     seats = [
         Seat(round=rnd, table=table, position=pos, entry_id=entry_id)
@@ -433,7 +443,11 @@ def draw_round(*, round: Round, seed: int | None = None, user: User = None) -> R
     ]
     seats += [Seat(round=rnd, entry_id=entry_id) for entry_id in result.sit_out]
     bulk_create_with_history(
-        seats, Seat, default_user=_user(user), default_change_reason=f"draw, seed {seed}"
+        seats,
+        Seat,
+        default_user=_user(user),
+        default_change_reason=f"draw, seed {seed}",
+        custom_historical_attrs=bulk_attrs(),
     )
     rnd.seed = seed
     rnd.repeat_meetings = result.repeats

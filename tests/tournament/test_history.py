@@ -345,3 +345,14 @@ def test_the_event_history_names_who_created_the_event():
     )
     (created,) = history.for_event(event)
     assert (created.kind, created.who, created.summary) == ("created", "hanna", "Herbstturnier")
+
+
+def test_rows_written_in_bulk_without_a_user_say_who_acted_like_the_others():
+    # a draw and an import write their history rows in bulk: outside a request they read
+    # "system", as every row written one at a time does, not a bare dash
+    event = make_event()
+    make_entries(event, 4)
+    make_round(event, seed=3, start=False)
+    changes = history.for_event(event)
+    assert {c.what.split(" ")[0] for c in changes} == {"Entry", "Seat", "Table", "Event"}
+    assert {c.who for c in changes} == {"system"}
