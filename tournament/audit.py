@@ -32,6 +32,16 @@ def actor_of(request: Any) -> str:
     return ""
 
 
+def current_actor() -> str:
+    """Who acts now, in the request being served (``system`` outside a request)."""
+    return actor_of(getattr(HistoricalRecords.context, "request", None))[:150]
+
+
 def note_actor(sender: Any, history_instance: Any, **kwargs: Any) -> None:
-    request = getattr(HistoricalRecords.context, "request", None)
-    history_instance.history_actor = actor_of(request)[:150]
+    history_instance.history_actor = current_actor()
+
+
+def bulk_attrs() -> dict[str, str]:
+    """The actor for history rows written in bulk (``bulk_create_with_history``), which send no
+    signal: they read like rows written one at a time."""
+    return {"history_actor": current_actor()}

@@ -25,6 +25,7 @@ from .names import NameIndex
 from .services import (
     EVENT_FIELDS,
     EVENT_SETTINGS,
+    PLAYER_FIELDS,
     TOTAL_MAX,
     check_totals,
     game_fixed_message,
@@ -322,11 +323,20 @@ class SeasonForm(forms.ModelForm):
         # not sent (an older form, a script): the model's default, the championship's Cego
         self.fields["game"].required = False
 
+    def values(self) -> dict[str, Any]:
+        """The validated fields, for ``services.create_season`` (a game not sent is the model's
+        default, as the form set it)."""
+        return {name: getattr(self.instance, name) for name in self.Meta.fields}
+
 
 class PlayerForm(forms.ModelForm):
     class Meta:
         model = Player
-        fields = ["first_name", "last_name", "club", "town", "category"]
+        fields = list(PLAYER_FIELDS)
+
+    def values(self) -> dict[str, Any]:
+        """The validated fields, for ``services.correct_player``."""
+        return {name: self.cleaned_data[name] for name in self.Meta.fields}
 
 
 class RegisterForm(forms.Form):
@@ -401,12 +411,12 @@ class RegisterForm(forms.Form):
         return data
 
     def get_player(self) -> Player:
-        """The player chosen, or a new one (writes: call it inside the registration's
-        transaction)."""
+        """The player chosen, or a new one, not saved: ``services.register_player`` creates it
+        with the entry."""
         data = self.cleaned_data
         if data.get("player"):
             return data["player"]
-        return Player.objects.create(
+        return Player(
             first_name=data["first_name"].strip(),
             last_name=data["last_name"].strip(),
             club=data.get("club", "").strip(),

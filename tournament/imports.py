@@ -28,13 +28,11 @@ from xml.parsers import expat
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from openpyxl import Workbook, load_workbook
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._reader import WorkSheetParser
-from simple_history.utils import bulk_create_with_history
 
 import scoring
 
@@ -540,11 +538,13 @@ def save_players(
 ) -> int:
     """Register every row (creating new players); all or nothing. Returns the entries made.
 
-    The event row is locked first, so confirms sent at the same moment take turns (PostgreSQL;
-    SQLite writes one transaction at a time anyway), and the rows are checked again against the
-    database as it is then: a list previewed a minute ago may have been overtaken by a
-    registration at the desk, or by the same list confirmed a moment before. ``key`` is the
-    preview's: a second confirm of it raises ``AlreadyImported`` and saves nothing.
+    The rows go through ``services.register_players``, like a registration at the desk: start
+    numbers, the late flag and the refusals are decided there. The event row is locked first, so
+    confirms sent at the same moment take turns (PostgreSQL; SQLite writes one transaction at a
+    time anyway), and the rows are checked again against the database as it is then: a list
+    previewed a minute ago may have been overtaken by a registration at the desk, or by the same
+    list confirmed a moment before. ``key`` is the preview's: a second confirm of it raises
+    ``AlreadyImported`` and saves nothing.
     """
     event = Event.objects.select_for_update().get(pk=event.pk)
     reason = _import_reason(key)
@@ -572,10 +572,11 @@ def save_players(
             _("Nothing was saved: line %(line)s is rejected (%(reason)s).")
             % {"line": bad.line, "reason": bad.reason}
         )
-    if event.status == Event.Status.FINISHED:
-        raise services.Refused(_("The event is finished; no more players can be registered."))
-    new = [
-        Player(
+    known = Player.objects.in_bulk([r.player_id for r in checked.rows if r.status == "matched"])
+    players = [
+        known[r.player_id]
+        if r.status == "matched"
+        else Player(
             first_name=r.first_name,
             last_name=r.last_name,
             club=r.club,
@@ -583,20 +584,8 @@ def save_players(
             category=r.category,
         )
         for r in checked.rows
-        if r.status == "new"
     ]
-    created = iter(
-        bulk_create_with_history(new, Player, default_user=user, default_change_reason=reason)
-    )
-    start = (Entry.objects.filter(event=event).aggregate(n=Max("start_number"))["n"] or 0) + 1
-    late = event.rounds.exclude(status=Round.Status.DRAFT).exists()
-    entries = []
-    for offset, row in enumerate(checked.rows):
-        player_id = row.player_id if row.status == "matched" else next(created).pk
-        entries.append(
-            Entry(event=event, player_id=player_id, start_number=start + offset, late=late)
-        )
-    bulk_create_with_history(entries, Entry, default_user=user, default_change_reason=reason)
+    entries = services.register_players(event=event, players=players, user=user, reason=reason)
     return len(entries)
 
 

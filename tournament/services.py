@@ -26,15 +26,18 @@ from simple_history.utils import bulk_create_with_history
 import scoring
 
 from . import draw as drawing
+from .audit import bulk_attrs
 from .models import (
     Confirmation,
     Entry,
     Event,
+    EventRole,
     Hand,
     LotDraw,
     Player,
     Result,
     Round,
+    Season,
     Seat,
     Table,
     Team,
@@ -46,6 +49,8 @@ User = AbstractBaseUser | AnonymousUser | None
 TOTAL_MAX = 1_000_000  # a round's total far beyond any real one, inside the database's integers
 # RULES.md 6: side ranking for teams of four
 SQUAD_SIZE = 4
+# what a correction of a player may change (the player form's fields)
+PLAYER_FIELDS = ("first_name", "last_name", "club", "town", "category")
 
 
 class Refused(Exception):
@@ -97,32 +102,144 @@ def _noted(instance: Any, user: User, reason: str) -> Any:
 
 
 @transaction.atomic
-def register_player(
-    *, event: Event, player: Player, start_number: int | None = None, squad: Team | None = None
-) -> Entry:
-    """Enter a player in an event. After the first draw the entry is marked late; a late entry is
-    seated from the next round drawn on."""
-    # one registration at a time per event (an import locks it too): start numbers stay unique
+def register_players(
+    *,
+    event: Event,
+    players: Sequence[Player],
+    user: User = None,
+    start_number: int | None = None,
+    team: str = "",
+    reason: str = "",
+) -> list[Entry]:
+    """Enter players in an event, in the order given: the one place that decides start numbers,
+    the late flag and the refusals (a finished event, a player registered twice, a full team), for
+    the registration desk and the player import alike.
+
+    The players are numbered on from ``start_number`` (the next free number when None). A player
+    not saved yet (a new name at the desk, a new row of a list) is created with the entry.
+    ``team`` names the players' team of four, created with its first member. After the first draw
+    the entries are marked late; a late entry is seated from the next round drawn on. The event is
+    locked once for the whole list: registrations and imports sent at the same moment take turns,
+    so start numbers stay unique. ``user`` and ``reason`` go into the history of every player and
+    entry made. A few queries however long the list.
+    """
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.status == Event.Status.FINISHED:
         raise Refused(_("The event is finished; no more players can be registered."))
-    if Entry.objects.filter(event=event, player=player).exists():
-        raise Refused(_("%(player)s is already registered.") % {"player": player})
+    registered = set(Entry.objects.filter(event=event).values_list("player_id", flat=True))
+    seen: set[int] = set()
+    for player in players:
+        if player.pk in registered or player.pk in seen:
+            raise Refused(_("%(player)s is already registered.") % {"player": player})
+        if player.pk is not None:
+            seen.add(player.pk)
+    count = len(players)
     if start_number is None:
         highest = Entry.objects.filter(event=event).aggregate(n=Max("start_number"))["n"]
         start_number = (highest or 0) + 1
-    elif Entry.objects.filter(event=event, start_number=start_number).exists():
-        raise Refused(_("Start number %(n)s is taken.") % {"n": start_number})
-    if squad is not None and squad.squad_members.count() >= SQUAD_SIZE:
-        raise Refused(_("The team %(team)s already has four players.") % {"team": squad.name})
+    else:
+        taken = (
+            Entry.objects.filter(
+                event=event, start_number__gte=start_number, start_number__lt=start_number + count
+            )
+            .order_by("start_number")
+            .first()
+        )
+        if taken is not None:
+            raise Refused(_("Start number %(n)s is taken.") % {"n": taken.start_number})
+    squad = _squad(event, team, joining=count)
+    new = [p for p in players if p.pk is None]
+    for player in new:
+        try:
+            player.full_clean()
+        except ValidationError as exc:
+            raise Refused(f"{player}: {' '.join(exc.messages)}") from exc
+    created = iter(
+        bulk_create_with_history(
+            new,
+            Player,
+            default_user=_user(user),
+            default_change_reason=reason,
+            custom_historical_attrs=bulk_attrs(),
+        )
+    )
     late = event.rounds.exclude(status=Round.Status.DRAFT).exists()
-    return Entry.objects.create(
-        event=event, player=player, start_number=start_number, late=late, squad=squad
+    entries = [
+        Entry(
+            event=event,
+            player=player if player.pk is not None else next(created),
+            start_number=start_number + offset,
+            late=late,
+            squad=squad,
+        )
+        for offset, player in enumerate(players)
+    ]
+    return bulk_create_with_history(
+        entries,
+        Entry,
+        default_user=_user(user),
+        default_change_reason=reason,
+        custom_historical_attrs=bulk_attrs(),
     )
 
 
+def _squad(event: Event, name: str, *, joining: int) -> Team | None:
+    """The team of four called ``name`` (created with its first member), with room for
+    ``joining`` more players; None without a name."""
+    name = name.strip()
+    if not name:
+        return None
+    squad, _created = Team.objects.get_or_create(event=event, kind=Team.Kind.SQUAD, name=name)
+    members = squad.squad_members.count() if not _created else 0
+    if members + joining > SQUAD_SIZE:
+        if members >= SQUAD_SIZE:
+            raise Refused(_("The team %(team)s already has four players.") % {"team": squad.name})
+        raise Refused(
+            ngettext(
+                "The team %(team)s has room for one more player only.",
+                "The team %(team)s has room for %(n)s more players only.",
+                SQUAD_SIZE - members,
+            )
+            % {"team": squad.name, "n": SQUAD_SIZE - members}
+        )
+    return squad
+
+
+def register_player(
+    *,
+    event: Event,
+    player: Player,
+    user: User = None,
+    start_number: int | None = None,
+    team: str = "",
+) -> Entry:
+    """Enter one player in an event (``register_players``, one transaction): a player not saved
+    yet is created with the entry, ``team`` is the player's team of four."""
+    return register_players(
+        event=event, players=[player], user=user, start_number=start_number, team=team
+    )[0]
+
+
 @transaction.atomic
-def withdraw_entry(*, entry: Entry) -> Entry:
+def correct_player(*, player: Player, values: dict[str, Any], user: User = None) -> Player:
+    """Correct a player's name, club, town or category (``values``: field → new value), for every
+    event the player plays: a player is one person across events. Kept in the player's history."""
+    unknown = set(values) - set(PLAYER_FIELDS)
+    if unknown:
+        raise ValueError(f"not player fields: {sorted(unknown)}")
+    current = Player.objects.select_for_update().get(pk=player.pk)
+    for name, value in values.items():
+        setattr(current, name, value)
+    try:
+        current.full_clean()
+    except ValidationError as exc:
+        raise Refused(" ".join(exc.messages)) from exc
+    _noted(current, user, "").save()
+    return current
+
+
+@transaction.atomic
+def withdraw_entry(*, entry: Entry, user: User = None) -> Entry:
     """Withdraw a player: the results so far stay, later draws leave the player out."""
     seated = entry.seats.filter(
         round__status=Round.Status.SEATED, table__isnull=False
@@ -136,14 +253,14 @@ def withdraw_entry(*, entry: Entry) -> Entry:
             % {"player": entry.player, "round": seated[0].round.number}
         )
     entry.status = Entry.Status.WITHDRAWN
-    entry.save(update_fields=["status"])
+    _noted(entry, user, "").save(update_fields=["status"])
     return entry
 
 
 @transaction.atomic
-def reinstate_entry(*, entry: Entry) -> Entry:
+def reinstate_entry(*, entry: Entry, user: User = None) -> Entry:
     entry.status = Entry.Status.ACTIVE
-    entry.save(update_fields=["status"])
+    _noted(entry, user, "").save(update_fields=["status"])
     return entry
 
 
@@ -204,8 +321,9 @@ def merge_players(*, keep: Player, remove: Player, user: User = None) -> Player:
 
 
 @transaction.atomic
-def create_pair(*, event: Event, name: str, entries: Sequence[Entry]) -> Team:
-    """Register two players as a fixed Ziege pair: they always sit opposite each other."""
+def create_pair(*, event: Event, name: str, entries: Sequence[Entry], user: User = None) -> Team:
+    """Register two players as a fixed Ziege pair: they always sit opposite each other. Each
+    entry's history names the pair and ``user``."""
     if len(entries) != 2 or entries[0] == entries[1]:
         raise Refused(_("A Ziege pair is two different players."))
     if any(e.pair_id for e in entries):
@@ -214,7 +332,9 @@ def create_pair(*, event: Event, name: str, entries: Sequence[Entry]) -> Team:
     if Team.objects.filter(event=event, kind=Team.Kind.PAIR, name=name).exists():
         raise Refused(_("A pair called %(name)s already exists.") % {"name": name})
     team = Team.objects.create(event=event, name=name, kind=Team.Kind.PAIR)
-    Entry.objects.filter(pk__in=[e.pk for e in entries]).update(pair=team)
+    for entry in Entry.objects.filter(pk__in=[e.pk for e in entries]):
+        entry.pair = team
+        _noted(entry, user, "").save(update_fields=["pair"])
     return team
 
 
@@ -295,8 +415,10 @@ def draw_round(*, round: Round, seed: int | None = None, user: User = None) -> R
     except drawing.DrawError as exc:
         raise Refused(str(exc)) from exc
 
-    Seat.objects.filter(round=rnd).delete()
-    Table.objects.filter(round=rnd).delete()
+    # one by one, not through a queryset: each deleted seat and table keeps its history row with
+    # the user and the reason (a round is drawn again only before play, so there are few)
+    for old in [*Seat.objects.filter(round=rnd), *Table.objects.filter(round=rnd)]:
+        _noted(old, user, f"draw, seed {seed}").delete()
     tables = bulk_create_with_history(
         [
             Table(round=rnd, number=i + 1, size=len(players))
@@ -305,6 +427,7 @@ def draw_round(*, round: Round, seed: int | None = None, user: User = None) -> R
         Table,
         default_user=_user(user),
         default_change_reason=f"draw, seed {seed}",
+        custom_historical_attrs=bulk_attrs(),
     )
     seats = [
         Seat(round=rnd, table=table, position=pos, entry_id=entry_id)
@@ -313,7 +436,11 @@ def draw_round(*, round: Round, seed: int | None = None, user: User = None) -> R
     ]
     seats += [Seat(round=rnd, entry_id=entry_id) for entry_id in result.sit_out]
     bulk_create_with_history(
-        seats, Seat, default_user=_user(user), default_change_reason=f"draw, seed {seed}"
+        seats,
+        Seat,
+        default_user=_user(user),
+        default_change_reason=f"draw, seed {seed}",
+        custom_historical_attrs=bulk_attrs(),
     )
     rnd.seed = seed
     rnd.repeat_meetings = result.repeats
@@ -322,13 +449,14 @@ def draw_round(*, round: Round, seed: int | None = None, user: User = None) -> R
     rnd.save(update_fields=["seed", "repeat_meetings", "draw_basis", "status"])
     if event.status == Event.Status.REGISTRATION:
         event.status = Event.Status.RUNNING
-        event.save(update_fields=["status"])
+        _noted(event, user, f"draw, seed {seed}").save(update_fields=["status"])
     return rnd
 
 
 @transaction.atomic
-def swap_seats(*, round: Round, first: Entry, second: Entry) -> Round:
-    """Swap two players' seats (or a seated player and one who sits out) before play starts."""
+def swap_seats(*, round: Round, first: Entry, second: Entry, user: User = None) -> Round:
+    """Swap two players' seats (or a seated player and one who sits out) before play starts; both
+    seats' history names ``user``."""
     rnd = Round.objects.select_for_update().get(pk=round.pk)
     if rnd.status != Round.Status.SEATED:
         raise Refused(_("Seats can only be swapped after the draw and before the round starts."))
@@ -343,9 +471,11 @@ def swap_seats(*, round: Round, first: Entry, second: Entry) -> Round:
         raise Refused(_("With fixed pairs, draw the round again instead of swapping players."))
     a_place, b_place = (a.table_id, a.position), (b.table_id, b.position)
     # free both places first: the unique (table, position) constraint holds at every statement
+    # (that step is not a change a reader follows, so it writes no history)
     Seat.objects.filter(pk__in=[a.pk, b.pk]).update(table=None, position=None)
-    Seat.objects.filter(pk=a.pk).update(table_id=b_place[0], position=b_place[1])
-    Seat.objects.filter(pk=b.pk).update(table_id=a_place[0], position=a_place[1])
+    for seat, (table_id, position) in ((a, b_place), (b, a_place)):
+        seat.table_id, seat.position = table_id, position
+        _noted(seat, user, "").save(update_fields=["table", "position"])
     met, _sat_out = _history(rnd)
     tables: dict[int, list[int]] = {}
     for table_id, entry_id in Seat.objects.filter(round=rnd, table__isnull=False).values_list(
@@ -508,7 +638,7 @@ def record_hand(
     preview_hand(table=table, data=data, number=number)  # raises InvalidHand before any write
     try:
         with transaction.atomic():
-            hand = Hand.objects.create(
+            hand = Hand(
                 table=table,
                 number=number,
                 dealer=dealer_for(number, table.size),
@@ -516,6 +646,7 @@ def record_hand(
                 entered_by=_user(user),
                 submission_key=key,
             )
+            _noted(hand, user, "").save(force_insert=True)
     except IntegrityError as exc:  # the same number written at the same moment elsewhere
         raise Refused(
             _("Another game was saved at this table at the same moment; try again.")
@@ -580,8 +711,7 @@ def edit_hand(
         preview_hand(table=table, data=data, number=current.number)
     current.data = data
     current.version += 1
-    current._change_reason = reason.strip()
-    current.save()
+    _noted(current, user, reason.strip()).save()
     rescore_table(table, from_number=current.number)
     return current
 
@@ -618,8 +748,7 @@ def delete_hand(
                 )
                 % {"n": current.number, "later": later.number}
             )
-    current._change_reason = reason.strip()
-    current.delete()
+    _noted(current, user, reason.strip()).delete()
     rescore_table(table, from_number=current.number)
 
 
@@ -668,13 +797,14 @@ def record_totals(*, table: Table, totals: list[int], user: User = None) -> Hand
     if event.game_type.totals_refused:
         raise Refused(str(event.game_type.totals_refused))
     check_totals(event, table, totals)
-    hand = Hand.objects.create(
+    hand = Hand(
         table=table,
         number=1,
         kind=Hand.Kind.TOTALS,
         data={"totals": totals},
         entered_by=_user(user),
     )
+    _noted(hand, user, "").save(force_insert=True)
     rescore_table(table)
     return hand
 
@@ -687,10 +817,9 @@ def void_table(*, table: Table, reason: str, user: User = None) -> Table:
     table = _locked_table(table)
     table.voided = True
     table.void_reason = reason.strip()
-    table._change_reason = reason.strip()
-    table.save()
+    _noted(table, user, reason.strip()).save()
     Result.objects.filter(table=table).update(counts=False)
-    lapse_stale_lots(event=table.round.event)
+    lapse_stale_lots(event=table.round.event, user=user)
     return table
 
 
@@ -699,10 +828,9 @@ def restore_table(*, table: Table, reason: str, user: User = None) -> Table:
     table = _locked_table(table)
     table.voided = False
     table.void_reason = ""
-    table._change_reason = reason.strip() or "restored"
-    table.save()
+    _noted(table, user, reason.strip() or "restored").save()
     Result.objects.filter(table=table).update(counts=True)
-    lapse_stale_lots(event=table.round.event)
+    lapse_stale_lots(event=table.round.event, user=user)
     return table
 
 
@@ -820,8 +948,9 @@ def recompute_scores(*, event: Event | None = None) -> int:
 
 
 @transaction.atomic
-def submit_table(*, table: Table) -> Table:
-    """The table hands in its round: the players then confirm it, each from the table link."""
+def submit_table(*, table: Table, user: User = None) -> Table:
+    """The table hands in its round: the players then confirm it, each from the table link. From
+    the link there is no user: the history names the table link (``audit``)."""
     table = _locked_table(table)
     _check_table_open(table, new=False)
     if table.submitted_at is not None:
@@ -841,14 +970,14 @@ def submit_table(*, table: Table) -> Table:
             % {"games": sheet.hands_played, "wanted": sheet.wanted or "?"}
         )
     table.submitted_at = timezone.now()
-    table.save(update_fields=["submitted_at"])
+    _noted(table, user, "").save(update_fields=["submitted_at"])
     return table
 
 
-def _finish_if_everyone_confirmed(table: Table) -> None:
+def _finish_if_everyone_confirmed(table: Table, user: User = None) -> None:
     if table.confirmations.count() >= table.size and table.confirmed_at is None:
         table.confirmed_at = timezone.now()
-        table.save(update_fields=["confirmed_at"])
+        _noted(table, user, "").save(update_fields=["confirmed_at"])
 
 
 def _seated(table: Table, position: int) -> str:
@@ -916,14 +1045,15 @@ def confirm_table(*, table: Table, user: User = None) -> Table:
         raise Refused(_("There is nothing to confirm: no games entered."))
     if table.submitted_at is None:
         table.submitted_at = timezone.now()
-        table.save(update_fields=["submitted_at"])
+        _noted(table, user, "").save(update_fields=["submitted_at"])
     done = set(table.confirmations.values_list("position", flat=True))
     for position in range(table.size):
         if position not in done:
-            Confirmation.objects.create(
+            confirmation = Confirmation(
                 table=table, position=position, via=Confirmation.Via.SCORER, user=_user(user)
             )
-    _finish_if_everyone_confirmed(table)
+            _noted(confirmation, user, "").save(force_insert=True)
+    _finish_if_everyone_confirmed(table, user)
     return table
 
 
@@ -934,12 +1064,10 @@ def reopen_table(*, table: Table, reason: str, user: User = None) -> Table:
         raise Refused(_("Give a reason for reopening the sheet."))
     table = _locked_table(table)
     for confirmation in table.confirmations.all():
-        confirmation._change_reason = reason.strip()
-        confirmation.delete()
+        _noted(confirmation, user, reason.strip()).delete()
     table.submitted_at = None
     table.confirmed_at = None
-    table._change_reason = reason.strip()
-    table.save()
+    _noted(table, user, reason.strip()).save()
     return table
 
 
@@ -956,8 +1084,11 @@ def _tie_keys(event: Event) -> dict[int, tuple[int, ...]]:
     }
 
 
-def _lapse(draw: LotDraw) -> None:
-    Entry.objects.filter(event_id=draw.event_id, start_number__in=draw.entries).update(lot=None)
+def _lapse(draw: LotDraw, user: User = None) -> None:
+    # one by one: the entries' history shows the lot going as it showed it drawn
+    for entry in Entry.objects.filter(event_id=draw.event_id, start_number__in=draw.entries):
+        entry.lot = None
+        _noted(entry, user, "").save(update_fields=["lot"])
     draw.lapsed_at = timezone.now()
     draw.save(update_fields=["lapsed_at"])
 
@@ -982,13 +1113,16 @@ def decide_by_lot(
     numbers = {e.start_number for e in entries}
     for earlier in LotDraw.objects.filter(event=event, lapsed_at__isnull=True):
         if tuple(earlier.tie) == tie or numbers & set(earlier.entries):
-            _lapse(earlier)
+            _lapse(earlier, user)
     if seed is None:
         seed = random.SystemRandom().randrange(1, 2**31)
     order = sorted(entries, key=lambda e: e.start_number)
     random.Random(seed).shuffle(order)
+    stored = Entry.objects.in_bulk([e.pk for e in order])
     for lot, entry in enumerate(order, start=1):
-        Entry.objects.filter(pk=entry.pk).update(lot=lot)
+        drawn = stored[entry.pk]
+        drawn.lot = lot
+        _noted(drawn, user, "").save(update_fields=["lot"])
     return LotDraw.objects.create(
         event=event,
         entries=[e.start_number for e in order],
@@ -999,7 +1133,7 @@ def decide_by_lot(
     )
 
 
-def lapse_stale_lots(*, event: Event) -> list[LotDraw]:
+def lapse_stale_lots(*, event: Event, user: User = None) -> list[LotDraw]:
     """A draw by lot splits the tie it was drawn for, and no other (issue 10): once the drawn
     players no longer share the tied figures, or someone else now shares them, the lot stops
     counting and the tie shows again. One query when the event has no live draw."""
@@ -1012,7 +1146,7 @@ def lapse_stale_lots(*, event: Event) -> list[LotDraw]:
         tie = tuple(draw.tie)
         now_tied = sorted(number for number, key in keys.items() if key == tie)
         if now_tied != sorted(draw.tied):
-            _lapse(draw)
+            _lapse(draw, user)
             stale.append(draw)
     return stale
 
@@ -1136,8 +1270,46 @@ def change_event_settings(
     for table in Table.objects.filter(round__event=current).select_related("round__event"):
         rescore_table(table, check_lots=False)
     hands = _stored_hands(current)
-    lapse_stale_lots(event=current)
+    lapse_stale_lots(event=current, user=user)
     return RuleChangeEffect(hands=hands, players=_changed(before, _entry_figures(current)))
+
+
+@transaction.atomic
+def create_event(*, values: dict[str, Any], user: User = None) -> Event:
+    """Create an event with its settings (``values``: field → value, as for
+    ``change_event_settings``). The user who creates it becomes its organiser, so that an
+    organiser who is not a director may run it; the event's history names them."""
+    unknown = set(values) - EVENT_SETTINGS
+    if unknown:
+        raise ValueError(f"not event settings: {sorted(unknown)}")
+    event = Event(**values)
+    try:
+        event.full_clean()
+    except ValidationError as exc:
+        raise Refused(" ".join(exc.messages)) from exc
+    _noted(event, user, "").save()
+    if _user(user) is not None:
+        EventRole.objects.create(event=event, user=user, role=EventRole.Role.ORGANISER)
+    return event
+
+
+SEASON_FIELDS = frozenset({"name", "slug", "game", "best_of"})
+
+
+@transaction.atomic
+def create_season(*, values: dict[str, Any]) -> Season:
+    """Create a season (``values``: field → value). A season keeps no history of its own: what
+    counts for it are its events, which do."""
+    unknown = set(values) - SEASON_FIELDS
+    if unknown:
+        raise ValueError(f"not season fields: {sorted(unknown)}")
+    season = Season(**values)
+    try:
+        season.full_clean()
+    except ValidationError as exc:
+        raise Refused(" ".join(exc.messages)) from exc
+    season.save()
+    return season
 
 
 def game_fixed_message(event: Event) -> str:

@@ -144,6 +144,26 @@ def test_four_concurrent_confirms_of_a_player_list_register_it_once():
     assert Player.objects.count() == 50
 
 
+def test_desks_and_an_import_registering_at_once_give_every_player_their_own_start_number():
+    """The desk and the import register through one service that locks the event once per
+    registration: start numbers stay unique and consecutive whoever writes first."""
+    event = make_event()
+    rows = [["Vorname", "Nachname", "Verein"]] + [[f"L{i}", f"Liste{i}", "CC"] for i in range(20)]
+    preview = imports.read_players(event, rows)
+    desk = [Player.objects.create(first_name=f"D{i}", last_name=f"Desk{i}") for i in range(5)]
+
+    def register(i: int) -> None:
+        with translation.override("en"):
+            if i == 0:
+                imports.save_players(event, preview.payload(), key=preview.key)
+            else:
+                services.register_player(event=event, player=desk[i - 1])
+
+    assert run_in_threads(register, count=6) == []
+    numbers = sorted(Entry.objects.filter(event=event).values_list("start_number", flat=True))
+    assert numbers == list(range(1, 26))
+
+
 def test_four_concurrent_confirms_of_a_result_import_store_each_game_once():
     event = make_event()
     make_entries(event, 8)

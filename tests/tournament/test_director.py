@@ -8,8 +8,10 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import cego, make_entries, make_event, make_player, make_round, make_user
+from tests.tournament.test_views import as_browser_sends
 from tournament import services
-from tournament.models import Entry, LotDraw, Round
+from tournament.forms import EventForm, RegisterForm
+from tournament.models import Entry, Event, EventRole, LotDraw, Player, Round
 
 pytestmark = pytest.mark.django_db
 
@@ -121,3 +123,42 @@ def test_a_round_with_unfinished_tables_is_refused_without_asking(director):
     assert 'name="confirmed"' not in response.content.decode()
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.PLAYING
+
+
+# --- creating an event, registering at the desk (issue 12: the writes are the services') ---------
+
+
+def test_the_director_who_creates_an_event_is_its_organiser_and_named_in_its_history(director):
+    data = {
+        **as_browser_sends(EventForm()),
+        "name": "Herbstturnier",
+        "date": "2026-10-03",
+    }
+    response = director.post(reverse("event_create"), data)
+    event = Event.objects.get(name="Herbstturnier")
+    assert response.url == reverse("event_players", args=[event.slug])
+    assert EventRole.objects.get(event=event).user.username == "director"
+    page = director.get(reverse("event_history", args=[event.slug])).content.decode()
+    assert "director" in page
+
+
+def test_a_new_name_and_its_team_are_created_at_the_desk_with_the_entry(director):
+    event = make_event()
+    url = reverse("event_players", args=[event.slug])
+    data = {**as_browser_sends(RegisterForm()), "first_name": "Eva", "last_name": "Neu"}
+    response = director.post(url, {**data, "team": "Rohrbach"})
+    assert response.status_code == 302
+    entry = Entry.objects.select_related("player", "squad").get(event=event)
+    assert (str(entry.player), entry.squad.name, entry.start_number) == ("Eva Neu", "Rohrbach", 1)
+
+
+def test_a_fifth_member_of_a_team_is_refused_and_the_new_name_is_not_kept(director):
+    event = make_event()
+    for _ in range(4):
+        services.register_player(event=event, player=make_player(), team="Rohrbach")
+    url = reverse("event_players", args=[event.slug])
+    data = {**as_browser_sends(RegisterForm()), "first_name": "Eva", "last_name": "Neu"}
+    response = director.post(url, {**data, "team": "Rohrbach"}, follow=True)
+    assert "The team Rohrbach already has four players." in response.content.decode()
+    assert not Player.objects.filter(last_name="Neu").exists()
+    assert Entry.objects.filter(event=event).count() == 4

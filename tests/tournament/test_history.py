@@ -4,15 +4,18 @@ values and reasons in the reader's language, no internal names, and paged."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
-from tests.factories import cego, make_event, make_player, make_round, make_user
-from tournament import services
-from tournament.models import Table
+from tests.factories import cego, make_entries, make_event, make_player, make_round, make_user
+from tournament import history, imports, services
+from tournament.models import Entry, Event, Player, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -194,3 +197,162 @@ def test_a_history_page_costs_the_same_queries_for_few_and_many_games():
             reverse(name, args=args(t) if args else [t.round.event.slug]) for t in (short, long)
         ]
         assert _queries(client, urls[0]) == _queries(client, urls[1])
+
+
+# --- every service names the user who acted (issue 12) ----------------------------------------
+# The actions below run outside a request, as a management command or a script does: the history
+# can only name the user the service was given.
+
+
+def changes_made(event: Event, act: Callable[[], Any]) -> list[Any]:
+    """The entries of the event's and its players' history that ``act`` writes."""
+    moment = timezone.now()
+    act()
+    changes = history.for_event(event)
+    for entry in Entry.objects.filter(event=event).select_related("player"):
+        changes += history.for_player(entry.player)
+    return [c for c in changes if c.when >= moment]
+
+
+def started(players: int = 4) -> Table:
+    """A started round of one table with one game, all written without a user."""
+    event = make_event(hands_per_round={"4": 2}, table_policy=Event.TablePolicy.SIT_OUT)
+    make_entries(event, players)
+    table = make_round(event, seed=3).tables.get()
+    services.record_hand(table=table, data=cego("halbe", 0, 34))
+    return table
+
+
+def _hand(table: Table) -> Any:
+    return table.hands.get(number=1)
+
+
+def _tied(table: Table) -> list[Entry]:
+    # game 1 is a lost Halbe of seat 0: seats 1 to 3 are tied on +20
+    return [s.entry for s in table.seats.filter(position__gt=0)]
+
+
+def _imported(table: Table, user: Any) -> None:
+    event = table.round.event
+    rows = [["Vorname", "Nachname", "Verein"], ["Eva", "Neu", "CC"], ["Max", "Später", "CC"]]
+    preview = imports.read_players(event, rows)
+    imports.save_players(event, preview.payload(), user=user, key=preview.key)
+
+
+# what is done first, without a user, before the action a case is about
+PREPARED: dict[str, Callable[[Table], Any]] = {
+    "record_totals": lambda t: services.delete_hand(hand=_hand(t), reason="Blatt verloren"),
+    "restore_table": lambda t: services.void_table(table=t, reason="unleserlich"),
+    "submit_table": lambda t: services.record_hand(table=t, data=cego("eine", 1, 41)),
+    "reopen_table": lambda t: services.confirm_table(table=t),
+    "reinstate_entry": lambda t: services.withdraw_entry(entry=t.seats.get(position=1).entry),
+    "void_table lapsing a lot": lambda t: services.decide_by_lot(
+        event=t.round.event, entries=_tied(t), seed=5
+    ),
+}
+ON_A_STARTED_TABLE: dict[str, Callable[[Table, Any], Any]] = {
+    "record_hand": lambda t, u: services.record_hand(table=t, data=cego("eine", 1, 41), user=u),
+    "edit_hand": lambda t, u: services.edit_hand(
+        hand=_hand(t), data=cego("halbe", 0, 44), reason="verzählt", user=u
+    ),
+    "delete_hand": lambda t, u: services.delete_hand(hand=_hand(t), reason="doppelt", user=u),
+    "record_totals": lambda t, u: services.record_totals(table=t, totals=[-60, 20, 20, 20], user=u),
+    "void_table": lambda t, u: services.void_table(table=t, reason="unleserlich", user=u),
+    "void_table lapsing a lot": lambda t, u: services.void_table(table=t, reason="weg", user=u),
+    "restore_table": lambda t, u: services.restore_table(table=t, reason="lesbar", user=u),
+    "submit_table": lambda t, u: services.submit_table(table=t, user=u),
+    "confirm_table": lambda t, u: services.confirm_table(table=t, user=u),
+    "reopen_table": lambda t, u: services.reopen_table(table=t, reason="noch eins", user=u),
+    "register_player": lambda t, u: services.register_player(
+        event=t.round.event, player=Player(first_name="Eva", last_name="Spät"), user=u
+    ),
+    "save_players": _imported,
+    "withdraw_entry": lambda t, u: services.withdraw_entry(
+        entry=t.seats.get(position=1).entry, user=u
+    ),
+    "reinstate_entry": lambda t, u: services.reinstate_entry(
+        entry=t.seats.get(position=1).entry, user=u
+    ),
+    "decide_by_lot": lambda t, u: services.decide_by_lot(
+        event=t.round.event, entries=_tied(t), user=u, seed=5
+    ),
+    "change_event_settings": lambda t, u: services.change_event_settings(
+        event=t.round.event, values={"venue": "Festhalle"}, user=u
+    ),
+    "correct_player": lambda t, u: services.correct_player(
+        player=t.seats.get(position=0).entry.player, values={"club": "CC Neu"}, user=u
+    ),
+}
+
+
+@pytest.mark.parametrize("action", ON_A_STARTED_TABLE)
+def test_the_history_names_the_user_who_acted(action: str):
+    table = started()
+    PREPARED.get(action, lambda t: None)(table)
+    user = make_user("hanna", staff=False)
+    made = changes_made(table.round.event, lambda: ON_A_STARTED_TABLE[action](table, user))
+    assert made, "the action left no trace in the history"
+    assert {(c.what, c.who) for c in made} == {(c.what, "hanna") for c in made}
+    if action == "void_table lapsing a lot":  # the tie is gone with the table's results
+        lots = [c for c in made if c.changes and c.changes[0][0] == "Lot"]
+        assert sorted(c.changes[0][2] for c in lots) == ["—", "—", "—"]
+
+
+def _swapped(event: Event, user: Any) -> None:
+    rnd = event.rounds.get()
+    one, other = (t.seats.get(position=0).entry for t in rnd.tables.all())
+    services.swap_seats(round=rnd, first=one, second=other, user=user)
+
+
+def _paired(event: Event, user: Any) -> None:
+    first, second = event.entries.all()[:2]
+    services.create_pair(event=event, name="", entries=[first, second], user=user)
+
+
+def _merged(event: Event, user: Any) -> None:
+    keep = event.entries.first().player
+    services.merge_players(keep=keep, remove=make_player(town="Triberg"), user=user)
+
+
+BEFORE_PLAY: dict[str, Callable[[Event, Any], Any]] = {
+    "draw_round": lambda e, u: services.draw_round(
+        round=services.add_round(event=e), seed=3, user=u
+    ),
+    "draw_round again": lambda e, u: services.draw_round(round=e.rounds.get(), seed=4, user=u),
+    "swap_seats": _swapped,
+    "remove_entry": lambda e, u: services.remove_entry(entry=e.entries.first(), user=u),
+    "create_pair": _paired,
+    "merge_players": _merged,
+}
+
+
+@pytest.mark.parametrize("action", BEFORE_PLAY)
+def test_the_history_names_the_user_who_prepared_the_round(action: str):
+    event = make_event("ziege")
+    make_entries(event, 8)
+    if action in ("draw_round again", "swap_seats"):
+        make_round(event, seed=3, start=False)
+    user = make_user("hanna", staff=False)
+    made = changes_made(event, lambda: BEFORE_PLAY[action](event, user))
+    assert made, "the action left no trace in the history"
+    assert {(c.what, c.who) for c in made} == {(c.what, "hanna") for c in made}
+
+
+def test_the_event_history_names_who_created_the_event():
+    user = make_user("hanna", staff=False)
+    event = services.create_event(
+        values={"name": "Herbstturnier", "slug": "herbst", "date": "2026-11-07"}, user=user
+    )
+    (created,) = history.for_event(event)
+    assert (created.kind, created.who, created.summary) == ("created", "hanna", "Herbstturnier")
+
+
+def test_rows_written_in_bulk_without_a_user_say_who_acted_like_the_others():
+    # a draw and an import write their history rows in bulk: outside a request they read
+    # "system", as every row written one at a time does, not a bare dash
+    event = make_event()
+    make_entries(event, 4)
+    make_round(event, seed=3, start=False)
+    changes = history.for_event(event)
+    assert {c.what.split(" ")[0] for c in changes} == {"Entry", "Seat", "Table", "Event"}
+    assert {c.who for c in changes} == {"system"}

@@ -234,6 +234,24 @@ def test_a_list_previewed_earlier_is_refused_when_a_player_registered_meanwhile(
     assert Entry.objects.filter(event=event).count() == 1
 
 
+def test_a_list_imported_after_the_first_draw_is_registered_late_like_the_desk():
+    event = make_event(table_policy=Event.TablePolicy.SIT_OUT)
+    make_entries(event, 4)
+    make_round(event, start=False)
+    imports.save_players(event, preview_of(event, [GERMAN, *PLAYERS]).payload())
+    imported = Entry.objects.filter(event=event, start_number__gt=4).order_by("start_number")
+    assert [(e.start_number, e.late) for e in imported] == [(5, True), (6, True), (7, True)]
+
+
+def test_a_list_for_a_finished_event_is_refused_and_creates_no_player():
+    event = make_event()
+    preview = preview_of(event, [GERMAN, *PLAYERS])
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
+    with pytest.raises(services.Refused, match="The event is finished"):
+        imports.save_players(event, preview.payload())
+    assert counts() == (0, 0)
+
+
 def test_two_thousand_players_import_in_one_call_with_a_bounded_number_of_queries():
     event = make_event()
     rows = [ENGLISH] + [[f"Vorname{i}", f"Nachname{i}", "CC Test", "Ort", ""] for i in range(2000)]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime
 import uuid
+from typing import Any
 
 import pytest
 
@@ -16,8 +18,8 @@ from tests.factories import (
     make_table,
     make_user,
 )
-from tournament import services
-from tournament.models import Entry, Event, Hand, Result, Round
+from tournament import access, services
+from tournament.models import Entry, Event, EventRole, Hand, Player, Result, Round, Team
 
 pytestmark = pytest.mark.django_db
 
@@ -586,3 +588,162 @@ def test_a_long_reason_is_kept_whole_in_the_history():
     services.edit_hand(hand=hand, data=cego("halbe", 0, 47), reason=reason)
     assert hand.history.latest().history_change_reason == reason.strip()
     assert len(reason.strip()) > 200
+
+
+# --- registration: one place for the desk and the import (issue 12) ---------------------------
+
+
+def test_players_registered_together_are_numbered_on_from_the_highest_start_number():
+    event = make_event()
+    services.register_player(event=event, player=make_player(), start_number=7)
+    entries = services.register_players(event=event, players=[make_player(), make_player()])
+    assert [e.start_number for e in entries] == [8, 9]
+    assert not any(e.late for e in entries)
+
+
+def test_players_registered_together_after_the_first_draw_are_all_late():
+    event = make_event(table_policy=Event.TablePolicy.SIT_OUT)
+    make_entries(event, 4)
+    make_round(event, start=False)
+    entries = services.register_players(event=event, players=[make_player(), make_player()])
+    assert [(e.start_number, e.late) for e in entries] == [(5, True), (6, True)]
+
+
+def test_a_finished_event_registers_no_one_not_even_a_new_name():
+    event = make_event(status=Event.Status.FINISHED)
+    with pytest.raises(services.Refused, match="The event is finished"):
+        services.register_players(
+            event=event, players=[Player(first_name="Eva", last_name="Neu"), make_player()]
+        )
+    assert not Entry.objects.filter(event=event).exists()
+    assert not Player.objects.filter(last_name="Neu").exists()
+
+
+def test_a_player_twice_in_one_list_is_refused_by_name_and_nothing_is_saved():
+    event = make_event()
+    twice = make_player(first_name="Uwe", last_name="Doppelt")
+    with pytest.raises(services.Refused, match="Uwe Doppelt is already registered"):
+        services.register_players(event=event, players=[twice, make_player(), twice])
+    assert not Entry.objects.filter(event=event).exists()
+
+
+def test_a_list_with_a_player_already_registered_saves_none_of_the_others():
+    event = make_event()
+    desk = make_player(first_name="Anna", last_name="Früh")
+    services.register_player(event=event, player=desk)
+    with pytest.raises(services.Refused, match="Anna Früh is already registered"):
+        services.register_players(event=event, players=[make_player(), desk])
+    assert Entry.objects.filter(event=event).count() == 1
+
+
+def test_a_taken_start_number_anywhere_in_a_lists_numbers_is_refused_naming_it():
+    event = make_event()
+    services.register_player(event=event, player=make_player(), start_number=5)
+    with pytest.raises(services.Refused, match="Start number 5 is taken"):
+        services.register_players(
+            event=event, players=[make_player(), make_player()], start_number=4
+        )
+    assert Entry.objects.filter(event=event).count() == 1
+
+
+def test_a_new_player_is_created_with_the_entry_and_named_in_both_histories():
+    event = make_event()
+    user = make_user("anmeldung", staff=False)
+    new = Player(first_name="Eva", last_name="Neu", club="CC Furtwangen")
+    entry = services.register_player(event=event, player=new, user=user)
+    player = Player.objects.get(last_name="Neu")
+    assert entry.player == player and entry.start_number == 1
+    assert player.history.get().history_user == user
+    assert entry.history.get().history_user == user
+
+
+def test_a_new_player_with_a_bad_name_is_refused_and_nothing_is_saved():
+    event = make_event()
+    with pytest.raises(services.Refused, match="control character"):
+        services.register_player(event=event, player=Player(first_name="Eva", last_name="\x01"))
+    assert not Player.objects.exists() and not Entry.objects.exists()
+
+
+def test_a_team_of_four_is_created_with_its_first_member_and_takes_no_fifth():
+    event = make_event()
+    members = [
+        services.register_player(event=event, player=make_player(), team=" Rohrbach ")
+        for _ in range(4)
+    ]
+    squad = Team.objects.get(event=event, kind=Team.Kind.SQUAD)
+    assert squad.name == "Rohrbach"
+    assert {m.squad_id for m in members} == {squad.pk}
+    with pytest.raises(services.Refused, match="Rohrbach already has four players"):
+        services.register_player(event=event, player=make_player(), team="Rohrbach")
+    assert Entry.objects.filter(event=event).count() == 4
+
+
+def test_a_list_larger_than_a_teams_room_is_refused_saying_how_many_fit():
+    event = make_event()
+    services.register_player(event=event, player=make_player(), team="Rohrbach")
+    with pytest.raises(services.Refused, match="room for 3 more players only"):
+        services.register_players(
+            event=event, players=[make_player() for _ in range(4)], team="Rohrbach"
+        )
+    assert Entry.objects.filter(event=event).count() == 1
+
+
+# --- creating events, seasons, pairs; correcting players ---------------------------------------
+
+
+def event_values(**values: Any) -> dict[str, Any]:
+    return {
+        "name": "Herbstturnier",
+        "slug": "herbst",
+        "date": datetime.date(2026, 11, 7),
+        "game": "cego",
+        **values,
+    }
+
+
+def test_creating_an_event_makes_its_creator_the_organiser():
+    organiser = make_user("vereinswirt", staff=False)
+    event = services.create_event(values=event_values(), user=organiser)
+    assert access.can_organise(organiser, event)
+    assert EventRole.objects.get(event=event).role == EventRole.Role.ORGANISER
+    assert event.history.get().history_user == organiser
+
+
+def test_an_event_created_without_a_user_has_no_organiser_role():
+    event = services.create_event(values=event_values())
+    assert not EventRole.objects.filter(event=event).exists()
+
+
+def test_an_event_with_a_reserved_short_name_is_refused_and_not_created():
+    with pytest.raises(services.Refused, match="is the name of a page of this site"):
+        services.create_event(values=event_values(slug="neu"), user=make_user())
+    assert not Event.objects.exists() and not EventRole.objects.exists()
+
+
+def test_creating_a_season_checks_it_like_the_form():
+    season = services.create_season(values={"name": "Saison 2027", "slug": "saison-2027"})
+    assert (season.game, season.best_of) == ("cego", None)
+    with pytest.raises(services.Refused, match="is the name of a page of this site"):
+        services.create_season(values={"name": "Neu", "slug": "neu"})
+
+
+def test_a_ziege_pair_is_kept_in_each_entrys_history_with_the_user():
+    event = make_event("ziege", pairing=Event.Pairing.FIXED)
+    first, second = make_entries(event, 2)
+    user = make_user("paarung", staff=False)
+    pair = services.create_pair(event=event, name="", entries=[first, second], user=user)
+    for entry in (first, second):
+        latest = entry.history.latest()
+        assert (latest.pair_id, latest.history_user) == (pair.pk, user)
+
+
+def test_correcting_a_player_keeps_the_change_and_the_user_in_the_players_history():
+    player = make_player(first_name="Uwe", last_name="Meier")
+    user = make_user("korrektur", staff=False)
+    services.correct_player(player=player, values={"last_name": "Maier"}, user=user)
+    latest = player.history.latest()
+    assert (latest.last_name, latest.history_user) == ("Maier", user)
+    with pytest.raises(services.Refused):
+        services.correct_player(player=player, values={"first_name": ""}, user=user)
+    player.refresh_from_db()
+    assert str(player) == "Uwe Maier"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 
 from django.contrib import messages
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -26,7 +25,7 @@ from ..forms import (
     likely_players,
     whole_number,
 )
-from ..models import Entry, Event, EventRole, Player, Round, Table, Team
+from ..models import Entry, Event, Player, Round, Table
 from .common import SEED_MAX, event_or_404, protected, refused, round_or_404, table_or_404
 
 
@@ -42,9 +41,13 @@ def season_create(request: HttpRequest) -> HttpResponse:
     access.require_director(request)
     form = SeasonForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        season = form.save()
-        messages.success(request, _("Season created."))
-        return redirect(season)
+        try:
+            season = services.create_season(values=form.values())
+        except services.Refused as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("Season created."))
+            return redirect(season)
     return render(request, "tournament/form.html", {"form": form, "title": _("New season")})
 
 
@@ -53,12 +56,13 @@ def event_create(request: HttpRequest) -> HttpResponse:
     access.require_director(request)
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        event = form.save()
-        EventRole.objects.get_or_create(
-            event=event, user=request.user, defaults={"role": EventRole.Role.ORGANISER}
-        )
-        messages.success(request, _("Event created. Now register the players."))
-        return redirect("event_players", slug=event.slug)
+        try:
+            event = services.create_event(values=form.settings(), user=request.user)
+        except services.Refused as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("Event created. Now register the players."))
+            return redirect("event_players", slug=event.slug)
     return render(request, "tournament/event_form.html", {"form": form, "title": _("New event")})
 
 
@@ -115,13 +119,13 @@ def event_players(request: HttpRequest, slug: str) -> HttpResponse:
     form = RegisterForm(request.POST or None, event=event)
     if request.method == "POST" and form.is_valid():
         try:
-            with transaction.atomic():  # the new player, the team and the entry, or none
-                squad = None
-                if form.cleaned_data.get("team"):
-                    squad, _created = Team.objects.get_or_create(
-                        event=event, kind=Team.Kind.SQUAD, name=form.cleaned_data["team"].strip()
-                    )
-                entry = services.register_player(event=event, player=form.get_player(), squad=squad)
+            # the new player, the team and the entry, or none
+            entry = services.register_player(
+                event=event,
+                player=form.get_player(),
+                team=form.cleaned_data.get("team") or "",
+                user=request.user,
+            )
         except services.Refused as exc:
             refused(request, exc)
         else:
@@ -165,6 +169,7 @@ def event_pair(request: HttpRequest, slug: str) -> HttpResponse:
                 event=event,
                 name=form.cleaned_data["name"],
                 entries=[form.cleaned_data["first"], form.cleaned_data["second"]],
+                user=request.user,
             )
             messages.success(request, _("Pair %(name)s registered.") % {"name": pair.name})
         except services.Refused as exc:
@@ -180,10 +185,10 @@ def entry_status(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     entry = get_object_or_404(Entry.objects.select_related("player"), event=event, pk=pk)
     try:
         if request.POST.get("action") == "reinstate":
-            services.reinstate_entry(entry=entry)
+            services.reinstate_entry(entry=entry, user=request.user)
             messages.success(request, _("%(player)s is active again.") % {"player": entry.player})
         else:
-            services.withdraw_entry(entry=entry)
+            services.withdraw_entry(entry=entry, user=request.user)
             messages.success(request, _("%(player)s withdrawn.") % {"player": entry.player})
     except services.Refused as exc:
         refused(request, exc)
@@ -209,10 +214,13 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     player = entry.player
     form = PlayerForm(request.POST or None, instance=player)
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            form.save()
-        messages.success(request, _("%(player)s saved.") % {"player": player})
-        return redirect("event_players", slug=event.slug)
+        try:
+            player = services.correct_player(player=player, values=form.values(), user=request.user)
+        except services.Refused as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("%(player)s saved.") % {"player": player})
+            return redirect("event_players", slug=event.slug)
     may_merge = access.is_director(request.user)
     context = {
         "event": event,
@@ -358,7 +366,10 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
             if not form.is_valid():
                 raise services.Refused(_("Choose the two players to swap."))
             services.swap_seats(
-                round=rnd, first=form.cleaned_data["first"], second=form.cleaned_data["second"]
+                round=rnd,
+                first=form.cleaned_data["first"],
+                second=form.cleaned_data["second"],
+                user=request.user,
             )
             messages.success(request, _("Seats swapped."))
         else:

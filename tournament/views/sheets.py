@@ -127,7 +127,7 @@ def table_confirm(request: HttpRequest, pk: int) -> HttpResponse:
             )
             messages.success(request, _("The sheet is open again; the players confirm anew."))
         elif request.POST.get("action") == "submit":
-            services.submit_table(table=table)
+            services.submit_table(table=table, user=request.user)
             messages.success(
                 request, _("Sheet handed in. The players now confirm it on their phones.")
             )
