@@ -33,7 +33,7 @@ def main_pages() -> dict[str, str]:
         "table": f"/tisch/{table.pk}/",
         "table-link": table.get_link_url(),
         "table-history": f"/tisch/{table.pk}/verlauf/",
-        "hand-edit": f"/spiel/{hand.pk}/",
+        "hand-edit": hand.get_absolute_url(),
         "where": f"/turnier/{event.slug}/wo-sitze-ich/?q=maier",
         "season": "/saison/schwarzwaldmeisterschaft-2026-27/",
         "players": f"/turnier/{event.slug}/spieler/",

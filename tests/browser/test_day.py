@@ -453,7 +453,7 @@ def test_a_cego_day_from_paper_to_phone_to_prize_list(live_server, browser, desk
     hand = Hand.objects.get(table=table, number=2)
     desk.goto(f"{base}/tisch/{table.pk}/")
     with desk.expect_navigation():
-        desk.click(f"a[href='/spiel/{hand.pk}/']")
+        desk.click(f"a[href='{hand.get_absolute_url()}']")
     desk.fill("input[name=declarer_points]", "35")
     desk.click("button[value=save]")  # without a reason the browser does not send the form
     assert desk.locator("input[name=reason]:invalid").count() == 1
@@ -471,7 +471,7 @@ def test_a_cego_day_from_paper_to_phone_to_prize_list(live_server, browser, desk
     # this event: the page says which stored games change before anything is saved, and the
     # confirmed change rescores the stored Bettel at once (RULES.md 2.5; issue 10)
     hand = Hand.objects.get(table=tables[2], number=4)
-    desk.goto(f"{base}/spiel/{hand.pk}/")
+    desk.goto(f"{base}{hand.get_absolute_url()}")
     desk.select_option("select[name=contract]", "bettel")
     desk.fill("input[name=declarer_tricks]", "0")
     desk.fill("input[name=reason]", "Es war ein Bettel")

@@ -129,7 +129,7 @@ def test_a_table_link_on_a_phone_enters_three_games_and_every_player_confirms(
     desk = context.new_page()
     log_in(desk, base, "leiter", PASSWORD)
     hand = Hand.objects.get(table=table, number=2)
-    desk.goto(f"{base}/spiel/{hand.pk}/")
+    desk.goto(f"{base}{hand.get_absolute_url()}")
     desk.fill("input[name=declarer_points]", "47")
     desk.fill("input[name=reason]", "Augen neu gezählt")
     desk.click("button[value=save]")

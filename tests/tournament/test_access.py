@@ -107,7 +107,7 @@ PAGES = [
     ("draw by lot", "organiser", "post", lambda w: f"/turnier/{w.event.slug}/los/"),
     ("enter a game", "scorer", "post", lambda w: f"/tisch/{w.table.pk}/"),
     ("preview a game", "scorer", "post", lambda w: f"/tisch/{w.table.pk}/vorschau/"),
-    ("correct a game", "scorer", "get", lambda w: f"/spiel/{w.hand.pk}/"),
+    ("correct a game", "scorer", "get", lambda w: w.hand.get_absolute_url()),
     ("totals", "scorer", "post", lambda w: f"/tisch/{w.table.pk}/summen/"),
     ("confirm a sheet", "scorer", "post", lambda w: f"/tisch/{w.table.pk}/bestaetigen/"),
     ("table history", "scorer", "get", lambda w: f"/tisch/{w.table.pk}/verlauf/"),
@@ -176,7 +176,7 @@ def test_after_the_sheet_is_handed_in_the_link_cannot_change_it_but_a_scorer_can
     assert Hand.objects.filter(table=world.table).count() == 1
     scorer = client_for("scorer", world)
     response = scorer.post(
-        f"/spiel/{world.hand.pk}/",
+        world.hand.get_absolute_url(),
         {
             "contract": "halbe",
             "declarer": "0",

@@ -125,7 +125,7 @@ def test_the_scorers_pages_answer_every_form_without_an_error(open_table, data):
         assert response.status_code in (200, 302), (path, response.status_code)
     hand = Hand.objects.filter(table=open_table).first()
     if hand:
-        response = client.post(f"/spiel/{hand.pk}/", clean(data))
+        response = client.post(hand.get_absolute_url(), clean(data))
         assert response.status_code in (200, 302)
     consistent(open_table)
 

@@ -1561,7 +1561,7 @@ def test_a_stale_correction_is_refused_and_shows_the_game_as_it_is_now(client):
     services.edit_hand(hand=hand, data=cego("halbe", 0, 47), reason="first scorer", version=1)
     client.force_login(make_user())
     response = client.post(
-        f"/spiel/{hand.pk}/",
+        hand.get_absolute_url(),
         {
             "contract": "halbe",
             "declarer": "0",
