@@ -22,7 +22,7 @@ KEPT_FIXED = {"scrollable-region-focusable", "landmark-one-main", "empty-table-h
 def main_pages() -> dict[str, str]:
     event = Event.objects.get(slug="triberg-2026")
     table = Table.objects.filter(round__event=event, round__number=2).first()
-    hand = Hand.objects.filter(table__round__event=event, kind="game").first()
+    hand = Hand.objects.filter(table__round__event=event, kind=Hand.Kind.HAND).first()
     return {
         "home": "/",
         "event": f"/turnier/{event.slug}/",

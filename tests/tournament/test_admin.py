@@ -48,7 +48,7 @@ def test_a_hand_is_shown_but_cannot_be_changed_in_the_admin(admin: Client, playe
     data = {
         "table": played.pk,
         "number": 1,
-        "kind": "game",
+        "kind": Hand.Kind.HAND,
         "data": json.dumps(cego("halbe", 0, 60)),
     }
     assert admin.post(change_url(hand), {**data, "_save": "1"}).status_code == 403
@@ -84,7 +84,7 @@ def test_an_old_version_of_a_hand_cannot_be_restored_from_its_history(admin: Cli
     old = hand.history.earliest()
     url = reverse("admin:tournament_hand_simple_history", args=[hand.pk, old.history_id])
     assert admin.get(url).status_code == 200
-    data = {"table": played.pk, "number": 1, "kind": "game", "data": json.dumps(old.data)}
+    data = {"table": played.pk, "number": 1, "kind": Hand.Kind.HAND, "data": json.dumps(old.data)}
     assert admin.post(url, {**data, "_save": "1"}).status_code == 403
     hand.refresh_from_db()
     assert hand.data == cego("halbe", 0, 47)
