@@ -55,9 +55,14 @@ format: venv
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
+# The suite runs on every core (pytest-xdist; TEST_WORKERS=0 runs it in one process), each worker
+# with its own test database. --dist loadfile keeps a test file on one worker, so a file's shared
+# world (module-scoped fixtures) is built once; --no-loadscope-reorder keeps the collection order,
+# which starts the slowest files (the browser tests) first instead of last.
+TEST_WORKERS ?= auto
 test: lint
 	DJANGO_DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 # after changing user-facing strings: collect them, translate the new German entries, compile
 messages: venv

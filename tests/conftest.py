@@ -11,6 +11,15 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from django.utils import translation
+from hypothesis import settings as hypothesis_settings
+
+# Property tests (hypothesis): 100 generated examples each and no deadline, since the suite shares
+# the machine with the browser tests and the other xdist worker and a slow example is no finding.
+# `pytest --hypothesis-profile=thorough tests/scoring/test_properties.py` searches ten times as
+# long, e.g. after a change to scoring/. Tests that set their own max_examples keep it.
+hypothesis_settings.register_profile("suite", max_examples=100, deadline=None)
+hypothesis_settings.register_profile("thorough", max_examples=1000, deadline=None)
+hypothesis_settings.load_profile("suite")
 
 
 @pytest.fixture(autouse=True)

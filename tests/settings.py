@@ -11,6 +11,10 @@ from tournament.settings import *  # noqa: F403
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 
+# A fast hash for the tests' passwords: PBKDF2 costs about 0.35 s a hash on a small machine, and
+# most tests make a user. The app keeps PBKDF2 (tests/test_settings.py checks that).
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
 # SQLite tests use a database file, as the app does on a laptop, so that tests with threads see
 # one database with WAL and the busy timeout (an in-memory test database is private per thread).
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405

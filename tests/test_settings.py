@@ -86,3 +86,13 @@ def test_the_address_for_phones_from_the_environment_is_served():
     assert result.stdout.strip() == (
         "http://192.168.1.20:8000 ['localhost', '127.0.0.1', '[::1]', '192.168.1.20']"
     )
+
+
+def test_the_app_stores_passwords_with_pbkdf2_and_only_the_tests_use_a_fast_hash():
+    from django.conf import global_settings, settings
+
+    import tournament.settings as production
+
+    hashers = getattr(production, "PASSWORD_HASHERS", global_settings.PASSWORD_HASHERS)
+    assert hashers[0] == "django.contrib.auth.hashers.PBKDF2PasswordHasher"
+    assert settings.PASSWORD_HASHERS == ["django.contrib.auth.hashers.MD5PasswordHasher"]

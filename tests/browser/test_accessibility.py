@@ -57,41 +57,40 @@ def describe(violations: list[dict]) -> str:
     )
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-def test_no_main_page_has_a_serious_or_critical_accessibility_violation(
-    live_server, browser, width: str
-):
+def test_no_main_page_has_a_serious_or_critical_accessibility_violation(live_server, browser):
+    """Both widths in one test, so that the demo season is loaded once."""
     from axe_playwright_python.sync_playwright import Axe
 
     load_demo()
     axe = Axe()
     pages = main_pages()
-    context = browser.new_context(viewport=WIDTHS[width], locale="de-DE")
-    page = context.new_page()
-    page.set_default_timeout(15_000)
     # axe-core runs inside the page: the test fails if it would fetch anything from outside
     outside: list[str] = []
-    page.on(
-        "request",
-        lambda request: (
-            outside.append(request.url) if not request.url.startswith(live_server.url) else None
-        ),
-    )
-    log_in(page, live_server.url, DEMO_USER, DEMO_PASSWORD)
     found = {}
-    for name, path in pages.items():
-        if name == "login":
-            context.clear_cookies()
-        response = page.goto(live_server.url + path)
-        assert response.status == 200, path
-        results = axe.run(page)
-        blocking = [
-            v
-            for v in results.response["violations"]
-            if v["impact"] in BLOCKING or v["id"] in KEPT_FIXED
-        ]
-        if blocking:
-            found[f"{name} ({path})"] = describe(blocking)
-    context.close()
+    for width, viewport in WIDTHS.items():
+        context = browser.new_context(viewport=viewport, locale="de-DE")
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.on(
+            "request",
+            lambda request: (
+                outside.append(request.url) if not request.url.startswith(live_server.url) else None
+            ),
+        )
+        log_in(page, live_server.url, DEMO_USER, DEMO_PASSWORD)
+        for name, path in pages.items():
+            if name == "login":
+                context.clear_cookies()
+            response = page.goto(live_server.url + path)
+            assert response.status == 200, (width, path)
+            results = axe.run(page)
+            blocking = [
+                v
+                for v in results.response["violations"]
+                if v["impact"] in BLOCKING or v["id"] in KEPT_FIXED
+            ]
+            if blocking:
+                found[f"{name} ({path}) at {width} width"] = describe(blocking)
+        context.close()
     assert outside == []
     assert found == {}, "\n\n".join(f"{page}:\n{text}" for page, text in found.items())

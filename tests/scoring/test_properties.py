@@ -17,16 +17,9 @@ from hypothesis import strategies as st
 import scoring
 from scoring import InvalidHand
 
-SETTINGS = settings(
-    max_examples=300,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-FUZZ = settings(
-    max_examples=300,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-)
+# the number of examples comes from the profile (tests/conftest.py)
+SETTINGS = settings(suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 CEGO_LADDER = ["cego", "halbe", "eine", "leere", "zwei_leere", "zwei_verschiedene", "geiss"]
 CEGO_CONTRACTS = [*CEGO_LADDER, "solo", "bettel", "piccolo", "ulti", "raeuber"]

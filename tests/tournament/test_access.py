@@ -3,12 +3,24 @@ event, scorer of another event, director (staff), and the table link."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from django.test import Client
 
-from tests.factories import cego, make_entries, make_event, make_role, make_round, make_user
+from tests.factories import (
+    afresh,
+    built_once,
+    cego,
+    make_entries,
+    make_event,
+    make_role,
+    make_round,
+    make_user,
+    reread,
+)
 from tournament import services
 from tournament.models import EventRole, Hand
 
@@ -28,13 +40,20 @@ class World:
     entry: object
 
 
+@pytest.fixture(scope="module")
+def built_world(django_db_setup: Any, django_db_blocker: Any) -> Iterator[World]:
+    """An event with one started table and one game, built once for the module's tests."""
+    with built_once(django_db_blocker):
+        event = make_event()
+        entry = make_entries(event, 4)[0]
+        table = make_round(event).tables.get()
+        hand = services.record_hand(table=table, data=cego("halbe", 0, 34))
+        yield reread(World(event, table, hand, entry))
+
+
 @pytest.fixture
-def world() -> World:
-    event = make_event()
-    entry = make_entries(event, 4)[0]
-    table = make_round(event).tables.get()
-    hand = services.record_hand(table=table, data=cego("halbe", 0, 34))
-    return World(event, table, hand, entry)
+def world(built_world: World) -> World:
+    return afresh(built_world)
 
 
 def client_for(role: str, world: World) -> Client:

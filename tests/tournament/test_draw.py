@@ -18,6 +18,8 @@ from collections.abc import Iterable, Sequence
 
 import pytest
 from django.utils import translation
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.factories import make_entries, make_event, make_player, make_round
 from tournament import draw, games, services
@@ -34,8 +36,10 @@ SIT_OUT = Event.TablePolicy.SIT_OUT
 MIXED = Event.TablePolicy.MIXED
 POLICIES = [EXACT, SIT_OUT, MIXED]
 FOURS = ["cego", "ziege"]
-PLAYER_COUNTS = range(3, 121)
-NOT_MULTIPLES_OF_FOUR = [n for n in PLAYER_COUNTS if n % 4]
+# from a table's worth to a big open tournament (bench/run.py draws 1,000 players)
+PLAYER_COUNTS = st.integers(3, 1000)
+MULTIPLES_OF_FOUR = st.integers(1, 250).map(lambda tables: 4 * tables)
+NOT_MULTIPLES_OF_FOUR = PLAYER_COUNTS.filter(lambda n: n % 4)
 
 
 @pytest.fixture(autouse=True)
@@ -125,37 +129,30 @@ def fewest_repeats_for_two_tables_of_four(players: Sequence[int], met: set[froze
 
 
 # --- table sizes: Cego and Ziege at tables of four ---------------------------------------------
+# Properties over every player count from 3 to 1000 (hypothesis picks the counts; the counts the
+# rules name are plain tests), each checked for every game, policy and target that applies.
 
 
-@pytest.mark.parametrize("game", FOURS)
-@pytest.mark.parametrize("n", range(4, 121, 4))
-def test_exact_policy_seats_a_multiple_of_four_at_tables_of_four(game, n):
-    plan = plan_of(n, game, EXACT)
+@given(n=MULTIPLES_OF_FOUR)
+def test_exact_policy_seats_a_multiple_of_four_at_tables_of_four(n):
+    for game in FOURS:
+        plan = plan_of(n, game, EXACT)
 
-    assert plan.sizes == [4] * (n // 4)
-    assert plan.sit_out == 0
-
-
-@pytest.mark.parametrize("game", FOURS)
-@pytest.mark.parametrize("n", NOT_MULTIPLES_OF_FOUR)
-def test_exact_policy_refuses_a_count_that_is_no_multiple_of_four_saying_how_many_are_missing(
-    game, n
-):
-    with pytest.raises(draw.DrawError) as refused:
-        plan_of(n, game, EXACT)
-
-    message = str(refused.value)
-    assert f"register {4 - n % 4} more" in message
-    assert mentions(message, n)
+        assert plan.sizes == [4] * (n // 4), game
+        assert plan.sit_out == 0, game
 
 
-@pytest.mark.parametrize("game", FOURS)
-@pytest.mark.parametrize("n", [n for n in NOT_MULTIPLES_OF_FOUR if n > 4])
-def test_exact_policy_refusal_says_how_many_must_withdraw(game, n):
-    with pytest.raises(draw.DrawError) as refused:
-        plan_of(n, game, EXACT)
+@given(n=NOT_MULTIPLES_OF_FOUR)
+def test_exact_policy_refuses_a_count_that_is_no_multiple_of_four_saying_how_many_are_missing(n):
+    for game in FOURS:
+        with pytest.raises(draw.DrawError) as refused:
+            plan_of(n, game, EXACT)
 
-    assert f"withdraw {n % 4}" in str(refused.value)
+        message = str(refused.value)
+        assert f"register {4 - n % 4} more" in message, game
+        assert mentions(message, n), game
+        if n > 4:
+            assert f"withdraw {n % 4}" in message, game
 
 
 def test_exact_policy_refusal_for_13_cego_players_says_register_3_more_or_withdraw_1():
@@ -166,16 +163,16 @@ def test_exact_policy_refusal_for_13_cego_players_says_register_3_more_or_withdr
     assert "withdraw 1" in str(refused.value)
 
 
-@pytest.mark.parametrize("game", FOURS)
-@pytest.mark.parametrize("n", range(4, 121))
-def test_sit_out_policy_seats_full_tables_of_four_and_the_rest_sit_out(game, n):
-    plan = plan_of(n, game, SIT_OUT)
+@given(n=PLAYER_COUNTS.filter(lambda n: n >= 4))
+def test_sit_out_policy_seats_full_tables_of_four_and_the_rest_sit_out(n):
+    for game in FOURS:
+        plan = plan_of(n, game, SIT_OUT)
 
-    assert plan.sizes == [4] * (n // 4)
-    assert plan.sit_out == n % 4
+        assert plan.sizes == [4] * (n // 4), game
+        assert plan.sit_out == n % 4, game
 
 
-@pytest.mark.parametrize("n", range(4, 121))
+@given(n=PLAYER_COUNTS.filter(lambda n: n >= 4))
 def test_mixed_policy_does_not_change_ziege_tables_of_four(n):
     plan = plan_of(n, "ziege", MIXED)
 
@@ -194,7 +191,7 @@ def test_three_players_cannot_fill_a_table_of_four_except_at_a_mixed_cego_event(
     assert mentions(str(refused.value), 3)
 
 
-@pytest.mark.parametrize("n", PLAYER_COUNTS)
+@given(n=PLAYER_COUNTS)
 def test_mixed_cego_seats_everyone_at_tables_of_three_to_five(n):
     plan = plan_of(n, "cego", MIXED)
 
@@ -223,16 +220,16 @@ def check_sized_around_target(n: int, game: str, target: int, low: int, high: in
     assert abs(len(plan.sizes) - n / target) == nearest, plan.sizes
 
 
-@pytest.mark.parametrize("target", range(3, 13))
-@pytest.mark.parametrize("n", PLAYER_COUNTS)
-def test_crazy_solo_tables_are_even_within_3_to_12_and_near_the_target_size(n, target):
-    check_sized_around_target(n, "crazy_solo", target, 3, 12)
+@given(n=PLAYER_COUNTS)
+def test_crazy_solo_tables_are_even_within_3_to_12_and_near_the_target_size(n):
+    for target in range(3, 13):
+        check_sized_around_target(n, "crazy_solo", target, 3, 12)
 
 
-@pytest.mark.parametrize("target", range(3, 9))
-@pytest.mark.parametrize("n", PLAYER_COUNTS)
-def test_hennes_sibbe_tables_are_even_within_3_to_8_and_near_the_target_size(n, target):
-    check_sized_around_target(n, "hennes_sibbe", target, 3, 8)
+@given(n=PLAYER_COUNTS)
+def test_hennes_sibbe_tables_are_even_within_3_to_8_and_near_the_target_size(n):
+    for target in range(3, 9):
+        check_sized_around_target(n, "hennes_sibbe", target, 3, 8)
 
 
 @pytest.mark.parametrize("game", ["crazy_solo", "hennes_sibbe"])
@@ -244,7 +241,7 @@ def test_fewer_than_three_players_cannot_be_seated(game, n):
     assert mentions(str(refused.value), 3)
 
 
-@pytest.mark.parametrize("n", PLAYER_COUNTS)
+@given(n=PLAYER_COUNTS)
 def test_every_plan_explains_itself_and_names_the_player_count(n):
     setups = [(game, policy, 4) for game in FOURS for policy in POLICIES]
     setups += [("crazy_solo", MIXED, target) for target in range(3, 13)]

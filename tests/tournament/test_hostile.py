@@ -72,9 +72,10 @@ CEGO_FIELDS = [
     "reason",
 ]
 FORM = st.dictionaries(st.sampled_from(CEGO_FIELDS), VALUE, max_size=len(CEGO_FIELDS))
+# Each example posts several forms: these run 3 in 10 of the profile's examples (tests/conftest.py),
+# the uploads 3 in 20 (30 and 15 in the suite, 300 and 150 with --hypothesis-profile=thorough).
 SLOW = settings(
-    max_examples=60,
-    deadline=None,
+    max_examples=settings.default.max_examples * 3 // 10,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
@@ -324,8 +325,7 @@ def refused_or_clean_preview(response) -> None:
 
 
 UPLOADS = settings(
-    max_examples=30,
-    deadline=None,
+    max_examples=settings.default.max_examples * 3 // 20,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from html import unescape
 from typing import Any
@@ -27,6 +27,8 @@ from django.urls import URLPattern, reverse
 from django.utils.html import escape
 
 from tests.factories import (
+    afresh,
+    built_once,
     cego,
     make_entries,
     make_event,
@@ -35,6 +37,7 @@ from tests.factories import (
     make_season,
     make_table,
     make_user,
+    reread,
 )
 from tournament import services
 from tournament import urls as tournament_urls
@@ -131,18 +134,25 @@ class World:
 WORLD_REASON = "Zählfehler am Tisch 1"
 
 
+@pytest.fixture(scope="module")
+def built_world(django_db_setup: Any, django_db_blocker: Any) -> Iterator[World]:
+    """A season with a Cego event: one started round, one table, one game entered, one squad;
+    built once for the module's tests (``built_once``)."""
+    with built_once(django_db_blocker):
+        season = make_season()
+        table = make_table(season=season)
+        event = table.round.event
+        squad = Team.objects.create(event=event, name="Spielgemeinschaft Rohrbach")
+        Entry.objects.filter(event=event).update(squad=squad)
+        hand = services.record_hand(table=table, data=cego())
+        hand = services.edit_hand(hand=hand, data=cego(points=20), reason=WORLD_REASON)
+        player = Seat.objects.get(table=table, position=0).entry.player
+        yield reread(World(season, event, table.round, table, hand, player, squad))
+
+
 @pytest.fixture
-def world() -> World:
-    """A season with a Cego event: one started round, one table, one game entered, one squad."""
-    season = make_season()
-    table = make_table(season=season)
-    event = table.round.event
-    squad = Team.objects.create(event=event, name="Spielgemeinschaft Rohrbach")
-    Entry.objects.filter(event=event).update(squad=squad)
-    hand = services.record_hand(table=table, data=cego())
-    hand = services.edit_hand(hand=hand, data=cego(points=20), reason=WORLD_REASON)
-    player = Seat.objects.get(table=table, position=0).entry.player
-    return World(season, event, table.round, table, hand, player, squad)
+def world(built_world: World) -> World:
+    return afresh(built_world)
 
 
 # url name → (url of it in the world, a text the page must show)
