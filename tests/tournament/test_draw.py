@@ -2,8 +2,8 @@
 seating that keeps players who already met apart, a fair sit-out rotation, Ziege's fixed pairs,
 seat swaps, and who takes part in a round.
 
-The table-size rules are tested on the games' ``plan_tables`` for every player count from 3 to
-120; the rest goes through the services and the seating page, as a director would see it.
+The table-size rules are tested on the games' ``plan_tables`` as properties over 3 to 1,000
+players; the rest goes through the services and the seating page, as a director would see it.
 """
 
 from __future__ import annotations
