@@ -1274,19 +1274,26 @@ def change_event_settings(
     return RuleChangeEffect(hands=hands, players=_changed(before, _entry_figures(current)))
 
 
+def _checked(model: type[Any], values: dict[str, Any], allowed: frozenset[str]) -> Any:
+    """A new, unsaved ``model`` from ``values``, checked like its form checks it (Refused says
+    what is wrong); a field outside ``allowed`` is a programming error."""
+    unknown = set(values) - allowed
+    if unknown:
+        raise ValueError(f"not {model.__name__} fields: {sorted(unknown)}")
+    instance = model(**values)
+    try:
+        instance.full_clean()
+    except ValidationError as exc:
+        raise Refused(" ".join(exc.messages)) from exc
+    return instance
+
+
 @transaction.atomic
 def create_event(*, values: dict[str, Any], user: User = None) -> Event:
     """Create an event with its settings (``values``: field → value, as for
     ``change_event_settings``). The user who creates it becomes its organiser, so that an
     organiser who is not a director may run it; the event's history names them."""
-    unknown = set(values) - EVENT_SETTINGS
-    if unknown:
-        raise ValueError(f"not event settings: {sorted(unknown)}")
-    event = Event(**values)
-    try:
-        event.full_clean()
-    except ValidationError as exc:
-        raise Refused(" ".join(exc.messages)) from exc
+    event = _checked(Event, values, EVENT_SETTINGS)
     _noted(event, user, "").save()
     if _user(user) is not None:
         EventRole.objects.create(event=event, user=user, role=EventRole.Role.ORGANISER)
@@ -1300,14 +1307,7 @@ SEASON_FIELDS = frozenset({"name", "slug", "game", "best_of"})
 def create_season(*, values: dict[str, Any]) -> Season:
     """Create a season (``values``: field → value). A season keeps no history of its own: what
     counts for it are its events, which do."""
-    unknown = set(values) - SEASON_FIELDS
-    if unknown:
-        raise ValueError(f"not season fields: {sorted(unknown)}")
-    season = Season(**values)
-    try:
-        season.full_clean()
-    except ValidationError as exc:
-        raise Refused(" ".join(exc.messages)) from exc
+    season = _checked(Season, values, SEASON_FIELDS)
     season.save()
     return season
 
