@@ -264,7 +264,10 @@ def client_run(port: int, token: str, latencies: list[float], errors: list[str])
     connection_.request("GET", path)
     response = connection_.getresponse()
     page = response.read().decode()
-    cookie = SimpleCookie(response.getheader("Set-Cookie"))
+    # each Set-Cookie header on its own: joined, an "expires" date's comma breaks the parse
+    cookie = SimpleCookie()
+    for header in response.msg.get_all("Set-Cookie") or []:
+        cookie.load(header)
     csrf_cookie = cookie["csrftoken"].value
     form_token = CSRF.search(page).group(1)
     for number in range(1, HANDS_PER_CLIENT + 1):

@@ -9,7 +9,11 @@ class TournamentConfig(AppConfig):
     def ready(self) -> None:
         from simple_history.signals import pre_create_historical_record
 
-        from . import checks  # noqa: F401 - registers the system checks
+        from . import (
+            checks,  # noqa: F401 - registers the system checks
+            games,
+        )
         from .audit import note_actor
 
+        games.load()  # every game offered before the first request
         pre_create_historical_record.connect(note_actor, dispatch_uid="tournament-history-actor")

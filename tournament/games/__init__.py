@@ -11,6 +11,7 @@ A new game is one module here and one line in ``BUILT_IN``; a test registers its
 
 from __future__ import annotations
 
+import threading
 from importlib import import_module
 from typing import TYPE_CHECKING
 
@@ -27,14 +28,27 @@ BUILT_IN = (
 
 _registry: dict[str, GameType] = {}
 _loaded = False
+_loading = threading.Lock()
 
 
 def _load() -> None:
+    """Import the built-in games once. Under a lock, and marked loaded only when every game is
+    in: the first requests of a threaded server arrive together, and none may find an empty
+    registry (the app loads them at start-up too, ``TournamentConfig.ready``)."""
     global _loaded
-    if not _loaded:
-        _loaded = True
+    if _loaded:
+        return
+    with _loading:
+        if _loaded:
+            return
         for path in BUILT_IN:
-            register(import_module(path).GAME)
+            game = import_module(path).GAME
+            _registry.setdefault(game.key, game)
+        _loaded = True
+
+
+def load() -> None:
+    _load()
 
 
 def register(game: GameType) -> GameType:
