@@ -37,7 +37,6 @@ NONE = ""
 
 # The engine counts seats from 0 (RULES.md conventions); people count from 1 and know each other by
 # name. ``explain`` turns every seat in an engine message into "5 (Anna Huber)", in one place.
-SEAT_PARAMS = frozenset({"declarer", "sitting_out", "announcer"})
 SEAT_RANGE_TEMPLATES = {
     "must be a seat number from 0 to {number}, got {value}": gettext_noop(
         "must be one of the players in seats 1 to {number}, got seat {value}"
@@ -67,7 +66,7 @@ def explain(exc: scoring.InvalidHand, players: list[str] | None = None) -> str:
         shown = str(params["value"])
         if re.fullmatch(r"-?[0-9]{1,30}", shown):
             params["value"] = str(int(shown) + 1)
-    for key in SEAT_PARAMS & params.keys():
+    for key in games.seat_params() & params.keys():
         params[key] = seat_label(params[key], players)
     return scoring.Text(template, **params).render(gettext)
 

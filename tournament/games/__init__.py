@@ -88,3 +88,9 @@ def default() -> str:
     """The game a new event or season starts with: the first one offered."""
     _load()
     return next(iter(_registry))
+
+
+def seat_params() -> frozenset[str]:
+    """The parameters of the games' engine messages that name a seat ("seat {declarer} sits out"):
+    the forms show them counted from 1 with the player's name."""
+    return frozenset().union(*(game.seat_params for game in all_games()))

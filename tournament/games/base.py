@@ -96,6 +96,9 @@ class GameType:
     # why a table's round cannot be entered as totals ("" where it can)
     totals_refused: Any = ""
 
+    # parameters of the engine's messages that name a seat (shown counted from 1, with the name)
+    seat_params: frozenset[str] = frozenset()
+
     # the rule settings as the event form and the rule card name them
     setting_labels: dict[str, Any] = {}
     choice_labels: dict[str, Any] = {}

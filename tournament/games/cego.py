@@ -292,7 +292,7 @@ class Cego(GameType):
     hand_form = CegoHandForm
     card_counter = CardCounterForm
     contract_names = cego.CONTRACT_NAMES
-    total = GameType.total
+    seat_params = frozenset({"declarer", "sitting_out", "announcer"})
     setting_labels = {
         "total_points": _("Card points in the deck"),
         "win_threshold": _("The declarer wins with at least (card points)"),
