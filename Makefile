@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve test venv lint format migrate demo messages bench clean
+.PHONY: run serve test venv lint format migrate demo messages bench bench-pg clean
 
 venv: $(STAMP)
 
@@ -72,6 +72,10 @@ messages: venv
 
 bench: venv
 	$(BIN)/python bench/run.py
+
+# the same figures on PostgreSQL: a throwaway cluster on the loopback, built afresh each time
+bench-pg: venv
+	bench/with_postgres.sh $(BIN)/python bench/run.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 db.sqlite3-* .pytest_cache .ruff_cache .hypothesis

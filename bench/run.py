@@ -7,6 +7,8 @@ machine is shared and absolute times wander.
 
     .venv/bin/python bench/run.py            # everything
     .venv/bin/python bench/run.py --quick    # skip the HTTP load test
+    .venv/bin/python bench/run.py --database postgres://user:pw@127.0.0.1:5432/db
+    make bench-pg                            # the same on a throwaway PostgreSQL cluster
 """
 
 from __future__ import annotations
@@ -34,7 +36,19 @@ DB = OUT / "bench.sqlite3"
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
 os.environ.setdefault("DJANGO_SECRET_KEY", "benchmark-only-" + "x" * 40)
-os.environ["DATABASE_URL"] = f"sqlite:///{DB}"
+
+
+def database_from(argv: list[str]) -> str:
+    """``--database URL`` (read before Django starts), else the SQLite file in bench/out/."""
+    for i, arg in enumerate(argv):
+        if arg == "--database" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--database="):
+            return arg.split("=", 1)[1]
+    return f"sqlite:///{DB}"
+
+
+os.environ["DATABASE_URL"] = database_from(sys.argv[1:])
 os.environ.pop("DJANGO_DEBUG", None)
 
 import django  # noqa: E402
@@ -365,7 +379,14 @@ def bench_http() -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="skip the HTTP load test")
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        help="a database URL, e.g. postgres://user:pw@127.0.0.1:5432/db (default: SQLite in "
+        "bench/out/; make bench-pg starts a throwaway PostgreSQL cluster for it)",
+    )
     args = parser.parse_args()
+    log(f"database: {connection.vendor}")
     OUT.mkdir(exist_ok=True)
     total = time.perf_counter()
     call_command("migrate", verbosity=0)
