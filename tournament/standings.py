@@ -14,7 +14,7 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
 from . import collation, games
-from .games.base import Figure, GameType
+from .games.base import GameType
 from .models import Entry, Event, Result, Round, Season, Seat, Team
 
 PRIZE_PLACES = 3
@@ -29,12 +29,6 @@ def shared_ranks(values: Sequence[Any]) -> list[int]:
     for i, value in enumerate(values):
         ranks.append(ranks[-1] if i and value == values[i - 1] else i + 1)
     return ranks
-
-
-def deciding_columns(game: GameType) -> list[Figure]:
-    """The figures that decide the order (RULES.md 6), in the order they decide it, for the
-    printed standings (an entry's ``shown_total`` stands for its total)."""
-    return game.deciding()
 
 
 def mark_last_place(rows: Sequence[T]) -> Sequence[T]:

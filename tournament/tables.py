@@ -9,7 +9,7 @@ import django_tables2 as tables
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from .formatting import VOID, amount, signed
+from .formatting import VOID, signed
 from .games.base import Figure, GameType
 from .models import Entry, Event, Round
 
@@ -64,8 +64,7 @@ class FigureColumn(NumberColumn):
         return int(value)
 
     def render(self, value: Any) -> str:
-        shown = self.shown(value)
-        return signed(shown) if self.figure.signed else amount(shown)
+        return self.figure.text(self.shown(value))
 
     def value(self, value: Any) -> int:
         return self.shown(value)

@@ -31,7 +31,7 @@ _loaded = False
 _loading = threading.Lock()
 
 
-def _load() -> None:
+def load() -> None:
     """Import the built-in games once. Under a lock, and marked loaded only when every game is
     in: the first requests of a threaded server arrive together, and none may find an empty
     registry (the app loads them at start-up too, ``TournamentConfig.ready``)."""
@@ -47,13 +47,9 @@ def _load() -> None:
         _loaded = True
 
 
-def load() -> None:
-    _load()
-
-
 def register(game: GameType) -> GameType:
     """Offer ``game`` (its ``key`` is what ``Event.game`` stores)."""
-    _load()
+    load()
     _registry[game.key] = game
     return game
 
@@ -64,17 +60,17 @@ def unregister(key: str) -> None:
 
 def get(key: str) -> GameType:
     """The game stored as ``key``; KeyError for a game this installation does not offer."""
-    _load()
+    load()
     return _registry[key]
 
 
 def find(key: str) -> GameType | None:
-    _load()
+    load()
     return _registry.get(key)
 
 
 def all_games() -> list[GameType]:
-    _load()
+    load()
     return list(_registry.values())
 
 
@@ -86,7 +82,7 @@ def choices() -> list[tuple[str, str]]:
 
 def default() -> str:
     """The game a new event or season starts with: the first one offered."""
-    _load()
+    load()
     return next(iter(_registry))
 
 

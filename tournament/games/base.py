@@ -43,6 +43,11 @@ class Figure:
         ]
         return reduce(operator.add, terms)
 
+    def text(self, value: Any) -> str:
+        """The figure as pages, print and projector write it: signed where it is a change (Cego
+        points), as an amount where it is a count or a holding."""
+        return formatting.signed(value) if self.signed else formatting.amount(value)
+
     def of_sums(self, sums: dict[str, int]) -> int:
         """The figure from summed result fields (the season adds events up in Python)."""
         return sum(weight * sums[name] for weight, name in self.of)
@@ -218,9 +223,6 @@ class GameType:
     def shown_total(self, total: int, rules: dict[str, Any]) -> int:
         """An entry's standings figure from the sum of its results."""
         return int(total)
-
-    def total_text(self, value: Any) -> str:
-        return formatting.signed(value) if self.total.signed else formatting.amount(value)
 
     def figure(self, name: str) -> Figure:
         if name == "total":

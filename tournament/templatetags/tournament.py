@@ -12,12 +12,6 @@ from .. import formatting, games
 
 register = template.Library()
 
-# for the modules that imported them from here
-MINUS, VOID = formatting.MINUS, formatting.VOID
-card_points_text = formatting.card_points_text
-points_text = formatting.points_text
-describe_hand = formatting.describe_hand
-
 
 @register.filter
 def signed(value: Any) -> str:
@@ -38,16 +32,9 @@ def result(value: Any, voided: bool = False) -> str:
 
 
 @register.filter
-def total_text(value: Any, game: str) -> str:
-    """An entry's standings figure as its game shows it: signed where it is a change (Cego
-    points), as an amount where it is a count or holding."""
-    return games.get(game).total_text(value)
-
-
-@register.filter
 def figure_text(value: Any, figure: Any) -> str:
     """A standings figure of a game (``games.base.Figure``), signed or as an amount."""
-    return formatting.signed(value) if figure.signed else formatting.amount(value)
+    return figure.text(value)
 
 
 @register.simple_tag

@@ -141,7 +141,7 @@ def print_standings(request: HttpRequest, slug: str) -> HttpResponse:
             for r in rounds
         ]
         row.shown_total = game.shown_total(row.total, rules)
-    deciding = standings.deciding_columns(game)
+    deciding = game.deciding()
     for row in rows:
         row.deciding = [
             (row.shown_total if f.name == "total" else getattr(row, f.name), f) for f in deciding

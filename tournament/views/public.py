@@ -13,7 +13,7 @@ from django_tables2 import RequestConfig
 
 import scoring
 
-from .. import access, collation, formatting, games, standings
+from .. import access, collation, games, standings
 from .. import draw as drawing
 from .. import tables as tables_
 from ..forms import SwapForm, explain, rule_settings, whole_number
@@ -235,9 +235,7 @@ def _projector_data(event: Event) -> dict[str, Any]:
         row.shown_total = game.shown_total(row.total, rules)
         value = row.shown_total if figure.name == "total" else getattr(row, figure.name)
         # the one figure the projector shows, as the standings page writes it
-        row.projector_value = (
-            formatting.signed(value) if figure.signed else formatting.amount(value)
-        )
+        row.projector_value = figure.text(value)
     standings.mark_last_place(rows)  # a tie for the last place: all of them are last
     last = (
         Hand.objects.filter(table__round__event=event)
