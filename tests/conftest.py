@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 from django.test import Client
 from django.utils import translation
 from hypothesis import settings as hypothesis_settings
@@ -26,6 +27,13 @@ hypothesis_settings.load_profile("suite")
 def english_messages():
     with translation.override("en"):
         yield
+
+
+@pytest.fixture(autouse=True)
+def empty_page_cache():
+    """Each test starts with no cached page (tournament.pagecache): a page cached by an earlier
+    test of the same process could otherwise answer for a row that reuses its id."""
+    cache.clear()
 
 
 @pytest.fixture

@@ -21,3 +21,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     DATABASES["default"]["TEST"] = {  # noqa: F405
         "NAME": os.path.join(tempfile.gettempdir(), f"cego-test-{os.getpid()}.sqlite3")
     }
+
+# the page cache (tournament.pagecache) per test process; tests/conftest.py empties it before
+# each test
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"}
+}

@@ -12,8 +12,10 @@ class TournamentConfig(AppConfig):
         from . import (
             checks,  # noqa: F401 - registers the system checks
             games,
+            versions,
         )
         from .audit import note_actor
 
         games.load()  # every game offered before the first request
+        versions.connect()  # every write changes its event's version (the cached pages' key)
         pre_create_historical_record.connect(note_actor, dispatch_uid="tournament-history-actor")

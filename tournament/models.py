@@ -47,7 +47,7 @@ from simple_history.models import HistoricalRecords
 
 from scoring import InvalidHand
 
-from . import games
+from . import games, versions
 from .addresses import validate_origin
 from .querysets import EntryQuerySet, HandQuerySet, SeatQuerySet
 from .validators import single_line
@@ -63,8 +63,39 @@ class Audited(models.Model):
         abstract = True
 
 
-def audit() -> HistoricalRecords:
-    return HistoricalRecords(bases=[Audited])
+def audit(**options: Any) -> HistoricalRecords:
+    return HistoricalRecords(bases=[Audited], **options)
+
+
+class Versioned(models.Model):
+    """A row whose ``version`` every write to what it holds changes (``tournament.versions``): the
+    cached pages' key and ETag. Only ``versions`` writes it, in one UPDATE that adds 1: a save of
+    the whole row leaves it alone, so that a row read before another write cannot set it back to
+    a number whose cached page shows something else."""
+
+    version = models.PositiveBigIntegerField(default=versions.first, editable=False)
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if (
+            not self._state.adding
+            and kwargs.get("update_fields") is None
+            and not kwargs.get("force_insert")
+        ):
+            kwargs["update_fields"] = [
+                f.name
+                for f in self._meta.concrete_fields
+                if not f.primary_key and f.name != "version"
+            ]
+        super().save(*args, **kwargs)
+
+    @classmethod
+    def from_db(cls, db: Any, field_names: Any, values: Any) -> Any:
+        instance = super().from_db(db, field_names, values)
+        instance._season_at_load = getattr(instance, "season_id", None)
+        return instance
 
 
 def new_token() -> str:
@@ -134,7 +165,7 @@ def check_slug(slug: str) -> None:
         )
 
 
-class Season(models.Model):
+class Season(Versioned):
     """A season holds the events of one game: their totals are added up, so they must be the same
     kind of number, ranked the same way (issue 10)."""
 
@@ -165,7 +196,7 @@ class Season(models.Model):
             raise ValidationError({"game": _("This season already holds events of another game.")})
 
 
-class Event(models.Model):
+class Event(Versioned):
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("Registration")
         RUNNING = "running", _("Running")
@@ -231,7 +262,7 @@ class Event(models.Model):
         ),
     )
 
-    history = audit()
+    history = audit(excluded_fields=["version"])
 
     class Meta:
         ordering = ["-date", "name"]

@@ -26,6 +26,7 @@ from simple_history.utils import bulk_create_with_history
 import scoring
 
 from . import draw as drawing
+from . import versions
 from .audit import bulk_attrs
 from .models import (
     Confirmation,
@@ -174,6 +175,7 @@ def register_players(
         )
         for offset, player in enumerate(players)
     ]
+    versions.changed(event)  # the entries are written in bulk, which sends no signal
     return bulk_create_with_history(
         entries,
         Entry,
@@ -922,6 +924,7 @@ def rescore_table(table: Table, from_number: int = 1, *, check_lots: bool = True
     # (PostgreSQL planned the joined form badly on freshly filled tables)
     Result.objects.filter(hand_id__in=[h.pk for h in hands if h.number >= from_number]).delete()
     Result.objects.bulk_create(rows)
+    versions.changed(event)  # the result rows are written in bulk, which sends no signal
     if check_lots:
         lapse_stale_lots(event=event)
 

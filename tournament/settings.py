@@ -11,6 +11,11 @@ DJANGO_PROXY_COUNT    how many proxies in front of the app add the client's addr
                       X-Forwarded-For; default 1 with DJANGO_HTTPS, else 0 (the address is the
                       connection's own). Logins are throttled per user name and client address.
 DJANGO_LOG_LEVEL      the least serious log messages written to stderr; default WARNING.
+DJANGO_CACHE_URL      where the pages computed once per change of an event are kept
+                      (tournament.pagecache): default a folder that every gunicorn worker of this
+                      laptop shares (file://<project>/.cache/pages); file:///some/folder,
+                      redis://host:6379/0 or memcached://host:11211 for several servers (those
+                      need the redis or pymemcache package); locmem:// for one process only.
 DJANGO_PUBLIC_URL     the address phones in the hall open (http://192.168.1.20:8000), printed in the
                       table sheets' QR codes; an event may set its own. ``make serve`` sets it to
                       this machine's LAN address. Its host is served (added to the allowed hosts).
@@ -96,7 +101,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # WhiteNoise answers for the static files (compressed ahead by collectstatic) before the
+    # pages' compression below sees them
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "tournament.middleware.CompressionMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "tournament.middleware.LanguageMiddleware",
     "tournament.middleware.QueryMiddleware",
@@ -163,6 +171,41 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     }
+
+
+def cache_from(url: str) -> dict[str, object]:
+    """Django's cache setting for DJANGO_CACHE_URL (see the top of this file)."""
+    parts = urlsplit(url)
+    backends = {
+        "file": "django.core.cache.backends.filebased.FileBasedCache",
+        "redis": "django.core.cache.backends.redis.RedisCache",
+        "memcached": "django.core.cache.backends.memcached.PyMemcacheCache",
+        "locmem": "django.core.cache.backends.locmem.LocMemCache",
+    }
+    if parts.scheme not in backends:
+        raise ImproperlyConfigured(
+            f"DJANGO_CACHE_URL must start with one of {', '.join(backends)}://, got {url!r}"
+        )
+    location = {
+        "file": parts.path,
+        "redis": url,
+        "memcached": parts.netloc,
+        "locmem": parts.netloc or "pages",
+    }[parts.scheme]
+    # old versions' pages are never read again; they expire, and the folder keeps to a size
+    return {
+        "BACKEND": backends[parts.scheme],
+        "LOCATION": location,
+        "TIMEOUT": 3600,
+        "OPTIONS": {"MAX_ENTRIES": 5000} if parts.scheme in {"file", "locmem"} else {},
+    }
+
+
+CACHES = {
+    "default": cache_from(
+        os.environ.get("DJANGO_CACHE_URL", "").strip() or f"file://{BASE_DIR / '.cache' / 'pages'}"
+    )
+}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+import time
 from pathlib import Path
 
 import polib
@@ -149,12 +150,23 @@ def test_the_projector_shows_new_standings_without_a_reload(live_server, desktop
     event = make_event()
     make_entries(event, 4)
     table = make_round(event).tables.get()
+    answers: list[int] = []
+    desktop.on(
+        "response",
+        lambda r: answers.append(r.status) if r.url.endswith("/beamer/zeilen/") else None,
+    )
     desktop.goto(f"{live_server.url}/turnier/{event.slug}/beamer/?refresh=2")
     desktop.evaluate("window.__marker = 'same page'")
     first = desktop.inner_text("#rows")
     assert "+60" not in first
+    # while nothing changes, the projector asks with the ETag of its rows and gets 304, no rows
+    deadline = time.monotonic() + 10
+    while len(answers) < 2 and time.monotonic() < deadline:
+        desktop.wait_for_timeout(250)
+    assert answers[:2] == [304, 304]
     services.record_hand(table=table, data=cego("halbe", 0, 47))
     desktop.wait_for_function("document.querySelector('#rows').innerText.includes('+60')")
+    assert 200 in answers[2:]
     assert desktop.evaluate("window.__marker") == "same page"  # refreshed in place
     assert re.search(r"Durchgang 1", desktop.inner_text("#status"))
     shoot(desktop, "projector-de-desktop")

@@ -27,7 +27,7 @@ def round_or_404(slug: str, number: int) -> Round:
 
 
 def table_or_404(pk: int) -> Table:
-    return get_object_or_404(Table.objects.select_related("round__event"), pk=pk)
+    return get_object_or_404(Table.objects.select_related("round__event__season"), pk=pk)
 
 
 def protected(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

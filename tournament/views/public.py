@@ -7,6 +7,7 @@ from typing import Any
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
@@ -18,6 +19,7 @@ from .. import draw as drawing
 from .. import tables as tables_
 from ..forms import SwapForm, explain, rule_settings, whole_number
 from ..models import Entry, Event, Hand, Player, Round, Season, Seat
+from ..pagecache import CachedPage
 from ..querysets import provisional_entries
 from .common import event_or_404, round_or_404
 
@@ -63,6 +65,29 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_or_404(slug)
+    page = CachedPage(request, "standings", event.pk, event.version)
+    if (unchanged := page.not_modified()) is not None:
+        return unchanged
+    body = page.render("tournament/cached/standings.html", lambda: _standings(request, event))
+    top, _marker, table = body.partition(PERSONAL)
+    # the organiser's part, never cached: the ties on prize places with their lot buttons
+    ties = []
+    if access.can_organise(request.user, event):
+        ties = standings.prize_ties(event, standings.rounds_of(event))
+    return page.respond(
+        render(
+            request,
+            "tournament/standings.html",
+            {"event": event, "top": mark_safe(top), "table": mark_safe(table), "ties": ties},
+        )
+    )
+
+
+# where a cached body leaves room for what differs from user to user
+PERSONAL = "<!--personal-->"
+
+
+def _standings(request: HttpRequest, event: Event) -> dict[str, Any]:
     rounds = standings.rounds_of(event)
     category = request.GET.get("category", "")
     data = Entry.objects.standings(event, rounds)
@@ -83,30 +108,31 @@ def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
     if request.GET.get("per_page") == "all":
         paginate = False
     RequestConfig(request, paginate=paginate).configure(ranking)
-    ties = standings.prize_ties(event, rounds) if access.can_organise(request.user, event) else []
-    return render(
-        request,
-        "tournament/standings.html",
-        {
-            "event": event,
-            "ranking": ranking,
-            "rounds": rounds,
-            "category": category,
-            "categories": [c for c in Player.Category.choices if c[0]],
-            "provisional": bool(provisional),
-            "rounds_open": any(r.status != Round.Status.CLOSED for r in rounds),
-            "ties": ties,
-        },
-    )
+    return {
+        "event": event,
+        "ranking": ranking,
+        "rounds": rounds,
+        "category": category,
+        "categories": [c for c in Player.Category.choices if c[0]],
+        "provisional": bool(provisional),
+        "rounds_open": any(r.status != Round.Status.CLOSED for r in rounds),
+    }
 
 
 @require_GET
 def event_teams(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_or_404(slug)
-    rows = standings.team_standings(event)
-    ranking = tables_.SideTable(rows)
-    RequestConfig(request, paginate=False).configure(ranking)
-    return render(request, "tournament/teams.html", {"event": event, "ranking": ranking})
+    page = CachedPage(request, "teams", event.pk, event.version)
+    if (unchanged := page.not_modified()) is not None:
+        return unchanged
+
+    def context() -> dict[str, Any]:
+        ranking = tables_.SideTable(standings.team_standings(event))
+        RequestConfig(request, paginate=False).configure(ranking)
+        return {"event": event, "ranking": ranking}
+
+    body = page.render("tournament/cached/teams.html", context)
+    return page.respond(render(request, "tournament/teams.html", {"event": event, "body": body}))
 
 
 @require_GET
@@ -148,31 +174,45 @@ def round_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @require_GET
 def round_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     rnd = round_or_404(slug, number)
-    return render(
-        request,
-        "tournament/round_results.html",
-        {"event": rnd.event, "round": rnd, "tables": standings.round_tables(rnd)},
+    event = rnd.event
+    page = CachedPage(request, "round_results", event.pk, event.version, rnd.number)
+    if (unchanged := page.not_modified()) is not None:
+        return unchanged
+    body = page.render(
+        "tournament/cached/round_results.html",
+        lambda: {"event": event, "round": rnd, "tables": standings.round_tables(rnd)},
+    )
+    return page.respond(
+        render(
+            request,
+            "tournament/round_results.html",
+            {"event": event, "round": rnd, "body": body},
+        )
     )
 
 
 @require_GET
 def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
     season = get_object_or_404(Season, slug=slug)
-    category = season_category(request)
-    events, rows = standings.season_standings(season, category=category)
-    ranking = tables_.season_table(events, rows)
-    RequestConfig(request, paginate=False).configure(ranking)
-    return render(
-        request,
-        "tournament/season.html",
-        {
+    page = CachedPage(request, "season", season.pk, season.version)
+    if (unchanged := page.not_modified()) is not None:
+        return unchanged
+
+    def context() -> dict[str, Any]:
+        category = season_category(request)
+        events, rows = standings.season_standings(season, category=category)
+        ranking = tables_.season_table(events, rows)
+        RequestConfig(request, paginate=False).configure(ranking)
+        return {
             "season": season,
             "events": events,
             "ranking": ranking,
             "category": category,
             "categories": [c for c in Player.Category.choices if c[0]],
-        },
-    )
+        }
+
+    body = page.render("tournament/cached/season.html", context)
+    return page.respond(render(request, "tournament/season.html", {"season": season, "body": body}))
 
 
 def season_category(request: HttpRequest) -> str:
@@ -212,18 +252,38 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
     """Standings for the projector: large type, refreshed in place, scrolling by itself."""
     event = event_or_404(slug)
     refresh = whole_number(request.GET.get("refresh"), 120) or PROJECTOR_REFRESH
+    page = _rows_page(request, event)
     return render(
         request,
         "tournament/projector.html",
-        {"event": event, "refresh_ms": max(refresh, 2) * 1000, **_projector_data(event)},
+        {
+            "event": event,
+            "refresh_ms": max(refresh, 2) * 1000,
+            "rows": _rows(page, event),
+            "rows_etag": page.etag,
+            **_projector_status(event, list(event.rounds.all())),
+        },
     )
 
 
 @require_GET
 def projector_rows(request: HttpRequest, slug: str) -> HttpResponse:
-    """The projector's table body alone, fetched every few seconds by the projector page."""
+    """The projector's table body alone, fetched every few seconds by the projector page with
+    the ETag of the rows it shows: 304 Not Modified while nothing changed."""
     event = event_or_404(slug)
-    return render(request, "tournament/includes/projector_rows.html", _projector_data(event))
+    page = _rows_page(request, event)
+    if (unchanged := page.not_modified()) is not None:
+        return unchanged
+    return page.respond(HttpResponse(_rows(page, event)))
+
+
+def _rows_page(request: HttpRequest, event: Event) -> CachedPage:
+    # the rows alone: the same for everybody, so that a logged-in projector gets its 304s too
+    return CachedPage(request, "projector_rows", event.pk, event.version, fragment=True)
+
+
+def _rows(page: CachedPage, event: Event) -> str:
+    return page.render("tournament/includes/projector_rows.html", lambda: _projector_data(event))
 
 
 def _projector_data(event: Event) -> dict[str, Any]:
@@ -237,6 +297,11 @@ def _projector_data(event: Event) -> dict[str, Any]:
         # the one figure the projector shows, as the standings page writes it
         row.projector_value = figure.text(value)
     standings.mark_last_place(rows)  # a tie for the last place: all of them are last
+    return {"event": event, "rows": rows, **_projector_status(event, rounds)}
+
+
+def _projector_status(event: Event, rounds: list[Round]) -> dict[str, Any]:
+    """The projector's header line: the round played and when the last result came in."""
     last = (
         Hand.objects.filter(table__round__event=event)
         .order_by("-updated_at")
@@ -244,7 +309,7 @@ def _projector_data(event: Event) -> dict[str, Any]:
         .first()
     )
     current = next((r for r in reversed(rounds) if r.status != Round.Status.DRAFT), None)
-    return {"event": event, "rows": rows, "last_result": last, "current_round": current}
+    return {"last_result": last, "current_round": current}
 
 
 @require_GET

@@ -16,6 +16,7 @@ from ..access import SCORER
 from ..formatting import describe_hand, signed
 from ..forms import ReasonForm, TotalsForm, whole_number
 from ..models import Hand, Table
+from ..pagecache import CachedPage
 from ..sheets import read_sheet
 from .common import event_or_404, protected, refused, table_or_404, table_players
 
@@ -89,11 +90,12 @@ def table_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     may_score = access.can_score(request.user, event)
     if request.method == "POST" and not may_score:
         access.require(request, event, SCORER)  # login, or 403
+    if not may_score:
+        return _public_sheet(request, table)
     form_context: dict[str, Any] = {}
-    if may_score:
-        response = enter_hand(request, table, table_players(table), form_context)
-        if response is not None:
-            return response
+    response = enter_hand(request, table, table_players(table), form_context)
+    if response is not None:
+        return response
     context = {**_sheet(table), **form_context}
     context["may_score"] = may_score
     context["may_organise"] = access.can_organise(request.user, event)
@@ -108,6 +110,33 @@ def table_sheet(request: HttpRequest, pk: int) -> HttpResponse:
         addresses.public_url(request, event, table.get_link_url()) if may_score else None
     )
     return render(request, "tournament/table.html", context)
+
+
+def _public_sheet(request: HttpRequest, table: Table) -> HttpResponse:
+    """The sheet as the players' phones and everybody without a role see it: computed once per
+    version of the event (tournament.pagecache)."""
+    event = table.round.event
+    page = CachedPage(request, "table", event.pk, event.version, table.pk)
+    if (unchanged := page.not_modified()) is not None:
+        return unchanged
+    game = event.game_type
+
+    def context() -> dict[str, Any]:
+        return {
+            **_sheet(table),
+            "may_score": False,
+            "may_organise": False,
+            "counter": game.card_counter(prefix="cc") if game.card_counter else None,
+        }
+
+    body = page.render("tournament/cached/table.html", context)
+    return page.respond(
+        render(
+            request,
+            "tournament/table.html",
+            {"event": event, "round": table.round, "table": table, "body": body},
+        )
+    )
 
 
 @protected

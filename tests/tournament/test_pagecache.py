@@ -1,0 +1,407 @@
+"""The pages a hall full of phones reads are computed once per version of their event and served
+from the cache (tournament.pagecache, tournament.versions): never stale, 304 while unchanged, one
+query a request, compressed."""
+
+from __future__ import annotations
+
+import gzip
+import re
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.test import Client, RequestFactory
+from django.utils import translation
+
+from tests.factories import cego, make_event, make_round, make_season, make_user
+from tests.tournament.test_history import ON_A_STARTED_TABLE, PREPARED, started
+from tournament import services
+from tournament.models import Event, Player, Season, Table
+from tournament.pagecache import CachedPage
+
+pytestmark = pytest.mark.django_db
+
+
+def _world() -> Table:
+    """A season with one Cego event of 8 players at two tables, round 1 started, one game at
+    table 1 (seat 0 lost a Halbe: seats 1 to 3 are tied on +20), two squads of four."""
+    season = make_season()
+    event = make_event(season=season)
+    for team, category in (("Rot", "damen"), ("Blau", "")):
+        people = [
+            Player(first_name=f"{team}{i}", last_name=f"Spieler{team}{i}", category=category)
+            for i in range(4)
+        ]
+        services.register_players(event=event, players=people, team=team)
+    rnd = make_round(event, seed=3)
+    table = rnd.tables.get(number=1)
+    services.record_hand(table=table, data=cego("halbe", 0, 34))
+    return table
+
+
+def pages(table: Table) -> dict[str, str]:
+    event = table.round.event
+    return {
+        "standings": f"/turnier/{event.slug}/rangliste/",
+        "standings, side ranking": f"/turnier/{event.slug}/rangliste/?category=damen",
+        "standings, sorted by name": f"/turnier/{event.slug}/rangliste/?sort=name",
+        "teams": f"/turnier/{event.slug}/mannschaften/",
+        "projector": f"/turnier/{event.slug}/beamer/",
+        "projector rows": f"/turnier/{event.slug}/beamer/zeilen/",
+        "season": f"/saison/{event.season.slug}/",
+        "round results": f"/turnier/{event.slug}/durchgang/1/ergebnisse/",
+        "table sheet": f"/tisch/{table.pk}/",
+    }
+
+
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"')
+
+
+def text(response: Any) -> str:
+    """The page as a reader sees it; the form token differs from render to render."""
+    return CSRF.sub("", response.content.decode())
+
+
+def fresh(client: Client, url: str) -> str:
+    """The page computed from the database right now, with nothing cached."""
+    cache.clear()
+    response = client.get(url)
+    assert response.status_code == 200
+    return text(response)
+
+
+def _lot(table: Table) -> Any:
+    tied = [s.entry for s in table.seats.filter(position__gt=0)]
+    return services.decide_by_lot(event=table.round.event, entries=tied, seed=5)
+
+
+# the changes the issue names, each as a director or a table makes it
+CHANGES: dict[str, Callable[[Table], Any]] = {
+    "a game saved": lambda t: services.record_hand(table=t, data=cego("eine", 1, 41)),
+    "a game edited": lambda t: services.edit_hand(
+        hand=t.hands.get(number=1), data=cego("halbe", 0, 61), reason="verzählt"
+    ),
+    "a game deleted": lambda t: services.delete_hand(hand=t.hands.get(number=1), reason="doppelt"),
+    "a table voided": lambda t: services.void_table(table=t, reason="unleserlich"),
+    "a rule edited": lambda t: services.change_event_settings(
+        event=t.round.event, values={"rules": {"win_threshold": 34}}, reason="Hausregel"
+    ),
+    "a lot drawn": _lot,
+    "a player's name corrected": lambda t: services.correct_player(
+        player=t.seats.get(position=1).entry.player, values={"last_name": "Zumsteg"}
+    ),
+    "a player withdrawn": lambda t: services.withdraw_entry(entry=t.seats.get(position=2).entry),
+}
+
+
+@pytest.mark.parametrize("change", CHANGES)
+def test_a_change_shows_on_the_very_next_request_of_every_cached_page(change: str):
+    table = _world()
+    client = Client()
+    before: dict[str, Any] = {}
+    for name, url in pages(table).items():
+        first = client.get(url)
+        assert first.status_code == 200, name
+        etag = first.get("ETag", '"none"')  # the projector page around the rows has none
+        if name != "projector":
+            again = client.get(url, HTTP_IF_NONE_MATCH=etag)
+            assert again.status_code == 304, f"{name}: unchanged, yet sent again"
+        before[name] = (etag, text(first))
+    CHANGES[change](table)
+    for name, url in pages(table).items():
+        etag, _shown = before[name]
+        response = client.get(url, HTTP_IF_NONE_MATCH=etag)
+        assert response.status_code == 200, f"{name}: 304 after {change}"
+        assert response.get("ETag") != etag
+        served = text(response)
+        assert served == fresh(client, url), f"{name} is stale after {change}"
+    # and the change is one a reader sees: the standings are no longer what they were
+    assert text(client.get(pages(table)["standings"])) != before["standings"][1]
+
+
+def test_a_saved_game_is_on_the_standings_page_at_once():
+    table = _world()
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    url = pages(table)["standings"]
+    assert "+47" not in client.get(url).content.decode()
+    services.record_hand(table=table, data=cego("halbe", 2, 47))  # +60 for seat 2, -20 the others
+    page = client.get(url).content.decode()
+    assert "+80" in page  # seat 2: +20 from game 1, +60 now
+
+
+def test_a_game_saved_through_the_table_link_shows_on_the_projector_rows():
+    table = _world()
+    phone, projector = Client(), Client()
+    url = pages(table)["projector rows"]
+    first = projector.get(url)
+    link = f"/t/{table.token}/"
+    phone.get(link)
+    form = phone.get(link).content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form).group(1)
+    response = phone.post(
+        link,
+        {
+            "csrfmiddlewaretoken": token,
+            "submission": "0f8fad5b-d9cb-469f-a165-70867728950e",
+            "contract": "halbe",
+            "declarer": "3",
+            "declarer_points": "47",
+            "action": "save",
+        },
+    )
+    assert response.status_code == 302
+    after = projector.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert after.status_code == 200
+    assert "+80" in after.content.decode()
+
+
+# as on the day, each write in a transaction of its own (a test's own transaction would hold them
+# all, and a version changes once per transaction)
+real_transactions = pytest.mark.django_db(transaction=True)
+
+
+@real_transactions
+@pytest.mark.parametrize("action", ON_A_STARTED_TABLE)
+def test_every_service_that_writes_changes_the_events_and_the_seasons_version(action: str):
+    table = started()
+    event = table.round.event
+    season = make_season()
+    Event.objects.filter(pk=event.pk).update(season=season)
+    PREPARED.get(action, lambda t: None)(table)
+    before = Event.objects.get(pk=event.pk).version, Season.objects.get(pk=season.pk).version
+    ON_A_STARTED_TABLE[action](table, make_user())
+    after = Event.objects.get(pk=event.pk).version, Season.objects.get(pk=season.pk).version
+    assert after[0] > before[0], f"{action} left the event's version as it was"
+    assert after[1] > before[1], f"{action} left the season's version as it was"
+
+
+@real_transactions
+def test_a_write_changes_the_version_once_however_many_rows_it_touches():
+    table = started()
+    event = table.round.event
+    before = Event.objects.get(pk=event.pk).version
+    services.record_hand(table=table, data=cego("eine", 1, 41))  # a hand, its 4 results, a draw
+    assert Event.objects.get(pk=event.pk).version == before + 1
+
+
+@real_transactions
+def test_a_rolled_back_write_leaves_the_version_and_the_next_write_changes_it():
+    table = started()
+    event = table.round.event
+    before = Event.objects.get(pk=event.pk).version
+    with pytest.raises(services.Refused):
+        services.void_table(table=table, reason="  ")  # refused: no reason
+    with transaction.atomic():
+        services.record_hand(table=table, data=cego("eine", 1, 41))
+        transaction.set_rollback(True)
+    assert Event.objects.get(pk=event.pk).version == before
+    services.record_hand(table=table, data=cego("eine", 1, 41))
+    assert Event.objects.get(pk=event.pk).version == before + 1
+
+
+@real_transactions
+def test_saving_an_event_read_before_another_write_does_not_set_its_version_back():
+    table = started()
+    stale = Event.objects.get(pk=table.round.event_id)
+    services.record_hand(table=table, data=cego("eine", 1, 41))
+    changed = Event.objects.get(pk=stale.pk).version
+    stale.venue = "Festhalle"
+    stale.save()
+    assert Event.objects.get(pk=stale.pk).version > changed
+
+
+@real_transactions
+def test_moving_an_event_to_another_season_changes_both_seasons():
+    table = _world()
+    event = table.round.event
+    old, new = event.season, make_season()
+    versions = {s.pk: s.version for s in Season.objects.filter(pk__in=[old.pk, new.pk])}
+    event = Event.objects.get(pk=event.pk)
+    event.season = new
+    event.save()
+    for season in Season.objects.filter(pk__in=[old.pk, new.pk]):
+        assert season.version > versions[season.pk], season
+
+
+@real_transactions
+def test_a_players_correction_changes_the_version_of_every_event_they_played():
+    player = Player.objects.create(first_name="Anna", last_name="Maier")
+    events = [make_event(), make_event()]
+    for event in events:
+        services.register_player(event=event, player=player)
+    before = {e.pk: Event.objects.get(pk=e.pk).version for e in events}
+    services.correct_player(player=player, values={"club": "CC Neu"})
+    for event in events:
+        assert Event.objects.get(pk=event.pk).version > before[event.pk]
+
+
+# --- conditional requests, sharing, compression -------------------------------------------
+
+
+def test_an_unchanged_page_is_answered_304_without_a_body():
+    table = _world()
+    client = Client()
+    for name, url in pages(table).items():
+        first = client.get(url)
+        if name == "projector":  # the page around the rows is fetched once; not conditional
+            assert "ETag" not in first
+            continue
+        again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+        assert again.status_code == 304, name
+        assert again.content == b""
+        assert again["ETag"] == first["ETag"]
+        assert again["Cache-Control"] == "no-cache"
+
+
+def test_a_logged_in_visitor_always_gets_the_page_with_their_name():
+    table = _world()
+    client = Client()
+    client.force_login(make_user("leiter"))
+    url = pages(table)["standings"]
+    first = client.get(url)
+    assert "leiter" in first.content.decode()
+    assert "ETag" not in first  # the page carries the login: not one for everybody
+    assert client.get(url, HTTP_IF_NONE_MATCH='"anything"').status_code == 200
+
+
+def test_the_organisers_tie_buttons_are_not_cached_for_the_public():
+    table = _world()
+    director, visitor = Client(), Client()
+    director.force_login(make_user("leiter"))
+    director.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    url = pages(table)["standings"]
+    page = director.get(url).content.decode()
+    assert "Tied prize places" in page and "Decide by lot" in page  # seats 1 to 3 on +20
+    page = visitor.get(url).content.decode()
+    assert "/los/" not in page
+    assert "Spieler" in page  # the standings themselves, from the same cached body
+
+
+def test_the_projector_rows_answer_304_to_a_logged_in_projector_too():
+    table = _world()
+    client = Client()
+    client.force_login(make_user("leiter"))
+    url = pages(table)["projector rows"]
+    first = client.get(url)
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+
+
+def test_the_projector_page_hands_its_rows_etag_to_the_script():
+    table = _world()
+    client = Client()
+    page = client.get(pages(table)["projector"]).content.decode()
+    etag = re.search(r'id="rows" data-etag="([^"]+)"', page).group(1).replace("&quot;", '"')
+    rows = client.get(pages(table)["projector rows"], HTTP_IF_NONE_MATCH=etag)
+    assert rows.status_code == 304
+
+
+def test_each_language_is_its_own_page():
+    table = _world()
+    german, english = Client(), Client()
+    english.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    url = pages(table)["standings"]
+    assert "Rangliste" in german.get(url).content.decode()
+    page = english.get(url).content.decode()
+    assert "Standings" in page and "Rangliste" not in page
+
+
+def test_a_made_up_parameter_never_reaches_another_visitors_page():
+    table = _world()
+    url = pages(table)["standings"]
+    Client().get(url + "?sort=name&ref=evil.example")
+    page = Client().get(url + "?sort=name").content.decode()
+    assert "evil.example" not in page
+
+
+def test_pages_and_rows_go_out_compressed():
+    table = _world()
+    client = Client()
+    for name in ("standings", "projector rows", "season"):
+        response = client.get(pages(table)[name], HTTP_ACCEPT_ENCODING="gzip")
+        assert response["Content-Encoding"] == "gzip", name
+        body = gzip.decompress(response.content).decode()
+        assert "</tr>" in body
+        # the compressed page is still answered 304 with the (weak) ETag it carries
+        again = client.get(
+            pages(table)[name], HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=response["ETag"]
+        )
+        assert again.status_code == 304, name
+
+
+def test_a_workbook_is_not_compressed_twice():
+    table = _world()
+    response = Client().get(
+        f"/turnier/{table.round.event.slug}/excel/", HTTP_ACCEPT_ENCODING="gzip"
+    )
+    assert response.status_code == 200
+    assert "Content-Encoding" not in response
+
+
+# --- one query a request ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "standings",
+        "standings, side ranking",
+        "teams",
+        "projector rows",
+        "season",
+        "round results",
+        "table sheet",
+    ],
+)
+def test_a_cached_page_costs_one_query(name: str, django_assert_num_queries: Any):
+    table = _world()
+    client = Client()
+    url = pages(table)[name]
+    first = client.get(url)
+    with django_assert_num_queries(1):
+        assert client.get(url).status_code == 200  # from the cache
+    with django_assert_num_queries(1):
+        assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+
+
+# --- computed once ------------------------------------------------------------------------
+
+
+def _page(path: str = "/x/") -> CachedPage:
+    request = RequestFactory().get(path)
+    request.LANGUAGE_CODE = translation.get_language()
+    return CachedPage(request, "test", 1, 7)
+
+
+def test_a_request_waits_for_the_page_another_request_is_computing():
+    page = _page()
+    cache.add(page.key + ":computing", True)  # another request has begun
+    threading.Timer(0.1, lambda: cache.set(page.key, "<p>computed once</p>")).start()
+    computed = []
+    body = page.body(lambda: computed.append(1) or "<p>twice</p>")
+    assert body == "<p>computed once</p>"
+    assert computed == []
+
+
+def test_a_computation_that_never_finishes_does_not_block_the_page(monkeypatch):
+    from tournament import pagecache
+
+    monkeypatch.setattr(pagecache, "WAIT", 0.05)
+    page = _page()
+    cache.add(page.key + ":computing", True)  # a request that died while computing
+    start = time.monotonic()
+    assert page.body(lambda: "<p>here</p>") == "<p>here</p>"
+    assert time.monotonic() - start < 2
+    assert cache.get(page.key) == "<p>here</p>"
+
+
+def test_another_version_is_another_page():
+    request = RequestFactory().get("/x/")
+    request.LANGUAGE_CODE = "de"
+    assert CachedPage(request, "standings", 1, 7).key != CachedPage(request, "standings", 1, 8).key
+    assert CachedPage(request, "standings", 1, 7).key != CachedPage(request, "standings", 2, 7).key

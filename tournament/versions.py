@@ -1,0 +1,206 @@
+"""Each event's version: a number that every write to the event changes, in the same transaction.
+
+The pages that a hall full of phones reads over and over (standings, projector rows, the season,
+the public table pages) are computed once per version and then served from the cache
+(``tournament.pagecache``), with the version as their ETag. A write that did not change the
+version would leave a stale page on every phone, so the version does not depend on each service
+remembering it:
+
+- every save and delete of a row that belongs to an event (the event itself, its entries, teams,
+  rounds, tables, seats, hands, confirmations and draws by lot) changes the version through
+  Django's signals, in the transaction of the write (``post_save``/``post_delete``); a player's
+  row changes the version of every event the player entered;
+- writes that send no signal (``bulk_create``, ``QuerySet.update``, the result rows a table is
+  scored into) call :func:`changed` themselves, in ``tournament.services``;
+- a season's version changes with each of its events' and with its own rows: the season
+  standings are made of its events.
+
+A version changes once per event and transaction, however many rows the write touches: the first
+change of a transaction leaves a marker among the transaction's ``on_commit`` callbacks, and
+Django drops that marker with the transaction (or the savepoint) it belongs to, commit or
+rollback. Outside a transaction every write changes the version. A page computed while the
+transaction is open (a test's, which holds many writes) forgets the markers (:func:`forget`):
+the next write changes the version again, so that no page computed between two writes of one
+transaction hides the second.
+
+A new event's or season's first version is a random number: a cache entry made for another
+database (a test run, the demo loaded again) never matches a row that reuses its id.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import F, Model, QuerySet
+
+# below 2**53, so that the number is exact wherever it is read (a JSON number in JavaScript too)
+FIRST_MAX = 2**52
+
+
+def first() -> int:
+    return secrets.randbelow(FIRST_MAX)
+
+
+class _Marker:
+    """An ``on_commit`` callback that does nothing: its presence says the version of ``key`` has
+    changed in the transaction (or savepoint) that is still open."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: tuple[Any, ...]) -> None:
+        self.key = key
+
+    def __call__(self) -> None:
+        pass
+
+
+def _changed_already(key: tuple[Any, ...]) -> bool:
+    if not connection.in_atomic_block:
+        return False
+    pending = connection.run_on_commit
+    return any(getattr(callback, "key", None) == key for _sids, callback, _robust in pending)
+
+
+def forget() -> None:
+    """The next write of the open transaction changes the versions again (a page is computed)."""
+    if connection.in_atomic_block:
+        connection.run_on_commit = [
+            each for each in connection.run_on_commit if not isinstance(each[1], _Marker)
+        ]
+
+
+def _bump(key: tuple[Any, ...], events: QuerySet, seasons: QuerySet | None) -> None:
+    if _changed_already(key):
+        return
+    from .models import Season
+
+    if seasons is None:
+        seasons = Season.objects.filter(events__in=events.values("pk"))
+    seasons.update(version=F("version") + 1)
+    events.update(version=F("version") + 1)
+    if connection.in_atomic_block:
+        transaction.on_commit(_Marker(key))
+
+
+def changed(event: Any) -> None:
+    """The event (an Event or its id) has changed: its version and its season's change."""
+    from .models import Event
+
+    pk = event if isinstance(event, int) else event.pk
+    _bump(("event", pk), Event.objects.filter(pk=pk), None)
+
+
+def season_changed(season: Any) -> None:
+    from .models import Event, Season
+
+    pk = season if isinstance(season, int) else season.pk
+    _bump(("season", pk), Event.objects.none(), Season.objects.filter(pk=pk))
+
+
+def _cached(instance: Model, name: str) -> Any:
+    """The related row ``name`` if the instance holds it already (no query), else None."""
+    field = instance._meta.get_field(name)
+    return field.get_cached_value(instance) if field.is_cached(instance) else None
+
+
+def _event_id(instance: Model) -> int | None:
+    """The event a table's or round's row belongs to, where the rows in memory say it."""
+    from . import models
+
+    table = instance if isinstance(instance, models.Table) else None
+    if isinstance(instance, models.Hand | models.Confirmation):
+        table = _cached(instance, "table")
+    holder = table if table is not None else instance
+    if not isinstance(holder, models.Table | models.Seat):
+        return None
+    rnd = _cached(holder, "round")
+    return rnd.event_id if rnd is not None else None
+
+
+def _events_of(instance: Model) -> tuple[tuple[Any, ...], QuerySet] | None:
+    """The events a row belongs to, as a query (no row is read to find them), and a key for it:
+    the event's id where it is known, so that a write changes its event's version once."""
+    from . import models
+
+    match instance:
+        case models.Event():
+            return ("event", instance.pk), models.Event.objects.filter(pk=instance.pk)
+        case models.Entry() | models.Team() | models.Round() | models.LotDraw():
+            return ("event", instance.event_id), models.Event.objects.filter(pk=instance.event_id)
+        case models.Player():
+            return ("player", instance.pk), models.Event.objects.filter(entries__player=instance.pk)
+    known = _event_id(instance)
+    if known is not None:
+        return ("event", known), models.Event.objects.filter(pk=known)
+    match instance:
+        case models.Table() | models.Seat():
+            return ("round", instance.round_id), models.Event.objects.filter(
+                rounds=instance.round_id
+            )
+        case models.Hand() | models.Confirmation():
+            return ("table", instance.table_id), models.Event.objects.filter(
+                rounds__tables=instance.table_id
+            )
+    return None
+
+
+def _saved(sender: type[Model], instance: Model, raw: bool = False, **kwargs: Any) -> None:
+    if raw:  # loaddata: the rows arrive as they are, versions included
+        return
+    _row_changed(instance)
+    from .models import Event
+
+    if isinstance(instance, Event):
+        before = getattr(instance, "_season_at_load", None)
+        if before is not None and before != instance.season_id:
+            season_changed(before)  # the event left that season
+
+
+def _deleted(sender: type[Model], instance: Model, origin: Any = None, **kwargs: Any) -> None:
+    # a row deleted with what it belongs to (a round's tables with the round): the one change of
+    # the row the delete started from is enough
+    if isinstance(origin, Model) and origin is not instance and _events_of(origin) is not None:
+        _row_changed(origin)
+        return
+    _row_changed(instance)
+
+
+def _row_changed(instance: Model) -> None:
+    from .models import Event, Season
+
+    if isinstance(instance, Season):
+        season_changed(instance.pk)
+        return
+    found = _events_of(instance)
+    if found is None:
+        return
+    key, events = found
+    seasons = None
+    if isinstance(instance, Event):
+        seasons = Season.objects.filter(pk=instance.season_id)
+    _bump(key, events, seasons)
+
+
+def connect() -> None:
+    """Listen to the saves and deletes of every row a cached page is made of (apps.ready)."""
+    from django.db.models.signals import post_delete, post_save
+
+    from . import models
+
+    for model in (
+        models.Season,
+        models.Event,
+        models.Player,
+        models.Entry,
+        models.Team,
+        models.Round,
+        models.Table,
+        models.Seat,
+        models.Hand,
+        models.Confirmation,
+        models.LotDraw,
+    ):
+        post_save.connect(_saved, sender=model, dispatch_uid=f"version-save-{model.__name__}")
+        post_delete.connect(_deleted, sender=model, dispatch_uid=f"version-delete-{model.__name__}")
