@@ -96,3 +96,28 @@ def test_the_app_stores_passwords_with_pbkdf2_and_only_the_tests_use_a_fast_hash
     hashers = getattr(production, "PASSWORD_HASHERS", global_settings.PASSWORD_HASHERS)
     assert hashers[0] == "django.contrib.auth.hashers.PBKDF2PasswordHasher"
     assert settings.PASSWORD_HASHERS == ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def test_the_page_cache_is_a_folder_every_worker_shares_unless_set():
+    code = (
+        "from django.conf import settings; c = settings.CACHES['default']; "
+        "print(c['BACKEND'], c['LOCATION'])"
+    )
+    result = run("-c", code, DJANGO_SECRET_KEY="x" * 50)
+    assert result.returncode == 0, result.stderr
+    backend, location = result.stdout.split()
+    assert backend == "django.core.cache.backends.filebased.FileBasedCache"
+    assert location == str(ROOT / ".cache" / "pages")
+    result = run("-c", code, DJANGO_SECRET_KEY="x" * 50, DJANGO_CACHE_URL="redis://cache:6379/0")
+    assert result.stdout.split() == [
+        "django.core.cache.backends.redis.RedisCache",
+        "redis://cache:6379/0",
+    ]
+
+
+def test_a_cache_url_of_an_unknown_kind_stops_the_app_with_a_message():
+    result = run("manage.py", "check", DJANGO_SECRET_KEY="x" * 50, DJANGO_CACHE_URL="mongo://x")
+    assert result.returncode != 0
+    assert "DJANGO_CACHE_URL must start with one of file, redis, memcached, locmem://" in (
+        result.stderr
+    )
