@@ -405,3 +405,15 @@ def test_another_version_is_another_page():
     request.LANGUAGE_CODE = "de"
     assert CachedPage(request, "standings", 1, 7).key != CachedPage(request, "standings", 1, 8).key
     assert CachedPage(request, "standings", 1, 7).key != CachedPage(request, "standings", 2, 7).key
+
+
+def test_the_page_around_a_cached_body_reads_as_before():
+    table = _world()
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client.get(pages(table)["standings"]).content.decode()
+    crumbs = re.search(r'<p class="crumbs no-print">(.*?)</p>', page, re.S).group(1)
+    names = re.findall(r">([^<>]+)</a>", crumbs)
+    assert names == [table.round.event.season.name, table.round.event.name]
+    assert "Table" not in crumbs
+    assert "<title>Standings · " in page

@@ -78,7 +78,12 @@ def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
         render(
             request,
             "tournament/standings.html",
-            {"event": event, "top": mark_safe(top), "table": mark_safe(table), "ties": ties},
+            {
+                "event": event,
+                "above_ties": mark_safe(top),
+                "below_ties": mark_safe(table),
+                "ties": ties,
+            },
         )
     )
 
