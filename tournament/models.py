@@ -483,6 +483,25 @@ class Table(models.Model):
         return reverse("table_link", args=[self.token])
 
 
+class TablePhone(models.Model):
+    """What a table's phone last reported with a game it sent (issue 14): how many games it still
+    holds unsent and how many the server refused, so that the director walks to the right table.
+    A report, not a result: kept apart from the table's row and its history."""
+
+    table = models.OneToOneField(Table, related_name="phone", on_delete=models.CASCADE)
+    waiting = models.PositiveIntegerField(_("games waiting on the phone"), default=0)
+    refused = models.PositiveIntegerField(_("games refused"), default=0)
+    seen_at = models.DateTimeField(_("last heard from"))
+    refusal = models.CharField(_("last refusal"), max_length=300, blank=True)
+
+    class Meta:
+        verbose_name = _("table phone")
+        verbose_name_plural = _("table phones")
+
+    def __str__(self) -> str:
+        return str(self.table)
+
+
 class Seat(models.Model):
     round = models.ForeignKey(Round, related_name="seats", on_delete=models.CASCADE)
     table = models.ForeignKey(

@@ -41,6 +41,7 @@ from .models import (
     Season,
     Seat,
     Table,
+    TablePhone,
     Team,
 )
 from .sheets import dealer_for, read_sheet, read_sheets
@@ -70,6 +71,26 @@ class StaleEdit(Refused):
             )
             % {"v": current.version}
         )
+
+
+class NumberTaken(Refused):
+    """A game sent as game N (by a phone that entered it offline) when the sheet's next game is
+    another number: someone else entered game N meanwhile, or games the phone counted are not on
+    the sheet. ``stored`` is the sheet's game N, if there is one."""
+
+    def __init__(self, number: int, next_number: int, stored: Hand | None) -> None:
+        self.number, self.next_number, self.stored = number, next_number, stored
+        if stored is not None:
+            text = _(
+                "Game %(n)s is on the sheet already, entered elsewhere (by another phone or the "
+                "scorer) while this phone was offline; this game was not stored."
+            )
+        else:
+            text = _(
+                "This phone sent game %(n)s, but the sheet has %(have)s games; this game was not "
+                "stored."
+            )
+        super().__init__(text % {"n": number, "have": next_number - 1})
 
 
 class AlreadySaved(Refused):
@@ -595,11 +616,14 @@ def record_hand(
     data: dict[str, Any],
     user: User = None,
     submission_key: uuid.UUID | str | None = None,
+    number: int | None = None,
 ) -> Hand:
     """Score a hand with the engine and store it as the table's next game.
 
     ``submission_key`` is the form's one-time key: the same form sent again (a phone retrying after
-    a timeout) returns the hand stored the first time instead of storing it twice.
+    a timeout) returns the hand stored the first time instead of storing it twice. ``number`` is
+    the game number the hand was entered as (a phone's queue, issue 14): stored only as that
+    number, else NumberTaken.
     """
     table = _locked_table(table)
     event = table.round.event
@@ -626,7 +650,10 @@ def record_hand(
         )
     if table.hands.filter(kind=Hand.Kind.TOTALS).exists():
         raise Refused(_("This table's totals were entered directly; delete them to enter games."))
-    number = _next_number(table)
+    next_number = _next_number(table)
+    if number is not None and number != next_number:
+        raise NumberTaken(number, next_number, table.hands.filter(number=number).first())
+    number = next_number
     wanted = event.hands_for(table.size)
     if wanted is not None and number > wanted:
         raise Refused(
@@ -655,6 +682,19 @@ def record_hand(
         ) from exc
     rescore_table(table, from_number=number)
     return hand
+
+
+def note_phone(*, table: Table, waiting: int, refused: int, refusal: str = "") -> None:
+    """Keep what a table's phone reported with a game it sent (tournament.models.TablePhone)."""
+    TablePhone.objects.update_or_create(
+        table=table,
+        defaults={
+            "waiting": waiting,
+            "refused": refused,
+            "seen_at": timezone.now(),
+            **({"refusal": refusal[:300]} if refusal else {}),
+        },
+    )
 
 
 def _as_stored(data: dict[str, Any]) -> Any:

@@ -84,6 +84,7 @@ urlpatterns = [
     path("turnier/<slug:slug>/verlauf/", views.event_history, name="event_history"),
     path("t/<str:token>/", views.table_link, name="table_link"),
     path("t/<str:token>/vorschau/", views.link_preview, name="link_preview"),
+    path("t/<str:token>/senden/", views.link_send, name="link_send"),
     path("t/<str:token>/<str:action>/", views.link_action, name="link_action"),
     path("tisch/<int:pk>/summen/", views.table_totals, name="table_totals"),
     path("tisch/<int:pk>/werten/", views.table_void, name="table_void"),

@@ -97,12 +97,13 @@ def test_a_table_link_on_a_phone_enters_three_games_and_every_player_confirms(
     phone.goto(f"{base}{table.get_link_url()}")
     shoot(phone, "table-link-de-phone")
     hands = [("halbe", "1", "34"), ("cego", "2", "40"), ("eine", "3", "41")]
-    for contract, declarer, points in hands:
+    for number, (contract, declarer, points) in enumerate(hands, start=1):
         phone.select_option("select[name=contract]", contract)
         phone.select_option("select[name=declarer]", declarer)
         phone.fill("input[name=declarer_points]", points)
         phone.click("button[value=save]")
-        phone.wait_for_selector(".messages li.success")
+        # the page the phone shows once the game is stored, with the game's number
+        phone.locator(".messages li.success", has_text=f"Spiel {number} gespeichert").wait_for()
     assert Hand.objects.filter(table=table).count() == 3
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"]  # nothing sticks out sideways on a 360 px screen

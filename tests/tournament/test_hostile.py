@@ -108,6 +108,10 @@ def test_the_table_link_answers_every_form_without_an_error(open_table, data):
     for path in (url, url + "vorschau/", url + "undo/", url + "submit/", url + "confirm/"):
         response = client.post(path, clean(data))
         assert response.status_code in (200, 302, 403), (path, response.status_code)
+    # the phone's queue (issue 14): stored, or refused with a reason as JSON
+    response = client.post(url + "senden/", clean(data))
+    assert response.status_code in (200, 409, 422), response.status_code
+    assert "message" in response.json() or response.json()["ok"]
     consistent(open_table)
 
 

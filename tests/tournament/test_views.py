@@ -494,7 +494,7 @@ def correct_hand() -> Write:
 
 
 # the players' own page of a table, opened from the sheet's QR code (tested further below)
-TABLE_LINK_PAGES = {"table_link", "link_preview", "link_action"}
+TABLE_LINK_PAGES = {"table_link", "link_preview", "link_action", "link_send"}
 
 # (url name, how to make the change); round_action once for each of its actions
 WRITES: list[tuple[str, Callable[[], Write]]] = [

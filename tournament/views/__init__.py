@@ -15,7 +15,7 @@ from .director import (
     season_create,
     table_void,
 )
-from .link import link_action, link_preview, table_link
+from .link import link_action, link_preview, link_send, table_link
 from .paper import (
     event_xlsx,
     import_players,
@@ -72,6 +72,7 @@ __all__ = [
     "import_results",
     "link_action",
     "link_preview",
+    "link_send",
     "player_edit",
     "player_merge",
     "print_season",

@@ -17,14 +17,17 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from .. import access, services
+from ..formatting import describe_hand
 from ..forms import ReasonForm, whole_number
 from ..models import Hand, Round, Table
+from ..sheets import dealer_for
 from .common import refused, table_players
-from .sheets import _sheet, enter_hand
+from .sheets import _sheet, _stored_results, enter_hand
 
 
 def _link_table(request: HttpRequest, token: str) -> Table:
@@ -105,7 +108,102 @@ def table_link(request: HttpRequest, token: str) -> HttpResponse:
     ]
     context["last_hand"] = context["rows"][-1].hand if context["rows"] else None
     context["undo_form"] = ReasonForm()
+    context["dealers"] = _dealers(table, context["players"], context["next_number"])
     return _with_device(request, render(request, "tournament/link.html", context))
+
+
+def _dealers(table: Table, players: list[str], first: int) -> dict[int, str]:
+    """Who deals each of the next games, for a phone that enters games offline (issue 14)."""
+    wanted = table.round.event.hands_for(table.size) or first + 50
+    return {n: players[dealer_for(n, table.size)] for n in range(first, wanted + 2)}
+
+
+@require_POST
+def link_send(request: HttpRequest, token: str) -> JsonResponse:
+    """A game from the phone's queue (static/js/table_queue.js), as JSON: stored once however
+    often it is sent (its one-time key), as the game number it was entered as, or refused with
+    the reason and, for a number taken meanwhile, the sheet's own game of that number. The phone
+    says how many games it still holds unsent and how many were refused; the round page shows
+    it to the director."""
+    table = _link_table(request, token)
+    players = table_players(table)
+    waiting = whole_number(request.POST.get("waiting"), 10_000) or 0
+    held_refused = whole_number(request.POST.get("refused"), 10_000) or 0
+    number = whole_number(request.POST.get("number"), 100_000)
+
+    def refuse(kind: str, message: str, status: int, **extra: Any) -> JsonResponse:
+        services.note_phone(table=table, waiting=waiting, refused=held_refused + 1, refusal=message)
+        return JsonResponse({"ok": False, "kind": kind, "message": message, **extra}, status=status)
+
+    if not access.link_may_enter(table):
+        return refuse("closed", _link_closed(table), 409)
+    form = table.round.event.game_type.hand_form(request.POST, table=table, players=players)
+    if not form.is_valid():
+        errors = [str(e) for field in form.errors.values() for e in field]
+        return refuse("invalid", " ".join(errors), 422)
+    try:
+        hand = services.record_hand(
+            table=table,
+            data=form.hand,
+            submission_key=form.cleaned_data.get("submission"),
+            number=number,
+        )
+    except services.NumberTaken as exc:
+        stored = exc.stored
+        server = (
+            {
+                "number": stored.number,
+                "game": describe_hand(table.round.event.game, stored.data, players),
+                "results": _stored_results(stored, players),
+            }
+            if stored is not None
+            else None
+        )
+        return refuse("conflict", str(exc), 409, server=server, next_number=exc.next_number)
+    except services.Refused as exc:
+        return refuse("refused", str(exc), 409)
+    services.note_phone(table=table, waiting=max(waiting - 1, 0), refused=held_refused)
+    results = _stored_results(hand, players)
+    # shown by the page the phone loads once nothing is waiting any more
+    messages.success(
+        request, _("Game %(n)s saved: %(results)s") % {"n": hand.number, "results": results}
+    )
+    return JsonResponse(
+        {
+            "ok": True,
+            "number": hand.number,
+            "game": describe_hand(table.round.event.game, hand.data, players),
+            "results": results,
+            **_sheet_parts(request, table),
+        }
+    )
+
+
+def _sheet_parts(request: HttpRequest, table: Table) -> dict[str, Any]:
+    context = _sheet(table)
+    return {
+        "next_number": context["next_number"],
+        "totals": render_to_string("tournament/includes/link_totals.html", context, request),
+        "sheet": render_to_string("tournament/includes/link_sheet.html", context, request),
+    }
+
+
+def _link_closed(table: Table) -> str:
+    """Why the table link takes no games now, in words for the table."""
+    reason = read_only_reason(table)
+    if reason == "closed":
+        return _("Round %(n)s is closed; this game was not stored. Give it to the scorer.") % {
+            "n": table.round.number
+        }
+    if reason == "handed_in":
+        return _(
+            "The sheet was handed in meanwhile; this game was not stored. Give it to the scorer."
+        )
+    if reason == "voided":
+        return _("This table's round is voided; nothing is stored for it.")
+    if reason == "confirmed":
+        return _("The sheet is confirmed already; this game was not stored. Ask the scorer.")
+    return _("Games can be entered once the director starts the round.")
 
 
 @require_POST

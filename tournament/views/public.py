@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.html import escape, format_html
@@ -19,7 +19,7 @@ from .. import access, collation, games, standings
 from .. import draw as drawing
 from .. import tables as tables_
 from ..forms import SwapForm, explain, rule_settings, whole_number
-from ..models import Entry, Event, Hand, Player, Round, Season, Seat
+from ..models import Entry, Event, Hand, Player, Round, Season, Seat, TablePhone
 from ..pagecache import CachedPage
 from ..querysets import provisional_entries
 from .common import event_or_404, round_or_404
@@ -173,8 +173,27 @@ def round_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             else "",
             "can_organise": access.can_organise(request.user, rnd.event),
             "can_score": access.can_score(request.user, rnd.event),
+            "reports": _table_reports(rnd) if access.can_score(request.user, rnd.event) else {},
         },
     )
+
+
+def _table_reports(rnd: Round) -> dict[int, dict[str, Any]]:
+    """Per table of a round being played, for the director: when its last game arrived and what
+    its phone reported with the last game it sent (games still waiting on it, games refused)."""
+    if rnd.status != Round.Status.PLAYING:
+        return {}
+    reports: dict[int, dict[str, Any]] = {}
+    hands = (
+        Hand.objects.filter(table__round=rnd)
+        .values("table_id")
+        .annotate(last=Max("updated_at"), games=Count("id"))
+    )
+    for row in hands:
+        reports[row["table_id"]] = {"last": row["last"], "games": row["games"]}
+    for phone in TablePhone.objects.filter(table__round=rnd):
+        reports.setdefault(phone.table_id, {})["phone"] = phone
+    return reports
 
 
 @require_GET

@@ -1,0 +1,306 @@
+// Table link: games entered at the table survive a dropout of the hall's network (issue 14).
+//
+// "Save game" sends the game with fetch instead of leaving the page. When the server cannot be
+// reached, the game (with its one-time submission key and the number it was entered as) is kept
+// in this browser's localStorage, shown under the form as "not sent yet", and the form is ready
+// for the next game. The queue is sent in order as soon as the server answers: at once, when the
+// browser says it is online again, and on a timer that waits longer after each failure. The
+// server stores a game once however often it is sent (the submission key) and only as the number
+// it was entered as; a game it refuses (the round closed, the sheet handed in, another phone
+// entered that number, the engine rejects it) stays on the phone with the reason, and the games
+// after it wait until the table settles it. The page keeps the queue when it is closed: the next
+// visit sends it. Plain http:// in the hall allows no service worker; localStorage works there.
+// No rules live here: a game waiting on the phone shows "checked when sent", never results.
+(function () {
+  "use strict";
+  var form = document.getElementById("hand-form");
+  var panel = document.getElementById("queue");
+  if (!form || !panel || !form.dataset.sendUrl || !window.localStorage || !window.fetch) return;
+
+  var statusLine = panel.querySelector(".queue-status");
+  var list = panel.querySelector(".queue-items");
+  var texts = {};
+  document.getElementById("queue-texts").content.querySelectorAll("[data-key]").forEach(function (el) {
+    texts[el.dataset.key] = el.textContent.trim();
+  });
+  var storeKey = "cego-queue:" + form.dataset.queue;
+  var dealers = JSON.parse(document.getElementById("dealers").textContent);
+  var wanted = form.dataset.wanted ? parseInt(form.dataset.wanted, 10) : null;
+  var serverNext = parseInt(form.dataset.number, 10);
+  var sending = false;
+  var failures = 0;
+  var timer = null;
+
+  function load() {
+    try { return JSON.parse(localStorage.getItem(storeKey)) || []; } catch (e) { return []; }
+  }
+  function save(items) {
+    if (items.length) localStorage.setItem(storeKey, JSON.stringify(items));
+    else localStorage.removeItem(storeKey);
+  }
+
+  // a version 4 UUID from the browser's random numbers (crypto.randomUUID needs https)
+  function uuid4() {
+    var b = new Uint8Array(16);
+    crypto.getRandomValues(b);
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    var h = Array.prototype.map.call(b, function (x) { return ("0" + x.toString(16)).slice(-2); }).join("");
+    return [h.slice(0, 8), h.slice(8, 12), h.slice(12, 16), h.slice(16, 20), h.slice(20)].join("-");
+  }
+
+  // the game in words as the table typed it: each shown choice and number with its label
+  function describe() {
+    var parts = [];
+    form.querySelectorAll(".field[data-field]").forEach(function (div) {
+      if (div.hidden) return;
+      div.querySelectorAll("select, input").forEach(function (el) {
+        if (el.disabled || el.type === "hidden") return;
+        var label = form.querySelector("label[for='" + el.id + "']");
+        var name = label ? label.textContent.replace(/[:\s]+$/, "") : el.name;
+        if (el.tagName === "SELECT") {
+          if (el.value !== "") parts.push(el.options[el.selectedIndex].text);
+        } else if (el.type === "checkbox") {
+          if (el.checked) parts.push(name);
+        } else if (el.value !== "") {
+          parts.push(name + " " + el.value);
+        }
+      });
+    });
+    return parts.join(" · ");
+  }
+
+  function fields() {
+    var pairs = [];
+    new FormData(form).forEach(function (value, name) {
+      if (name !== "csrfmiddlewaretoken" && name !== "action") pairs.push([name, value]);
+    });
+    return pairs;
+  }
+
+  function nextNumber(items) {
+    var n = serverNext;
+    items.forEach(function (item) { n = Math.max(n, item.number + 1); });
+    return n;
+  }
+
+  // the form, ready for the game after the ones kept on the phone
+  function readyForm(items) {
+    var n = nextNumber(items);
+    var title = form.querySelector(".game-title");
+    if (title && texts["game-title"]) title.textContent = texts["game-title"].replace("§", n);
+    var dealer = form.querySelector(".dealer-name");
+    if (dealer && dealers[n] !== undefined) dealer.textContent = dealers[n];
+    form.hidden = wanted !== null && n > wanted;
+  }
+
+  function freshForm() {
+    form.reset();
+    form.elements.submission.value = uuid4();
+    var preview = document.getElementById("preview");
+    if (preview) preview.innerHTML = "";
+    form.dispatchEvent(new Event("change"));
+  }
+
+  function text(tag, className, content) {
+    var el = document.createElement(tag);
+    if (className) el.className = className;
+    el.textContent = content;
+    return el;
+  }
+
+  function render() {
+    var items = load();
+    list.innerHTML = "";
+    items.forEach(function (item, index) {
+      var li = document.createElement("li");
+      li.className = item.refused ? "refused" : "waiting";
+      li.dataset.number = item.number;
+      var head = document.createElement("p");
+      head.appendChild(text("strong", "", texts["game-title"].replace("§", item.number) + " "));
+      head.appendChild(text("span", item.refused ? "tag refused" : "tag waiting", item.refused ? texts.refused : texts.waiting));
+      li.appendChild(head);
+      li.appendChild(text("p", "game", item.game));
+      if (!item.refused) {
+        li.appendChild(text("small", "", texts.checked));
+      } else {
+        li.appendChild(text("p", "error", item.refused.message));
+        if (item.refused.server) {
+          var both = document.createElement("dl");
+          both.appendChild(text("dt", "", texts.server));
+          both.appendChild(text("dd", "server-version", item.refused.server.number + " " + item.refused.server.game + " (" + item.refused.server.results + ")"));
+          both.appendChild(text("dt", "", texts.mine));
+          both.appendChild(text("dd", "phone-version", item.number + " " + item.game));
+          li.appendChild(both);
+        }
+        var actions = document.createElement("p");
+        actions.className = "actions";
+        if (item.refused.kind === "conflict") {
+          var again = text("button", "again", texts.again);
+          again.type = "button";
+          again.addEventListener("click", function () { settle(index, true); });
+          actions.appendChild(again);
+        }
+        var discard = text("button", "danger discard", texts.discard);
+        discard.type = "button";
+        discard.addEventListener("click", function () { settle(index, false); });
+        actions.appendChild(discard);
+        li.appendChild(actions);
+      }
+      list.appendChild(li);
+    });
+    panel.hidden = items.length === 0 && !statusLine.textContent;
+    readyForm(items);
+  }
+
+  function status(message, kind) {
+    statusLine.textContent = message;
+    statusLine.className = "queue-status " + (kind || "");
+    panel.hidden = !message && load().length === 0;
+  }
+
+  // a refused game: send it again as the sheet's next game, or drop it; the games after it are
+  // numbered on from there
+  function settle(index, again) {
+    var items = load();
+    var item = items[index];
+    var start = item.number;
+    if (again) {
+      start = item.refused.next_number || serverNext;
+      item.refused = null;
+    } else {
+      items.splice(index, 1);
+    }
+    for (var i = index; i < items.length; i++) {
+      if (i === index && !again) start = Math.min(start, items[i].number);
+      items[i].number = start + (i - index);
+    }
+    save(items);
+    render();
+    flush();
+  }
+
+  function schedule() {
+    clearTimeout(timer);
+    var wait = Math.min(30000, 1000 * Math.pow(2, Math.min(failures, 5)));
+    timer = setTimeout(flush, wait);
+  }
+
+  // send the first game of the queue; ``answered`` (for a game typed just now) hears "stored",
+  // "invalid" (the form has an error), "refused" or "offline"
+  function flush(answered) {
+    var tell = answered || function () {};
+    if (sending) return;
+    var items = load();
+    var first = items[0];
+    if (!first) return;
+    if (first.refused) { status(texts.stopped, "error"); return; }
+    sending = true;
+    status(texts.sending, "");
+    var body = new FormData();
+    body.append("csrfmiddlewaretoken", form.elements.csrfmiddlewaretoken.value);
+    first.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
+    body.append("number", first.number);
+    body.append("waiting", items.length);
+    body.append("refused", items.filter(function (i) { return i.refused; }).length);
+    var abort = new AbortController();
+    var limit = setTimeout(function () { abort.abort(); }, 15000);
+    fetch(form.dataset.sendUrl, { method: "POST", body: body, credentials: "same-origin", signal: abort.signal })
+      .then(function (r) {
+        return r.json().then(function (json) { return { status: r.status, json: json }; });
+      })
+      .then(function (answer) {
+        clearTimeout(limit);
+        sending = false;
+        failures = 0;
+        var now = load();
+        var json = answer.json;
+        if (json.ok) {
+          now = now.filter(function (i) { return i.submission !== first.submission; });
+          save(now);
+          serverNext = json.next_number;
+          if (!now.length) {
+            // everything is on the server: show its sheet, with the message and a fresh form
+            // for the next game as the server builds it
+            tell("stored");
+            window.location.replace(window.location.href.split("#")[0]);
+            return;
+          }
+          swap(json);
+          render();
+          flush();
+        } else if (json.kind === "invalid" && answered) {
+          tell("invalid");
+        } else {
+          if (json.next_number) serverNext = json.next_number;
+          swap(json);
+          now.forEach(function (i) {
+            if (i.submission === first.submission) i.refused = json;
+          });
+          save(now);
+          tell("refused");
+          render();
+          status(texts.stopped, "error");
+        }
+      })
+      .catch(function () {
+        clearTimeout(limit);
+        sending = false;
+        failures += 1;
+        tell("offline");
+        render();
+        status(texts.offline, "offline");
+        schedule();
+      });
+  }
+
+  // the server's totals and sheet, while games are still waiting here
+  function swap(json) {
+    var totals = document.getElementById("link-totals");
+    var sheet = document.getElementById("link-sheet");
+    if (totals && json.totals) totals.innerHTML = json.totals;
+    if (sheet && json.sheet) sheet.innerHTML = json.sheet;
+  }
+
+  form.addEventListener("submit", function (event) {
+    var button = event.submitter;
+    if (button && button.value === "preview") {
+      if (navigator.onLine) return; // the server shows the result
+      event.preventDefault();
+      status(texts.checked, "");
+      return;
+    }
+    event.preventDefault();
+    var items = load();
+    var alone = items.length === 0;
+    items.push({
+      submission: form.elements.submission.value,
+      number: nextNumber(items),
+      game: describe(),
+      fields: fields(),
+      refused: null,
+    });
+    save(items); // kept before anything is sent: a dropout now loses nothing
+    if (!alone) {
+      freshForm();
+      render();
+      flush();
+      return;
+    }
+    // nothing waiting: send this game at once, and keep the form as typed until the server
+    // has answered; a typing error is then shown at its field by the server, as without script
+    flush(function (answer) {
+      if (answer === "invalid") {
+        save([]);
+        form.submit();
+      } else if (answer !== "stored") {
+        freshForm();
+        render();
+      }
+    });
+  });
+
+  window.addEventListener("online", function () { failures = 0; flush(); });
+  render();
+  if (load().length) flush();
+})();

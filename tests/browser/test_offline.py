@@ -1,0 +1,192 @@
+"""Phones that keep scoring when the hall's Wi-Fi drops (issue 14), on a 360 px phone in Chromium.
+
+The phones reach the laptop by plain http:// in the hall, where a browser allows no service
+worker: these tests block service workers, so the queue in the page's own storage is all the
+phone has, as in the hall."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+import scoring
+from tests.browser.conftest import PHONE, shoot
+from tests.factories import cego, make_entries, make_event, make_round
+from tournament import services
+from tournament.models import Entry, Table
+
+GAMES = [(1, 47), (2, 50), (3, 35)]  # (declarer, card points) of three Halbe
+
+
+def started(**event: Any) -> Table:
+    game = make_event(**event)
+    make_entries(game, 4)
+    return make_round(game).tables.get()
+
+
+def hall_phone(browser: Any) -> tuple[Any, Any]:
+    context = browser.new_context(
+        viewport=PHONE,
+        locale="de-DE",
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+        service_workers="block",  # plain http:// on the hall's network
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return context, page
+
+
+def type_game(page: Any, declarer: int, points: int) -> None:
+    page.select_option("select[name=contract]", "halbe")
+    page.select_option("select[name=declarer]", str(declarer))
+    page.fill("input[name=declarer_points]", str(points))
+    page.click("button[value=save]")
+
+
+def queued(page: Any, token: str) -> list[dict]:
+    return page.evaluate(f"JSON.parse(localStorage.getItem('cego-queue:{token}') || '[]')")
+
+
+def stored(table: Table) -> list[tuple[int, int, int]]:
+    return [
+        (h.number, h.data["declarer"], h.data["declarer_points"])
+        for h in table.hands.order_by("number")
+    ]
+
+
+def test_three_games_entered_offline_are_stored_once_each_in_order(live_server, browser):
+    table = started()
+    url = f"{live_server.url}/t/{table.token}/"
+    context, page = hall_phone(browser)
+    page.goto(url)
+    context.set_offline(True)
+    for i, (declarer, points) in enumerate(GAMES):
+        type_game(page, declarer, points)
+        page.wait_for_function(f"document.querySelectorAll('#queue li.waiting').length === {i + 1}")
+    queue = page.inner_text("#queue")
+    assert queue.count("noch nicht gesendet") == 3
+    assert "wird beim Senden geprüft" in queue  # no results offline: the server's engine decides
+    assert "Kein Netz" in queue
+    assert page.inner_text(".game-title") == "Spiel 4"  # the table goes on with game 4
+    shoot(page, "offline-queue-de-phone")
+    assert table.hands.count() == 0
+    page.close()  # the phone's browser is closed during the dropout
+
+    context.set_offline(False)
+    page = context.new_page()
+    page.goto(url)  # opened again once the network is back: the queue goes out by itself
+    page.wait_for_selector(".messages li.success")
+    assert queued(page, table.token) == []
+    assert stored(table) == [(n + 1, d, p) for n, (d, p) in enumerate(GAMES)]
+    # the standings are those of the three games, as the engine scores them
+    seats = [s.entry_id for s in table.seats.order_by("position")]
+    expected = [0, 0, 0, 0]
+    for declarer, points in GAMES:
+        hand = {"contract": "halbe", "declarer": declarer, "declarer_points": points}
+        for seat, value in enumerate(scoring.score("cego", hand, seats=4)):
+            expected[seat] += value
+    totals = {e.pk: e.total for e in Entry.objects.standings(table.round.event)}
+    assert [totals[pk] for pk in seats] == expected
+    context.close()
+
+
+def test_a_game_whose_answer_was_lost_is_stored_once(live_server, browser):
+    table = started()
+    context, page = hall_phone(browser)
+    page.goto(f"{live_server.url}/t/{table.token}/")
+    lost: list[int] = []
+
+    def stored_but_unheard(route: Any) -> None:
+        # the server receives and stores the game; the phone never hears the answer
+        route.fetch()
+        lost.append(1)
+        route.abort("connectionreset")
+
+    page.route("**/senden/", stored_but_unheard)
+    type_game(page, 1, 47)
+    page.wait_for_selector("#queue li.waiting")
+    assert lost == [1]
+    assert stored(table) == [(1, 1, 47)]
+    page.unroute("**/senden/")
+    # the phone sends it again by itself; the server knows the game's key
+    page.wait_for_selector(".messages li.success", timeout=30_000)
+    assert queued(page, table.token) == []
+    assert stored(table) == [(1, 1, 47)]
+    context.close()
+
+
+def test_a_game_another_phone_entered_meanwhile_is_shown_with_both_versions(live_server, browser):
+    table = started()
+    url = f"{live_server.url}/t/{table.token}/"
+    offline_context, offline = hall_phone(browser)
+    online_context, online = hall_phone(browser)
+    offline.goto(url)
+    online.goto(url)
+    offline_context.set_offline(True)
+    type_game(offline, 1, 47)  # game 1 on this phone, kept
+    offline.wait_for_selector("#queue li.waiting")
+    type_game(online, 2, 50)  # game 1 from the other phone, stored
+    online.wait_for_selector(".messages li.success")
+    offline_context.set_offline(False)
+    offline.wait_for_selector("#queue li.refused", timeout=30_000)
+    shown = offline.inner_text("#queue li.refused")
+    assert "Spiel 1 steht schon auf der Liste" in shown
+    names = [str(s.entry.player) for s in table.seats.order_by("position")]
+    server = offline.inner_text("#queue .server-version")
+    mine = offline.inner_text("#queue .phone-version")
+    assert names[2] in server and "50" in server  # the sheet's game 1
+    assert names[1] in mine and "47" in mine  # this phone's game 1
+    shoot(offline, "offline-conflict-de-phone")
+    assert stored(table) == [(1, 2, 50)]
+    # the table agrees it was another game: it goes on the sheet as game 2
+    with offline.expect_navigation():
+        offline.click("#queue li.refused button.again")
+    offline.wait_for_selector(".messages li.success")
+    assert stored(table) == [(1, 2, 50), (2, 1, 47)]
+    offline_context.close()
+    online_context.close()
+
+
+def test_a_queued_game_for_a_round_closed_meanwhile_is_refused_visibly(live_server, browser):
+    table = started(hands_per_round={"4": 1})
+    context, page = hall_phone(browser)
+    page.goto(f"{live_server.url}/t/{table.token}/")
+    context.set_offline(True)
+    type_game(page, 1, 47)
+    page.wait_for_selector("#queue li.waiting")
+    # meanwhile the scorer enters the paper sheet's totals and closes the round
+    services.record_totals(table=table, totals=[-60, 20, 20, 20])
+    services.close_round(round=table.round)
+    context.set_offline(False)
+    page.wait_for_selector("#queue li.refused", timeout=30_000)
+    assert re.search(r"Durchgang 1 ist geschlossen", page.inner_text("#queue li.refused"))
+    assert page.locator("#queue li.refused button.again").count() == 0
+    assert len(queued(page, table.token)) == 1  # kept on the phone, never dropped silently
+    # the director sees the table flagged on the round page
+    from tournament.models import TablePhone
+
+    assert TablePhone.objects.get(table=table).refused == 1
+    assert [h.kind for h in table.hands.all()] == ["totals"]
+    context.close()
+
+
+@pytest.mark.parametrize("declarer", [1])
+def test_a_typing_error_is_shown_at_its_field_as_before(live_server, browser, declarer):
+    table = started()
+    context, page = hall_phone(browser)
+    page.goto(f"{live_server.url}/t/{table.token}/")
+    services.record_hand(table=table, data=cego())  # so that the page is not the first
+    page.reload()
+    page.select_option("select[name=contract]", "halbe")
+    page.select_option("select[name=declarer]", str(declarer))
+    page.fill("input[name=declarer_points]", "99")  # more than the 70 card points of a game
+    with page.expect_navigation():
+        page.click("button[value=save]")
+    assert page.locator(".errorlist, .error").count() >= 1
+    assert queued(page, table.token) == []
+    assert table.hands.count() == 1
+    context.close()

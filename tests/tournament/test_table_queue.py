@@ -1,0 +1,158 @@
+"""The phone's queue on the server's side (issue 14): a game sent from the table link's queue is
+stored once however often it comes, only as the number it was entered as, or refused with a
+reason the table reads; the director sees what each phone reported."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from tests.factories import cego, make_entries, make_event, make_round, make_user
+from tournament import services
+from tournament.models import Hand, Table, TablePhone
+
+pytestmark = pytest.mark.django_db
+
+
+def _table(**event: Any) -> Table:
+    game = make_event(**event)
+    make_entries(game, 4)
+    return make_round(game).tables.get()
+
+
+def phone() -> Client:
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client
+
+
+def send(client: Client, table: Table, number: int, key: str | None = None, **game: str) -> Any:
+    data = {
+        "contract": "halbe",
+        "declarer": "1",
+        "declarer_points": "47",
+        "submission": key or str(uuid.uuid4()),
+        "number": str(number),
+        "waiting": "1",
+        "refused": "0",
+        **game,
+    }
+    return client.post(f"/t/{table.token}/senden/", data)
+
+
+def test_a_game_sent_twice_is_stored_once():
+    table = _table()
+    client, key = phone(), str(uuid.uuid4())
+    first = send(client, table, 1, key)
+    assert first.status_code == 200
+    assert first.json()["ok"] and first.json()["number"] == 1
+    # the phone did not hear the answer and sends it again
+    again = send(client, table, 1, key)
+    assert again.status_code == 200 and again.json()["number"] == 1
+    assert Hand.objects.filter(table=table).count() == 1
+
+
+def test_the_answer_carries_the_sheet_with_the_results():
+    table = _table()
+    answer = send(phone(), table, 1).json()
+    assert answer["next_number"] == 2
+    assert "+60" in answer["results"]  # the declarer's Halbe, won with 47
+    assert "+60" in answer["totals"] and "Halbe" in answer["sheet"]
+
+
+def test_games_sent_in_order_are_stored_in_order():
+    table = _table()
+    client = phone()
+    for number, declarer in ((1, "1"), (2, "2"), (3, "3")):
+        assert send(client, table, number, declarer=declarer).status_code == 200
+    stored = list(table.hands.order_by("number").values_list("number", "data__declarer"))
+    assert stored == [(1, 1), (2, 2), (3, 3)]
+
+
+def test_a_number_entered_meanwhile_by_another_phone_is_shown_with_both_games():
+    table = _table()
+    services.record_hand(table=table, data=cego("eine", 2, 41))  # the other phone's game 1
+    answer = send(phone(), table, 1)
+    assert answer.status_code == 409
+    json = answer.json()
+    assert json["kind"] == "conflict"
+    assert "Game 1 is on the sheet already" in json["message"]
+    assert json["server"]["number"] == 1 and "Eine" in json["server"]["game"]
+    assert json["next_number"] == 2
+    assert Hand.objects.filter(table=table).count() == 1
+    # sent again as the sheet's next game, it is stored as game 2
+    assert send(phone(), table, 2).json()["number"] == 2
+
+
+def test_a_game_for_a_closed_round_is_refused_with_the_reason():
+    table = _table(hands_per_round={"4": 1})
+    services.record_totals(table=table, totals=[-60, 20, 20, 20])  # the scorer, from the paper
+    services.close_round(round=table.round)
+    answer = send(phone(), table, 2)
+    assert answer.status_code == 409
+    assert answer.json()["kind"] == "closed"
+    assert "Round 1 is closed; this game was not stored" in answer.json()["message"]
+
+
+def test_a_game_for_a_handed_in_sheet_is_refused_with_the_reason():
+    table = _table(hands_per_round={"4": 1})
+    services.record_hand(table=table, data=cego())
+    services.submit_table(table=table)
+    answer = send(phone(), table, 2)
+    assert answer.status_code == 409
+    assert "handed in meanwhile" in answer.json()["message"]
+
+
+def test_a_game_the_engine_rejects_is_refused_with_its_error():
+    table = _table()
+    answer = send(phone(), table, 1, declarer_points="99")  # more card points than there are
+    assert answer.status_code == 422
+    assert answer.json()["kind"] == "invalid"
+    assert answer.json()["message"]
+    assert not Hand.objects.filter(table=table).exists()
+
+
+def test_the_round_page_shows_the_director_what_each_phone_reported():
+    table = _table()
+    client = phone()
+    send(client, table, 1)
+    client.post(
+        f"/t/{table.token}/senden/",
+        {
+            "contract": "halbe",
+            "declarer": "1",
+            "declarer_points": "47",
+            "submission": str(uuid.uuid4()),
+            "number": "2",
+            "waiting": "3",
+            "refused": "0",
+        },
+    )
+    report = TablePhone.objects.get(table=table)
+    assert (report.waiting, report.refused) == (2, 0)  # three waiting, one of them stored now
+    director = phone()
+    director.force_login(make_user())
+    page = director.get(f"/turnier/{table.round.event.slug}/durchgang/1/").content.decode()
+    assert "Game 2 arrived at" in page
+    assert "The phone holds 2 games not sent yet" in page
+    # a refusal is flagged with its reason
+    send(client, table, 7)
+    page = director.get(f"/turnier/{table.round.event.slug}/durchgang/1/").content.decode()
+    assert "1 game was refused:" in page
+    assert "This phone sent game 7, but the sheet has 2 games" in page
+
+
+def test_the_public_round_page_shows_no_phone_reports():
+    table = _table()
+    send(phone(), table, 1)
+    page = phone().get(f"/turnier/{table.round.event.slug}/durchgang/1/").content.decode()
+    assert "arrived at" not in page
+
+
+def test_sending_takes_only_a_post():
+    table = _table()
+    assert phone().get(f"/t/{table.token}/senden/").status_code == 405
