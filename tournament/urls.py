@@ -82,6 +82,7 @@ urlpatterns = [
     path("tisch/<int:pk>/verlauf/", views.table_history, name="table_history"),
     path("tisch/<int:pk>/spiel/<int:number>/", views.hand_edit, name="hand_edit"),
     path("turnier/<slug:slug>/verlauf/", views.event_history, name="event_history"),
+    path("t/sw.js", views.service_worker, name="table_service_worker"),
     path("t/<str:token>/", views.table_link, name="table_link"),
     path("t/<str:token>/vorschau/", views.link_preview, name="link_preview"),
     path("t/<str:token>/senden/", views.link_send, name="link_send"),

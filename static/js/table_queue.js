@@ -84,9 +84,31 @@
     return n;
   }
 
+  // where a game's form depends on its number (the five-seat dealer sits out), the page brings
+  // the forms of the next games, rendered by the server: the one for game n is put in place
+  var period = parseInt(form.dataset.period, 10) || 1;
+  var shown = parseInt(form.dataset.number, 10);
+  function inputsFor(n) {
+    var ahead = form.querySelectorAll("template.inputs-ahead");
+    if (!ahead.length) return null;
+    var first = parseInt(ahead[0].dataset.number, 10);
+    var k = first + (((n - first) % period) + period) % period;
+    return form.querySelector("template.inputs-ahead[data-number='" + k + "']");
+  }
+  function showInputs(n) {
+    if (n === shown) return;
+    var template = inputsFor(n);
+    var current = form.querySelector(".hand-inputs");
+    if (!template || !current) return;
+    current.replaceWith(template.content.firstElementChild.cloneNode(true));
+    shown = n;
+    form.dispatchEvent(new Event("change"));
+  }
+
   // the form, ready for the game after the ones kept on the phone
   function readyForm(items) {
     var n = nextNumber(items);
+    showInputs(n);
     var title = form.querySelector(".game-title");
     if (title && texts["game-title"]) title.textContent = texts["game-title"].replace("§", n);
     var dealer = form.querySelector(".dealer-name");
@@ -301,6 +323,10 @@
   });
 
   window.addEventListener("online", function () { failures = 0; flush(); });
+  // over HTTPS a service worker keeps this page for a reload during a dropout (/t/sw.js)
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register(form.dataset.worker).catch(function () {});
+  }
   render();
   if (load().length) flush();
 })();

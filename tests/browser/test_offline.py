@@ -190,3 +190,75 @@ def test_a_typing_error_is_shown_at_its_field_as_before(live_server, browser, de
     assert queued(page, table.token) == []
     assert table.hands.count() == 1
     context.close()
+
+
+def test_over_https_the_page_itself_survives_a_reload_during_the_dropout(live_server, browser):
+    # 127.0.0.1 counts as a secure context, as an https:// address does: a service worker runs
+    table = started()
+    url = f"{live_server.url}/t/{table.token}/"
+    context = browser.new_context(viewport=PHONE, locale="de-DE", is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(url)
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function(
+        "caches.keys().then(names => Promise.all(names.map(n => caches.open(n)"
+        ".then(c => c.match(location.href))))).then(found => found.some(Boolean))"
+    )
+    context.set_offline(True)
+    page.reload()  # no network: the page comes from the phone
+    assert page.locator("#hand-form").count() == 1
+    type_game(page, 2, 50)
+    page.wait_for_selector("#queue li.waiting")
+    assert table.hands.count() == 0
+    context.set_offline(False)
+    page.wait_for_selector(".messages li.success", timeout=30_000)
+    assert stored(table) == [(1, 2, 50)]
+    context.close()
+
+
+def test_the_service_worker_is_served_for_the_table_links():
+    from django.test import Client
+
+    response = Client().get("/t/sw.js")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/javascript")
+    body = response.content.decode()
+    assert "/static/js/table_queue.js" in body and 'request.method !== "GET"' in body
+
+
+def declarers(page: Any) -> list[str]:
+    return page.eval_on_selector_all(
+        "select[name=declarer] option", "options => options.map(o => o.value)"
+    )
+
+
+def test_offline_each_game_offers_its_own_declarers_at_a_five_seat_table(live_server, browser):
+    from tests.factories import make_table
+
+    table = make_table(players=5)
+    context, page = hall_phone(browser)
+    page.goto(f"{live_server.url}/t/{table.token}/")
+    assert declarers(page) == ["", "1", "2", "3", "4"]  # seat 0 deals game 1 and sits out
+    context.set_offline(True)
+    page.select_option("select[name=contract]", "cego")
+    page.select_option("select[name=declarer]", "2")
+    page.fill("input[name=declarer_points]", "40")
+    page.click("button[value=save]")
+    page.wait_for_selector("#queue li.waiting")
+    assert declarers(page) == ["", "0", "2", "3", "4"]  # seat 1 deals game 2
+    dealer = str(table.seats.get(position=1).entry.player)
+    assert page.inner_text(".sitting-out").startswith(f"{dealer} gibt dieses Spiel und setzt aus")
+    page.select_option("select[name=contract]", "cego")
+    page.select_option("select[name=declarer]", "3")
+    page.fill("input[name=declarer_points]", "41")
+    page.click("button[value=save]")
+    page.wait_for_function("document.querySelectorAll('#queue li.waiting').length === 2")
+    assert declarers(page) == ["", "0", "1", "3", "4"]  # seat 2 deals game 3
+    context.set_offline(False)
+    page.wait_for_selector(".messages li.success", timeout=30_000)
+    assert [(h.number, h.data["declarer"]) for h in table.hands.order_by("number")] == [
+        (1, 2),
+        (2, 3),
+    ]
+    context.close()

@@ -15,7 +15,7 @@ from .director import (
     season_create,
     table_void,
 )
-from .link import link_action, link_preview, link_send, table_link
+from .link import link_action, link_preview, link_send, service_worker, table_link
 from .paper import (
     event_xlsx,
     import_players,
@@ -90,6 +90,7 @@ __all__ = [
     "season_create",
     "season_detail",
     "season_xlsx",
+    "service_worker",
     "table_confirm",
     "table_history",
     "table_link",

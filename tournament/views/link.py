@@ -12,9 +12,13 @@ confirmed one seat of a table cannot confirm another seat of it, and the history
 
 from __future__ import annotations
 
+import functools
+import hashlib
+from pathlib import Path
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -109,6 +113,8 @@ def table_link(request: HttpRequest, token: str) -> HttpResponse:
     context["last_hand"] = context["rows"][-1].hand if context["rows"] else None
     context["undo_form"] = ReasonForm()
     context["dealers"] = _dealers(table, context["players"], context["next_number"])
+    if context["show_form"]:
+        context["forms_ahead"] = _forms_ahead(table, context["players"], context["next_number"])
     return _with_device(request, render(request, "tournament/link.html", context))
 
 
@@ -116,6 +122,18 @@ def _dealers(table: Table, players: list[str], first: int) -> dict[int, str]:
     """Who deals each of the next games, for a phone that enters games offline (issue 14)."""
     wanted = table.round.event.hands_for(table.size) or first + 50
     return {n: players[dealer_for(n, table.size)] for n in range(first, wanted + 2)}
+
+
+def _forms_ahead(table: Table, players: list[str], first: int) -> list[tuple[int, Any]]:
+    """The hand form's inputs for the games after this one, where they differ from game to game
+    (five-seat Cego: the dealer sits out and is offered neither as declarer nor for Räuber
+    points), so that a phone entering games offline shows each game's own form. The deal goes
+    round the table: a table of n seats needs n forms."""
+    game = table.round.event.game_type
+    numbers = range(first + 1, first + table.size + 1)
+    if all(game.sitting_out(table.size, n) is None for n in numbers):
+        return []
+    return [(n, game.hand_form(table=table, players=players, number=n)) for n in numbers]
 
 
 @require_POST
@@ -186,6 +204,31 @@ def _sheet_parts(request: HttpRequest, table: Table) -> dict[str, Any]:
         "totals": render_to_string("tournament/includes/link_totals.html", context, request),
         "sheet": render_to_string("tournament/includes/link_sheet.html", context, request),
     }
+
+
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The table link's service worker (templates/tournament/js/table_sw.js), at /t/sw.js so that
+    it may serve the pages under /t/. Its cache is named after the app's static files: a new
+    release replaces the pages and assets it keeps."""
+    response = render(
+        request,
+        "tournament/js/table_sw.js",
+        {"version": _assets_version()},
+        content_type="application/javascript",
+    )
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@functools.cache
+def _assets_version() -> str:
+    """A short digest of the assets the service worker keeps, read once per process."""
+    digest = hashlib.blake2b(digest_size=6)
+    for name in ("css/app.css", "js/hand_form.js", "js/table_queue.js"):
+        path = finders.find(name)
+        if path:
+            digest.update(Path(path).read_bytes())
+    return digest.hexdigest()
 
 
 def _link_closed(table: Table) -> str:
