@@ -54,7 +54,7 @@ import urllib.request
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -70,6 +70,7 @@ SECONDS = 45.0
 # connections to the server at once: far more than its 12 threads, far fewer than 1,500 phones
 CONNECTIONS = 100
 HALL = "bench-hall"
+SERVER_LOG = ROOT / "bench" / "out" / "load-server.log"  # gunicorn's and Django's, every run
 ENDPOINTS = ("standings", "projector rows", "posts")
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
@@ -164,13 +165,25 @@ def cpu_seconds(before: dict[int, int], after: dict[int, int]) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+def settle(server_pid: int, log: Log, longest: float = 30.0) -> None:
+    """Wait until the server is idle (its workers have started and loaded the app)."""
+    start = time.monotonic()
+    ticks = process_ticks(server_pid)
+    while time.monotonic() - start < longest:
+        time.sleep(1)
+        now = process_ticks(server_pid)
+        if cpu_seconds(ticks, now) < 0.05:
+            break
+        ticks = now
+    else:
+        log(f"      the server was still busy after {longest:.0f} s; measuring anyway")
+
+
 @contextmanager
 def gunicorn(log: Log) -> Iterator[tuple[str, subprocess.Popen]]:
     """gunicorn as ``make serve`` runs it, on 127.0.0.1 only; always stopped on the way out."""
     port = free_port()
-    server_log = ROOT / "bench" / "out" / "load-server.log"
-    server_log.parent.mkdir(exist_ok=True)
-    server_log.write_text("")
+    server_log = SERVER_LOG
     env = {**os.environ, "DJANGO_ALLOWED_HOSTS": "127.0.0.1"}
     env.pop("DJANGO_DEBUG", None)
     command = [
@@ -190,7 +203,11 @@ def gunicorn(log: Log) -> Iterator[tuple[str, subprocess.Popen]]:
         str(server_log),
     ]
     # a session of its own: Ctrl-C reaches this process only, which then stops the server itself
-    server = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
+    # its log (Django's too) into the file, not among the figures
+    with server_log.open("a") as output:
+        server = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=output, stderr=output, start_new_session=True
+        )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -206,15 +223,16 @@ def gunicorn(log: Log) -> Iterator[tuple[str, subprocess.Popen]]:
                         f"gunicorn did not answer in 60 s; see {server_log}"
                     ) from None
                 time.sleep(0.2)
-        log(f"      server: gunicorn, 3 workers x 4 threads, {base}, log {server_log}")
         yield base, server
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        # the whole process group: workers still busy with a backlog outlive a master that is
+        # told to stop, and would go on working (and skew the next figures) without it
+        os.killpg(server.pid, signal.SIGTERM)
+        with suppress(subprocess.TimeoutExpired):
+            server.wait(timeout=10)
+        with suppress(ProcessLookupError):
+            os.killpg(server.pid, signal.SIGKILL)
+        server.wait()
 
 
 # --- the events ---------------------------------------------------------------------------------
@@ -340,6 +358,7 @@ class Hall:
             cookie_jar=aiohttp.DummyCookieJar(),  # phones carry no login; tables send their own
             auto_decompress=False,  # the phone unpacks; the generator only counts the bytes
         ) as session:
+            links = await asyncio.gather(*(self.open_link(session, t) for t in scenario.tokens))
             loop = asyncio.get_running_loop()
             self.start = loop.time()
             self.counted_from = self.start + scenario.warmup
@@ -348,7 +367,7 @@ class Hall:
                 asyncio.create_task(self.phone(session, self.rng.uniform(0, PERIOD)))
                 for _ in range(scenario.phones)
             ]
-            tasks += [asyncio.create_task(self.table(session, t)) for t in scenario.tokens]
+            tasks += [asyncio.create_task(self.table(session, link)) for link in links if link]
             await asyncio.sleep(max(0.0, self.counted_from - loop.time()))
             ticks, own, wall = process_ticks(server_pid), time.process_time(), time.perf_counter()
             await asyncio.sleep(max(0.0, self.until - loop.time()))
@@ -424,21 +443,27 @@ class Hall:
         if counted:
             tally.answered(r.status, took, size, r.status in (200, 304))
 
-    async def table(self, session, token: str) -> None:
-        """One table's phone: the link once, then a game every few seconds or minutes."""
+    async def open_link(self, session, token: str) -> tuple[str, str, str] | None:
+        """A table's phone opens its link before the run (as it did when the round started):
+        the address, its CSRF token and the cookies to send back; None when that failed."""
         import aiohttp
 
-        path = f"/t/{token}/"
-        url = self.base + path
-        tally = self.tallies["posts"]
+        url = f"{self.base}/t/{token}/"
         try:
-            async with session.get(url) as r:
+            async with session.get(url, timeout=aiohttp.ClientTimeout(total=60)) as r:
                 page = await r.text()
                 cookies = "; ".join(f"{k}={m.value}" for k, m in r.cookies.items())
-            form_token = CSRF.search(page).group(1)
+            return url, CSRF.search(page).group(1), cookies
         except (aiohttp.ClientError, TimeoutError, AttributeError) as exc:
-            tally.failed(f"table page: {type(exc).__name__}")
-            return
+            self.tallies["posts"].failed(f"table page: {type(exc).__name__}")
+            return None
+
+    async def table(self, session, link: tuple[str, str, str]) -> None:
+        """One table's phone: a game every few seconds or minutes."""
+        import aiohttp
+
+        url, form_token, cookies = link
+        tally = self.tallies["posts"]
         low, high = self.scenario.post_gap
         when = self.start + self.rng.uniform(0, high)
         number = 0
@@ -587,19 +612,27 @@ def run_load(
             phones = round(HALL_PHONES * factor)
             yield factor, Scenario(slug, tokens, phones, gap, warmup, seconds)
 
+    def measured(label: str, factor: float, scenario: Scenario) -> None:
+        # a server of its own for each run: what an overrun server still has queued when a run
+        # ends is dropped with it, and cannot slow down the next run
+        with gunicorn(log) as (base, server):
+            settle(server.pid, log)
+            outcome = measure(base, server.pid, scenario)
+        report(label, factor, outcome, scenario, figure, log)
+
+    SERVER_LOG.parent.mkdir(exist_ok=True)
+    SERVER_LOG.write_text("")
+    log(f"      load: gunicorn as make serve runs it (3 workers x 4 threads), log in {SERVER_LOG}")
     previous = signal.signal(signal.SIGTERM, _stop)
     try:
-        with gunicorn(log) as (base, server):
-            if "demo day" in events:
-                tokens = prepare_hall_event()
-                for factor, scenario in scenarios(HALL, tokens):
-                    outcome = measure(base, server.pid, scenario)
-                    report("demo day", factor, outcome, scenario, figure, log)
-            if "1,000 players" in events:
-                with playing_round(generate.BIG, HALL_TABLES) as tokens:
-                    for factor, scenario in scenarios(generate.BIG, tokens):
-                        outcome = measure(base, server.pid, scenario)
-                        report("1,000 players", factor, outcome, scenario, figure, log)
+        if "demo day" in events:
+            tokens = prepare_hall_event()
+            for factor, scenario in scenarios(HALL, tokens):
+                measured("demo day", factor, scenario)
+        if "1,000 players" in events:
+            with playing_round(generate.BIG, HALL_TABLES) as tokens:
+                for factor, scenario in scenarios(generate.BIG, tokens):
+                    measured("1,000 players", factor, scenario)
     finally:
         signal.signal(signal.SIGTERM, previous)
 
@@ -634,11 +667,11 @@ def main() -> int:
     run.OUT.mkdir(exist_ok=True)
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
-    if not Event.objects.filter(slug=generate.BIG).exists():
-        generate.build_event(generate.BIG, 1000, rounds=2, log=run.log)
     events = {"demo": ("demo day",), "big": ("1,000 players",)}.get(
         args.event, ("demo day", "1,000 players")
     )
+    if "1,000 players" in events and not Event.objects.filter(slug=generate.BIG).exists():
+        generate.build_event(generate.BIG, 1000, rounds=2, log=run.log)
     run_load(
         run.figure,
         run.log,
