@@ -6,8 +6,10 @@
 
 What it simulates: a tournament day as the laptop serves it. gunicorn runs exactly as ``make serve``
 runs it (3 workers, 4 threads, timeout 60, debug off), but bound to a free port on 127.0.0.1 only,
-on the same database; it is stopped at the end whatever happens (Ctrl-C too). Against it, from one
-asyncio process with one aiohttp session:
+on the same database, started afresh for each run (an overrun server's queue dies with it) and
+stopped with all its workers whatever happens (Ctrl-C too); its log and Django's go to
+bench/out/load-server.log. Against it, from one asyncio process with one aiohttp session (at most
+100 connections at once, a 10 s limit per request):
 
 - **phones**: every player's phone opens the event's standings (``/turnier/<slug>/rangliste/``) and
   the projector rows (``/turnier/<slug>/beamer/zeilen/``) every 15 s, each phone with its own random
@@ -28,7 +30,9 @@ The schedule is fixed in advance (open loop): a slow server does not slow the ph
 answers just arrive late or, after 10 s, count as errors. Each run has a warm-up (5 s, not counted)
 and a measured window (``--seconds``, 45 by default); a request counts when it starts inside the
 window, and the run stops by itself once the last of those has answered or timed out. The number
-of requests is bounded by the schedule (and checked against a hard limit).
+of requests is bounded by the schedule (and checked against a hard limit). A round has 24 games
+a table: at 10x a table posts about 4 in 45 s, so a run of more than about 5 minutes at 10x runs
+out of games (the 25th post is refused and counts as an error).
 
 Figures per event, for the run at ``--scale`` (10x): reads per second achieved, p50/p95/p99 per
 endpoint, 200s and 304s, errors, the server's CPU in cores (utime + stime of gunicorn's master and
@@ -247,9 +251,12 @@ def prepare_hall_event() -> list[str]:
     from tournament.models import Event, Player
 
     Event.objects.filter(slug=HALL).delete()
-    Player.objects.filter(last_name__startswith=HALL).delete()
+    # the players of an earlier run come again
+    players = list(Player.objects.filter(last_name__startswith=HALL).order_by("pk")[:144])
     with transaction.atomic():
-        event = generate._event(HALL, "Benchmark Spieltag", generate._players(144, HALL))
+        if len(players) < 144:
+            players = generate._players(144, HALL)
+        event = generate._event(HALL, "Benchmark Spieltag", players)
     rnd = services.add_round(event=event)
     services.draw_round(round=rnd, seed=13)
     services.start_round(round=rnd)
