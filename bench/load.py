@@ -321,6 +321,7 @@ class Outcome:
     saved: list[uuid.UUID]  # submission keys answered with a 302 (the whole run)
     unanswered: list[uuid.UUID]  # sent, but no 302 (error, timeout)
     requests: int
+    load_average: str  # the machine's, at the end of the window: other work shares the cores
 
     @property
     def reads(self) -> float:
@@ -390,6 +391,7 @@ class Hall:
             saved=self.saved,
             unanswered=self.unanswered,
             requests=self.requests,
+            load_average=" ".join(Path("/proc/loadavg").read_text().split()[:3]),
         )
 
     async def _at(self, when: float) -> bool:
@@ -529,7 +531,10 @@ def stored_once(outcome: Outcome) -> tuple[bool, str]:
     doubled = sum(1 for n in counts.values() if n > 1)
     once = sum(1 for key in outcome.saved if counts.get(key) == 1)
     stored_anyway = sum(1 for key in outcome.unanswered if counts.get(key))
-    text = f"{once}/{len(outcome.saved)} stored once, {lost} lost, {doubled} doubled"
+    text = (
+        f"{once}/{len(outcome.saved)} answered posts of the run (warm-up too) stored once, "
+        f"{lost} lost, {doubled} doubled"
+    )
     if outcome.unanswered:
         text += f" ({stored_anyway} of {len(outcome.unanswered)} unanswered posts stored)"
     return lost == 0 and doubled == 0 and once == len(outcome.saved), text
@@ -570,6 +575,7 @@ def report(label: str, scale: float, outcome: Outcome, scenario: Scenario, figur
     )
     cpu_line = f"{outcome.server_cpu:.2f} cores"
     own_line = (
+        f"machine load average {outcome.load_average}; "
         f"generator: {outcome.own_cpu:.2f} cores, {outcome.requests} requests, started p99 "
         f"{late * 1000:.0f} ms late; bytes per answer: standings "
         f"{standings.received // max(1, sum(standings.statuses.values())):,}, projector rows "
