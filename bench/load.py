@@ -685,14 +685,18 @@ def main() -> int:
     )
     if "1,000 players" in events and not Event.objects.filter(slug=generate.BIG).exists():
         generate.build_event(generate.BIG, 1000, rounds=2, log=run.log)
-    run_load(
-        run.figure,
-        run.log,
-        seconds=args.seconds,
-        warmup=args.warmup,
-        scale=args.scale,
-        events=events,
-    )
+    try:
+        run_load(
+            run.figure,
+            run.log,
+            seconds=args.seconds,
+            warmup=args.warmup,
+            scale=args.scale,
+            events=events,
+        )
+    except KeyboardInterrupt:
+        run.log("interrupted: the server is stopped and the extra round deleted")
+        return 130
     missed = [name for name, ok in run.RESULTS if not ok]
     run.log(
         f"SUMMARY: {len(run.RESULTS) - len(missed)} of {len(run.RESULTS)} targets met"
