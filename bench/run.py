@@ -60,7 +60,7 @@ from django.db import connection, transaction  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import override_settings  # noqa: E402
 
-from bench import generate  # noqa: E402
+from bench import generate, load  # noqa: E402
 from tournament import services, standings  # noqa: E402
 from tournament.models import Entry, Event, Hand, Round, Season, Table  # noqa: E402
 
@@ -401,6 +401,7 @@ def main() -> int:
     bench_growth()
     if not args.quick:
         bench_http()
+        load.run_load(figure, log)  # the hall full of phones (bench/load.py)
     missed = [name for name, ok in RESULTS if not ok]
     log(
         f"SUMMARY: {len(RESULTS) - len(missed)} of {len(RESULTS)} targets met"
