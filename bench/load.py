@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gzip
 import math
 import os
 import random
@@ -460,7 +461,10 @@ class Hall:
         url = f"{self.base}/t/{token}/"
         try:
             async with session.get(url, timeout=aiohttp.ClientTimeout(total=60)) as r:
-                page = await r.text()
+                body = await r.read()
+                if r.headers.get("Content-Encoding") == "gzip":  # the session unpacks nothing
+                    body = gzip.decompress(body)
+                page = body.decode()
                 cookies = "; ".join(f"{k}={m.value}" for k, m in r.cookies.items())
             return url, CSRF.search(page).group(1), cookies
         except (aiohttp.ClientError, TimeoutError, AttributeError) as exc:

@@ -20,13 +20,18 @@ memcached for several servers). A request then costs one query: the event's row 
   that ask for the same page at the same moment wait for it (up to ``WAIT`` seconds) instead of
   computing it too.
 
+- **Kept whole.** A response the same for everybody (no login, no message waiting) is kept whole
+  and compressed as well: the next request of the version gets it without a template rendered.
+  Such a page holds no form token (the language switch needs none: tournament.urls).
+
 A view uses it in three steps: ``page = CachedPage(request, "standings", event.pk, event.version,
-...)``; ``page.not_modified()`` (a 304 or None); ``page.respond(response)`` around the response
-built with ``page.body(render)``.
+...)``; ``page.ready()`` (a 304, the whole response kept, or None); ``page.respond(response)``
+around the response built with ``page.body(render)``.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import time
 from collections.abc import Callable
@@ -89,15 +94,35 @@ class CachedPage:
         cookies = self.request.COOKIES
         return settings.SESSION_COOKIE_NAME not in cookies and "messages" not in cookies
 
-    def not_modified(self) -> HttpResponse | None:
-        """304 Not Modified when the client holds this very page already."""
+    def ready(self) -> HttpResponse | None:
+        """The answer that needs nothing computed, for a request whose response is the same for
+        everybody: 304 Not Modified when the client holds this very page already, else the whole
+        response as an earlier request of this version got it (compressed ahead). None: the
+        view builds the page."""
         if not self.shared:
             return None
         sent = self.request.headers.get("If-None-Match", "")
         held = {tag.strip().removeprefix("W/") for tag in sent.split(",")}
-        if self.etag not in held and "*" not in held:
+        if self.etag in held or "*" in held:
+            return self.respond(HttpResponseNotModified())
+        kept = cache.get(self.whole_key)
+        if kept is None:
             return None
-        return self.respond(HttpResponseNotModified())
+        content_type, packed = kept
+        response = HttpResponse(content_type=content_type)
+        if "gzip" in self.request.headers.get("Accept-Encoding", ""):
+            response.content = packed
+            response["Content-Encoding"] = "gzip"
+        else:
+            response.content = gzip.decompress(packed)
+        patch_vary_headers(response, ["Accept-Encoding"])
+        return self.respond(response)
+
+    @property
+    def whole_key(self) -> str:
+        """The whole response's key: the page around the body names the full address (the
+        language switch and the login come back to it)."""
+        return self.key + ":whole:" + _digest(self.request.get_full_path())
 
     def body(self, render: Callable[[], str]) -> SafeString:
         """The page's cached part, computed by ``render`` the first time it is asked for."""
@@ -134,9 +159,13 @@ class CachedPage:
 
     def respond(self, response: HttpResponse) -> HttpResponse:
         """Mark ``response`` with the page's ETag: the browser keeps it and asks again with it
-        (Cache-Control: no-cache means "check with the server before each use")."""
+        (Cache-Control: no-cache means "check with the server before each use"). A response the
+        same for everybody is kept whole, compressed, for the next request of this version."""
         if self.shared:
             response["ETag"] = self.etag
+            if response.status_code == 200 and "Content-Encoding" not in response:
+                packed = gzip.compress(response.content, compresslevel=6, mtime=0)
+                cache.set(self.whole_key, (response["Content-Type"], packed), TIMEOUT)
         response["Cache-Control"] = "no-cache"
         patch_vary_headers(response, ["Cookie"])
         return response

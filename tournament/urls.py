@@ -1,6 +1,8 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 
 from . import views
 
@@ -8,7 +10,10 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("anmelden/", auth_views.LoginView.as_view(), name="login"),
     path("abmelden/", auth_views.LogoutView.as_view(), name="logout"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # The language switch takes no form token: another site could at most switch a visitor's
+    # language, and without a token the page around the standings is the same for every visitor,
+    # so that it is kept whole in the page cache (tournament.pagecache).
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("admin/", admin.site.urls),
     path("saison/neu/", views.season_create, name="season_create"),
     path("saison/<slug:slug>/", views.season_detail, name="season"),

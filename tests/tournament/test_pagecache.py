@@ -417,3 +417,28 @@ def test_the_page_around_a_cached_body_reads_as_before():
     assert names == [table.round.event.season.name, table.round.event.name]
     assert "Table" not in crumbs
     assert "<title>Standings · " in page
+
+
+def test_a_page_the_same_for_everybody_is_served_whole_without_a_template():
+    table = _world()
+    url = pages(table)["standings"]
+    first = Client().get(url)
+    assert "tournament/standings.html" in [t.name for t in first.templates]
+    again = Client().get(url)  # another visitor, same version
+    assert again.templates == []
+    assert text(again) == text(first)
+    packed = Client().get(url, HTTP_ACCEPT_ENCODING="gzip")
+    assert packed["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.content) == first.content
+
+
+def test_the_language_switch_works_from_a_page_kept_whole():
+    table = _world()
+    url = pages(table)["standings"]
+    Client().get(url)
+    visitor = Client(enforce_csrf_checks=True)
+    page = visitor.get(url).content.decode()
+    assert "csrfmiddlewaretoken" not in page  # the page is the same for every visitor
+    response = visitor.post("/i18n/setlang/", {"language": "en", "next": url})
+    assert response.status_code == 302
+    assert "Standings" in visitor.get(url).content.decode()

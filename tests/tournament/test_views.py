@@ -494,7 +494,13 @@ def correct_hand() -> Write:
 
 
 # the players' own page of a table, opened from the sheet's QR code (tested further below)
-TABLE_LINK_PAGES = {"table_link", "link_preview", "link_action", "link_send"}
+TABLE_LINK_PAGES = {
+    "table_link",
+    "link_preview",
+    "link_action",
+    "link_send",
+    "table_service_worker",  # tests/browser/test_offline.py
+}
 
 # (url name, how to make the change); round_action once for each of its actions
 WRITES: list[tuple[str, Callable[[], Write]]] = [
@@ -529,7 +535,8 @@ def test_the_matrix_covers_every_url_name() -> None:
     names = {p.name for p in tournament_urls.urlpatterns if isinstance(p, URLPattern)}
     covered = set(PUBLIC_PAGES) | set(DIRECTOR_PAGES) | {name for name, _make in WRITES}
     covered |= TABLE_LINK_PAGES
-    assert names - {"login", "logout"} == covered
+    # logging in and out, and the language switch, are tested on their own (tests/test_language.py)
+    assert names - {"login", "logout", "set_language"} == covered
 
 
 @pytest.mark.parametrize("name", PUBLIC_PAGES)

@@ -67,8 +67,8 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_or_404(slug)
     page = CachedPage(request, "standings", event.pk, event.version)
-    if (unchanged := page.not_modified()) is not None:
-        return unchanged
+    if (ready := page.ready()) is not None:
+        return ready
     body = page.render("tournament/cached/standings.html", lambda: _standings(request, event))
     top, _marker, table = body.partition(PERSONAL)
     # the organiser's part, never cached: the ties on prize places with their lot buttons
@@ -129,8 +129,8 @@ def _standings(request: HttpRequest, event: Event) -> dict[str, Any]:
 def event_teams(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_or_404(slug)
     page = CachedPage(request, "teams", event.pk, event.version)
-    if (unchanged := page.not_modified()) is not None:
-        return unchanged
+    if (ready := page.ready()) is not None:
+        return ready
 
     def context() -> dict[str, Any]:
         ranking = tables_.SideTable(standings.team_standings(event))
@@ -201,8 +201,8 @@ def round_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     rnd = round_or_404(slug, number)
     event = rnd.event
     page = CachedPage(request, "round_results", event.pk, event.version, rnd.number)
-    if (unchanged := page.not_modified()) is not None:
-        return unchanged
+    if (ready := page.ready()) is not None:
+        return ready
     body = page.render(
         "tournament/cached/round_results.html",
         lambda: {"event": event, "round": rnd, "tables": standings.round_tables(rnd)},
@@ -220,8 +220,8 @@ def round_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
     season = get_object_or_404(Season, slug=slug)
     page = CachedPage(request, "season", season.pk, season.version)
-    if (unchanged := page.not_modified()) is not None:
-        return unchanged
+    if (ready := page.ready()) is not None:
+        return ready
 
     def context() -> dict[str, Any]:
         category = season_category(request)
@@ -297,8 +297,8 @@ def projector_rows(request: HttpRequest, slug: str) -> HttpResponse:
     the ETag of the rows it shows: 304 Not Modified while nothing changed."""
     event = event_or_404(slug)
     page = _rows_page(request, event)
-    if (unchanged := page.not_modified()) is not None:
-        return unchanged
+    if (ready := page.ready()) is not None:
+        return ready
     return page.respond(HttpResponse(_rows(page, event)))
 
 

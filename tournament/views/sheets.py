@@ -117,8 +117,8 @@ def _public_sheet(request: HttpRequest, table: Table) -> HttpResponse:
     version of the event (tournament.pagecache)."""
     event = table.round.event
     page = CachedPage(request, "table", event.pk, event.version, table.pk)
-    if (unchanged := page.not_modified()) is not None:
-        return unchanged
+    if (ready := page.ready()) is not None:
+        return ready
     game = event.game_type
 
     def context() -> dict[str, Any]:
