@@ -13,9 +13,10 @@
 // No rules live here: a game waiting on the phone shows "checked when sent", never results.
 (function () {
   "use strict";
-  var form = document.getElementById("hand-form");
+  var form = document.getElementById("hand-form"); // absent once the sheet takes no games
   var panel = document.getElementById("queue");
-  if (!form || !panel || !form.dataset.sendUrl || !window.localStorage || !window.fetch) return;
+  if (!panel || !panel.dataset.sendUrl || !window.localStorage || !window.fetch) return;
+  var csrf = panel.querySelector("[name=csrfmiddlewaretoken]").value;
 
   var statusLine = panel.querySelector(".queue-status");
   var list = panel.querySelector(".queue-items");
@@ -23,10 +24,10 @@
   document.getElementById("queue-texts").content.querySelectorAll("[data-key]").forEach(function (el) {
     texts[el.dataset.key] = el.textContent.trim();
   });
-  var storeKey = "cego-queue:" + form.dataset.queue;
+  var storeKey = "cego-queue:" + panel.dataset.queue;
   var dealers = JSON.parse(document.getElementById("dealers").textContent);
-  var wanted = form.dataset.wanted ? parseInt(form.dataset.wanted, 10) : null;
-  var serverNext = parseInt(form.dataset.number, 10);
+  var wanted = panel.dataset.wanted ? parseInt(panel.dataset.wanted, 10) : null;
+  var serverNext = parseInt(panel.dataset.number, 10);
   var sending = false;
   var failures = 0;
   var timer = null;
@@ -86,8 +87,8 @@
 
   // where a game's form depends on its number (the five-seat dealer sits out), the page brings
   // the forms of the next games, rendered by the server: the one for game n is put in place
-  var period = parseInt(form.dataset.period, 10) || 1;
-  var shown = parseInt(form.dataset.number, 10);
+  var period = parseInt(panel.dataset.period, 10) || 1;
+  var shown = parseInt(panel.dataset.number, 10);
   function inputsFor(n) {
     var ahead = form.querySelectorAll("template.inputs-ahead");
     if (!ahead.length) return null;
@@ -107,6 +108,7 @@
 
   // the form, ready for the game after the ones kept on the phone
   function readyForm(items) {
+    if (!form) return;
     var n = nextNumber(items);
     showInputs(n);
     var title = form.querySelector(".game-title");
@@ -220,14 +222,14 @@
     sending = true;
     status(texts.sending, "");
     var body = new FormData();
-    body.append("csrfmiddlewaretoken", form.elements.csrfmiddlewaretoken.value);
+    body.append("csrfmiddlewaretoken", csrf);
     first.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
     body.append("number", first.number);
     body.append("waiting", items.length);
     body.append("refused", items.filter(function (i) { return i.refused; }).length);
     var abort = new AbortController();
     var limit = setTimeout(function () { abort.abort(); }, 15000);
-    fetch(form.dataset.sendUrl, { method: "POST", body: body, credentials: "same-origin", signal: abort.signal })
+    fetch(panel.dataset.sendUrl, { method: "POST", body: body, credentials: "same-origin", signal: abort.signal })
       .then(function (r) {
         return r.json().then(function (json) { return { status: r.status, json: json }; });
       })
@@ -284,7 +286,7 @@
     if (sheet && json.sheet) sheet.innerHTML = json.sheet;
   }
 
-  form.addEventListener("submit", function (event) {
+  if (form) form.addEventListener("submit", function (event) {
     var button = event.submitter;
     if (button && button.value === "preview") {
       if (navigator.onLine) return; // the server shows the result
@@ -325,7 +327,7 @@
   window.addEventListener("online", function () { failures = 0; flush(); });
   // over HTTPS a service worker keeps this page for a reload during a dropout (/t/sw.js)
   if ("serviceWorker" in navigator && window.isSecureContext) {
-    navigator.serviceWorker.register(form.dataset.worker).catch(function () {});
+    navigator.serviceWorker.register(panel.dataset.worker).catch(function () {});
   }
   render();
   if (load().length) flush();

@@ -166,6 +166,10 @@ def test_a_queued_game_for_a_round_closed_meanwhile_is_refused_visibly(live_serv
     assert re.search(r"Durchgang 1 ist geschlossen", page.inner_text("#queue li.refused"))
     assert page.locator("#queue li.refused button.again").count() == 0
     assert len(queued(page, table.token)) == 1  # kept on the phone, never dropped silently
+    page.reload()  # the link of a closed round has no form; the refused game is still shown
+    assert page.locator("#hand-form").count() == 0
+    page.wait_for_selector("#queue li.refused")
+    assert "Durchgang 1 ist geschlossen" in page.inner_text("#queue li.refused")
     # the director sees the table flagged on the round page
     from tournament.models import TablePhone
 
