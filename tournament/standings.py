@@ -198,7 +198,8 @@ def season_standings(
         figures[player_id].append(values)
         if status == Entry.Status.WITHDRAWN:
             withdrawn[player_id].add(event_id)
-    names = Player.objects.filter(pk__in=list(scores)).values_list(
+    # a subquery, not a list of ids: a season's players are thousands of parameters
+    names = Player.objects.filter(pk__in=entries.values("player_id")).values_list(
         "pk", "first_name", "last_name", "club"
     )
     result = []
