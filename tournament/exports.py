@@ -250,9 +250,12 @@ def _hands_sheet(workbook: Workbook, event: Event) -> None:
             "id", "table_id", "table__round__number", "table__number", "number", "dealer", "data"
         )
     )
+    seating: dict[int, tuple[list[str], list[str]]] = {}  # per table: names by seat, seated
     for hand_id, table_id, round_number, table_number, number, dealer, data in hands.iterator():
-        players = [names.get((table_id, p), "") for p in range(largest)]
-        seated = [n for n in players if n]
+        if table_id not in seating:
+            by_seat = [names.get((table_id, p), "") for p in range(largest)]
+            seating[table_id] = (by_seat, [n for n in by_seat if n])
+        players, seated = seating[table_id]
         row: list[Any] = [
             round_number,
             table_number,
