@@ -82,7 +82,8 @@ class Sheet:
         autofilter: bool = True,
     ) -> None:
         self.ws: WriteOnlyWorksheet = workbook.create_sheet(sheet_title(title))
-        self.formats = [fmt for _name, _width, fmt in columns]
+        # per column with a number format, the one cell its numbers are written through
+        self.formatted = [self._formatted(fmt) if fmt else None for _name, _width, fmt in columns]
         self.rows = 0
         self.header_row = len(above) + 1
         self.autofilter = autofilter
@@ -112,14 +113,24 @@ class Sheet:
         self.ws.append(header)
 
     def append(self, values: Iterable[Any]) -> None:
-        row = []
-        for value, fmt in zip(values, self.formats, strict=False):
-            cell = WriteOnlyCell(self.ws, value=text(value))
-            if fmt and isinstance(value, int):
-                cell.number_format = fmt
-            row.append(cell)
+        """One row. A number with a format is written through the column's one formatted cell
+        (openpyxl writes an appended row at once, so the cell is free again afterwards); every
+        other value goes in plain and openpyxl writes it through its own reused cell. A new cell
+        object per value cost the export as much again as writing the file."""
+        row: list[Any] = []
+        for value, cell in zip(values, self.formatted, strict=False):
+            if cell is not None and isinstance(value, int):
+                cell.value = value
+                row.append(cell)
+            else:
+                row.append(text(value))
         self.ws.append(row)
         self.rows += 1
+
+    def _formatted(self, number_format: str) -> WriteOnlyCell:
+        cell = WriteOnlyCell(self.ws)
+        cell.number_format = number_format
+        return cell
 
     def close(self) -> None:
         if self.autofilter:
@@ -239,9 +250,12 @@ def _hands_sheet(workbook: Workbook, event: Event) -> None:
             "id", "table_id", "table__round__number", "table__number", "number", "dealer", "data"
         )
     )
+    seating: dict[int, tuple[list[str], list[str]]] = {}  # per table: names by seat, seated
     for hand_id, table_id, round_number, table_number, number, dealer, data in hands.iterator():
-        players = [names.get((table_id, p), "") for p in range(largest)]
-        seated = [n for n in players if n]
+        if table_id not in seating:
+            by_seat = [names.get((table_id, p), "") for p in range(largest)]
+            seating[table_id] = (by_seat, [n for n in by_seat if n])
+        players, seated = seating[table_id]
         row: list[Any] = [
             round_number,
             table_number,
@@ -271,20 +285,29 @@ def _seating_sheet(workbook: Workbook, event: Event) -> None:
             (_("Club"), 28, None),
         ],
     )
+    # as tuples: the sheet needs six values of each seat, not five model instances
     seats = (
         Seat.objects.filter(round__event=event)
-        .select_related("entry__player", "table", "round")
         .order_by("round__number", "table__number", "position")
+        .values_list(
+            "round__number",
+            "table__number",
+            "position",
+            "entry__start_number",
+            "entry__player__last_name",
+            "entry__player__first_name",
+            "entry__player__club",
+        )
     )
-    for seat in seats:
+    for round_number, table_number, position, start_number, last, first, club in seats:
         sheet.append(
             [
-                seat.round.number,
-                seat.table.number if seat.table else None,
-                seat.position + 1 if seat.position is not None else None,
-                seat.entry.start_number,
-                seat.entry.player.sort_name,
-                seat.entry.player.club,
+                round_number,
+                table_number,
+                position + 1 if position is not None else None,
+                start_number,
+                f"{last}, {first}",  # Player.sort_name
+                club,
             ]
         )
     sheet.close()

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import collation, games
 from .games.base import GameType
-from .models import Entry, Event, Result, Round, Season, Seat, Team
+from .models import Entry, Event, Player, Result, Round, Season, Seat, Team
 
 PRIZE_PLACES = 3
 T = TypeVar("T")
@@ -147,7 +147,13 @@ def round_tables(rnd: Round) -> list[dict[str, Any]]:
     return list(tables.values())
 
 
-SUMMED = ("points", "inflicted", "matches_won", "games_lost")
+def _summed_fields(game: GameType) -> tuple[str, ...]:
+    """The result fields the season adds up: the total's and those of the game's ranking figures
+    (Cego ranks by points alone, so its season sums one field, as its floor does)."""
+    fields = {"points"}
+    for name, _order in game.ranking:
+        fields.update(field for _weight, field in game.figure(name).of)
+    return tuple(sorted(fields))
 
 
 def _season_key(game: GameType, sums: dict[str, int]) -> tuple[int, ...]:
@@ -164,60 +170,55 @@ def season_standings(
 ) -> tuple[list[Event], list[dict[str, Any]]]:
     """One column per event and the sum, optionally of each player's best N events; ``category``
     ranks the players of one category among themselves (a side ranking). A season holds one
-    game, and ranks in that game's order (best events, too, are best by that order). Two
-    queries."""
+    game, and ranks in that game's order (best events, too, are best by that order). Three
+    queries: the events, each entry's sums, the players' names."""
     events = list(season.events.order_by("date", "pk"))
-    per_player: dict[int, dict[str, Any]] = {}
+    game = games.get(season.game)
+    summed = _summed_fields(game)
     counted = Q(results__counts=True)
-
-    def total(field: str) -> Coalesce:
-        return Coalesce(Sum(f"results__{field}", filter=counted), Value(0))
-
     # only events a player played in (an entry that never sat at a table is not ranked); a
     # withdrawal is marked per event
-    entries = Entry.objects.filter(event__season=season).played()
+    entries = Entry.objects.filter(event__in=[e.pk for e in events]).played()
     if category:
         entries = entries.filter(player__category=category)
-    game = games.get(season.game)
-    rows = entries.values(
-        "player_id",
-        "player__first_name",
-        "player__last_name",
-        "player__club",
-        "event_id",
-        "status",
-    ).annotate(**{f"sum_{name}": total(name) for name in SUMMED})
-    for row in rows:
-        player = per_player.setdefault(
-            row["player_id"],
-            {
-                "name": f"{row['player__last_name']}, {row['player__first_name']}",
-                "name_key": collation.name_key(row["player__last_name"], row["player__first_name"]),
-                "club": row["player__club"],
-                "scores": {},
-                "figures": {},
-                "withdrawn": set(),
-            },
-        )
-        player["scores"][row["event_id"]] = row["sum_points"]
-        if row["status"] == Entry.Status.WITHDRAWN:
-            player["withdrawn"].add(row["event_id"])
-        player["figures"][row["event_id"]] = {name: row[f"sum_{name}"] for name in SUMMED}
-    result = []
-    for player in per_player.values():
-        figures = sorted(player["figures"].values(), key=lambda f: _season_key(game, f))
-        best = figures[: season.best_of] if season.best_of else figures
-        summed = {name: sum(f[name] for f in best) for name in SUMMED}
-        row = {
-            "name": player["name"],
-            "name_key": player["name_key"],
-            "club": player["club"],
-            "total": summed["points"],
-            "key": _season_key(game, summed),
-            "withdrawn": player["withdrawn"],
+    # grouped by short columns only: the names come once per player from the third query, not
+    # once per event through the GROUP BY (PostgreSQL sorted 67,000 joined rows by text for it)
+    rows = entries.values_list("player_id", "event_id", "status").annotate(
+        **{
+            f"sum_{name}": Coalesce(Sum(f"results__{name}", filter=counted), Value(0))
+            for name in summed
         }
+    )
+    scores: dict[int, dict[int, int]] = defaultdict(dict)
+    figures: dict[int, list[dict[str, int]]] = defaultdict(list)
+    withdrawn: dict[int, set[int]] = defaultdict(set)
+    for player_id, event_id, status, *sums in rows:
+        values = dict(zip(summed, sums, strict=True))
+        scores[player_id][event_id] = values["points"]
+        figures[player_id].append(values)
+        if status == Entry.Status.WITHDRAWN:
+            withdrawn[player_id].add(event_id)
+    # a subquery, not a list of ids: a season's players are thousands of parameters
+    names = Player.objects.filter(pk__in=entries.values("player_id")).values_list(
+        "pk", "first_name", "last_name", "club"
+    )
+    result = []
+    for player_id, first_name, last_name, club in names:
+        ranked = figures[player_id]
+        if season.best_of:
+            ranked = sorted(ranked, key=lambda f: _season_key(game, f))[: season.best_of]
+        sums = {name: sum(f[name] for f in ranked) for name in summed}
+        row = {
+            "name": f"{last_name}, {first_name}",
+            "name_key": collation.name_key(last_name, first_name),
+            "club": club,
+            "total": sums["points"],
+            "key": _season_key(game, sums),
+            "withdrawn": withdrawn[player_id],
+        }
+        played = scores[player_id]
         for event in events:
-            row[f"event_{event.pk}"] = player["scores"].get(event.pk)
+            row[f"event_{event.pk}"] = played.get(event.pk)
         result.append(row)
     result.sort(key=lambda r: (r["key"], r["name_key"]))
     for rank, row in zip(shared_ranks([r["key"] for r in result]), result, strict=True):

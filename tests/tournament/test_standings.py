@@ -600,3 +600,25 @@ def test_season_players_with_equal_totals_are_in_german_name_order():
     make_round(event)
     _columns, rows = standings.season_standings(season)
     assert [r["name"].split(",")[0] for r in rows] == ["Abel", "Schäuble", "Schulz", "Schwörer"]
+
+
+def test_standings_entries_are_whole_entries_read_in_one_query(django_assert_num_queries):
+    """The standings build their entries without Model.__init__ (querysets.StandingsIterable):
+    they still behave as entries read by Django, their players included."""
+    table = make_table()
+    services.record_hand(table=table, data=cego("halbe", 0, 47))
+    event = table.round.event
+    with django_assert_num_queries(1):  # the standings, players joined
+        rows = list(Entry.objects.standings(event))
+        names = [str(row.player) for row in rows]
+        assert rows[0].is_active and rows[0].event_id == event.pk
+    assert rows[0].player.last_name in names[0]
+    assert rows[0] == Entry.objects.get(pk=rows[0].pk)
+    with django_assert_num_queries(1):  # a field the standings leave out is read on demand
+        assert rows[0].late is False
+    with django_assert_num_queries(1):  # and a relation they do not follow, as for any entry
+        assert rows[0].event == event
+    rows[0].status = Entry.Status.WITHDRAWN
+    rows[0].save(update_fields=["status"])
+    assert Entry.objects.get(pk=rows[0].pk).status == Entry.Status.WITHDRAWN
+    assert Entry.objects.standings(event).filter(pk=rows[0].pk).get().total == 60

@@ -4,14 +4,18 @@ points, and whose signs read the right way round (+ good for the player, − bad
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.urls import reverse
+from django_tables2 import RequestConfig
 
-from tests.factories import make_table
-from tournament import services
-from tournament.models import Entry
+from tests.factories import cego, make_entries, make_event, make_round, make_season, make_table
+from tournament import services, standings
+from tournament import tables as tables_
+from tournament.models import Entry, Event, Player, Team
+from tournament.querysets import provisional_entries
 
 pytestmark = pytest.mark.django_db
 
@@ -87,3 +91,93 @@ def test_the_excel_standings_use_the_same_ziege_headings(ziege_table, client: Cl
     for heading in ("Matches won", "Defeat points dealt out", "Defeat points taken"):
         assert heading in heads
     assert "Difference (dealt out − taken)" in heads
+
+
+# --- the body rows written in Python (RowsInPython) against django-tables2's own template ------
+
+LIBRARY_TEMPLATE = "django_tables2/bootstrap5.html"
+
+
+def _tight(html: str) -> str:
+    """HTML with the whitespace between tags taken out (the templates indent, the rows do not)."""
+    return re.sub(r"\s+", " ", re.sub(r">\s+", ">", re.sub(r"\s+<", "<", html))).strip()
+
+
+def both_ways(build, address: str = "/?per_page=all", paginate: Any = False) -> tuple[str, str]:
+    """The table rendered through RowsInPython and through django-tables2's template."""
+    request = RequestFactory().get(address)
+    rendered = []
+    for template in (None, LIBRARY_TEMPLATE):
+        table = build()
+        if template:
+            table.template_name = template
+        RequestConfig(request, paginate=paginate).configure(table)
+        rendered.append(_tight(table.as_html(request)))
+    return rendered[0], rendered[1]
+
+
+@pytest.fixture
+def eventful():
+    """Eight Cego players at two tables: a voided table, an unconfirmed sheet, a withdrawal, a
+    last place, a name that needs escaping."""
+    event = make_event("cego")
+    entries = make_entries(event, 8)
+    Player.objects.filter(pk=entries[0].player_id).update(last_name="<O'Brien & Co>")
+    first, second = make_round(event).tables.order_by("number")
+    for points in (34, 47, 20):
+        services.record_hand(table=first, data=cego(points=points))
+    services.record_hand(table=second, data=cego(points=60))
+    services.void_table(table=second, reason="Kartenfehler")
+    services.withdraw_entry(entry=first.seats.order_by("position")[1].entry)
+    return event
+
+
+def _standings(event):
+    rounds = standings.rounds_of(event)
+    rows = standings.mark_last_place(standings.named_rows(Entry.objects.standings(event, rounds)))
+    return lambda: tables_.standings_table(
+        event,
+        rows,
+        rounds,
+        provisional=provisional_entries(event),
+        voided=standings.voided_entries(rounds),
+    )
+
+
+def test_the_standings_rows_are_the_ones_django_tables2_writes(eventful) -> None:
+    fast, library = both_ways(_standings(eventful))
+    assert fast == library
+    # what makes the comparison worth something: every kind of cell is on the page
+    marks = ('class="tag last"', 'class="tag provisional"', ">withdrawn<", "\u2014", "&lt;O&#x27;")
+    for mark in marks:
+        assert mark in fast
+
+
+def test_sorted_and_paginated_standings_rows_are_the_ones_django_tables2_writes(eventful) -> None:
+    for address in ("/?sort=-name&page=2", "/?sort=total", "/?sort=round_2&page=1"):
+        fast, library = both_ways(_standings(eventful), address, paginate={"per_page": 3})
+        assert fast == library
+        assert 'class="pagination' in fast
+
+
+def test_an_event_nobody_has_played_shows_the_empty_text_either_way() -> None:
+    event = make_event("cego")
+    make_entries(event, 4)
+    fast, library = both_ways(_standings(event))
+    assert fast == library
+    assert "Nobody has played yet." in fast
+
+
+def test_the_season_and_team_rows_are_the_ones_django_tables2_writes(eventful) -> None:
+    season = make_season()
+    Event.objects.filter(pk=eventful.pk).update(season=season)
+    events, rows = standings.season_standings(season)
+    fast, library = both_ways(lambda: tables_.season_table(events, rows))
+    assert fast == library
+    assert ">withdrawn<" in fast
+    entries = list(eventful.entries.order_by("start_number"))
+    red = Team.objects.create(event=eventful, name="Rot & <Weiß>", kind=Team.Kind.SQUAD)
+    Entry.objects.filter(pk__in=[e.pk for e in entries[:4]]).update(squad=red)
+    fast, library = both_ways(lambda: tables_.SideTable(standings.team_standings(eventful)))
+    assert fast == library
+    assert "Rot &amp; &lt;Weiß&gt;" in fast
