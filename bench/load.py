@@ -206,6 +206,9 @@ def gunicorn(log: Log) -> Iterator[tuple[str, subprocess.Popen]]:
         str(server_log),
         "--access-logfile",
         str(server_log),
+        # each request's own time in the server (microseconds), beside the client's view
+        "--access-logformat",
+        '%(h)s %(t)s "%(r)s" %(s)s %(b)s %(D)sus',
     ]
     # a session of its own: Ctrl-C reaches this process only, which then stops the server itself
     # its log (Django's too) into the file, not among the figures
