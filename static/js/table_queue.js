@@ -247,6 +247,7 @@
             // everything is on the server: show its sheet, with the message and a fresh form
             // for the next game as the server builds it
             tell("stored");
+            if (!answered) sessionStorage.setItem(storeKey + ":sent", "1");
             window.location.replace(window.location.href.split("#")[0]);
             return;
           }
@@ -330,5 +331,10 @@
     navigator.serviceWorker.register(panel.dataset.worker).catch(function () {});
   }
   render();
+  if (sessionStorage.getItem(storeKey + ":sent")) {
+    // the games this phone held are all on the sheet now
+    sessionStorage.removeItem(storeKey + ":sent");
+    status(texts.sent, "sent");
+  }
   if (load().length) flush();
 })();

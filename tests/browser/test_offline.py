@@ -80,6 +80,9 @@ def test_three_games_entered_offline_are_stored_once_each_in_order(live_server, 
     page = context.new_page()
     page.goto(url)  # opened again once the network is back: the queue goes out by itself
     page.wait_for_selector(".messages li.success")
+    page.wait_for_selector("#queue .queue-status.sent")
+    assert page.inner_text("#queue .queue-status") == "Alles ist gesendet."
+    shoot(page, "offline-sent-de-phone")
     assert queued(page, table.token) == []
     assert stored(table) == [(n + 1, d, p) for n, (d, p) in enumerate(GAMES)]
     # the standings are those of the three games, as the engine scores them
