@@ -196,8 +196,9 @@ def raw_season_floor(season: Season) -> list[tuple[int, int, int]]:
 
 
 def bench_standings(big: Event, season: Season) -> None:
+    # a floor of 10 ms: four seconds of pairs (some 100) for a ratio steady to a few per cent
     floor, tool, ratio = median_ratio(
-        lambda: raw_event_floor(big), lambda: tool_event_standings(big)
+        lambda: raw_event_floor(big), lambda: tool_event_standings(big), seconds=4
     )
     figure(
         "event standings, 1,000 players: tool / raw SUM GROUP BY",
@@ -208,7 +209,7 @@ def bench_standings(big: Event, season: Season) -> None:
         ratio,
     )
     floor, tool, ratio = median_ratio(
-        lambda: raw_season_floor(season), lambda: standings.season_standings(season)
+        lambda: raw_season_floor(season), lambda: standings.season_standings(season), seconds=4
     )
     figure(
         "season standings, 14 events: tool / raw SUM GROUP BY",
