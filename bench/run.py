@@ -77,7 +77,7 @@ RESULTS: list[tuple[str, bool]] = []
 # each figure's number (a time, a ratio, a p95), compared with the previous run's
 FIGURES: dict[str, float] = {}
 AGREE = 0.15  # two runs agree when a figure differs by at most 15 %
-PARTS = ("standings", "pages", "draw", "export", "growth", "http")
+PARTS = ("standings", "pages", "draw", "export", "growth", "http", "load")
 
 
 def log(text: str) -> None:
@@ -196,8 +196,9 @@ def raw_season_floor(season: Season) -> list[tuple[int, int, int]]:
 
 
 def bench_standings(big: Event, season: Season) -> None:
+    # a floor of 10 ms: four seconds of pairs (some 100) for a ratio steady to a few per cent
     floor, tool, ratio = median_ratio(
-        lambda: raw_event_floor(big), lambda: tool_event_standings(big)
+        lambda: raw_event_floor(big), lambda: tool_event_standings(big), seconds=4
     )
     figure(
         "event standings, 1,000 players: tool / raw SUM GROUP BY",
@@ -208,7 +209,7 @@ def bench_standings(big: Event, season: Season) -> None:
         ratio,
     )
     floor, tool, ratio = median_ratio(
-        lambda: raw_season_floor(season), lambda: standings.season_standings(season)
+        lambda: raw_season_floor(season), lambda: standings.season_standings(season), seconds=4
     )
     figure(
         "season standings, 14 events: tool / raw SUM GROUP BY",
@@ -542,7 +543,7 @@ def bench_http() -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="skip the HTTP load test")
+    parser.add_argument("--quick", action="store_true", help="skip the HTTP and load tests")
     parser.add_argument(
         "--database",
         metavar="URL",
@@ -559,7 +560,7 @@ def main() -> int:
     if unknown := parts - set(PARTS):
         parser.error(f"unknown parts: {', '.join(sorted(unknown))}")
     if args.quick:
-        parts.discard("http")
+        parts -= {"http", "load"}
     log(f"database: {connection.vendor}")
     OUT.mkdir(exist_ok=True)
     total = time.perf_counter()
@@ -580,6 +581,7 @@ def main() -> int:
         bench_growth()
     if "http" in parts:
         bench_http()
+    if "load" in parts:
         load.run_load(figure, log)  # the hall full of phones (bench/load.py)
     missed = [name for name, ok in RESULTS if not ok]
     log(
