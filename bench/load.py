@@ -5,7 +5,7 @@
     .venv/bin/python bench/load.py --database postgres://user:pw@127.0.0.1:5432/db
 
 What it simulates: a tournament day as the laptop serves it. gunicorn runs exactly as ``make serve``
-runs it (3 workers, 4 threads, timeout 60, debug off), but bound to a free port on 127.0.0.1 only,
+runs it (6 workers, 2 threads, timeout 60, debug off), but bound to a free port on 127.0.0.1 only,
 on the same database, started afresh for each run (an overrun server's queue dies with it) and
 stopped with all its workers whatever happens (Ctrl-C too); its log and Django's go to
 bench/out/load-server.log. Against it, from one asyncio process with one aiohttp session (at most
@@ -197,9 +197,9 @@ def gunicorn(log: Log) -> Iterator[tuple[str, subprocess.Popen]]:
         "--bind",
         f"127.0.0.1:{port}",
         "--workers",
-        "3",
+        "6",
         "--threads",
-        "4",
+        "2",
         "--timeout",
         "60",
         "--error-logfile",
@@ -642,7 +642,7 @@ def run_load(
 
     SERVER_LOG.parent.mkdir(exist_ok=True)
     SERVER_LOG.write_text("")
-    log(f"      load: gunicorn as make serve runs it (3 workers x 4 threads), log in {SERVER_LOG}")
+    log(f"      load: gunicorn as make serve runs it (6 workers x 2 threads), log in {SERVER_LOG}")
     previous = signal.signal(signal.SIGTERM, _stop)
     try:
         if "demo day" in events:

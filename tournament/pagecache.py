@@ -75,6 +75,7 @@ class CachedPage:
         projector's rows): the same for everyone, logged in or not."""
         self.request = request
         self.fragment = fragment
+        self.computed = False  # whether this request computed the body
         self.query = QueryDict(mutable=True)
         if not fragment:
             for name_ in PAGE_PARAMETERS:
@@ -129,7 +130,19 @@ class CachedPage:
         text = cache.get(self.key)
         if text is None:
             text = self._compute(render)
+            self.computed = True
         return mark_safe(text)  # HTML our own templates rendered
+
+    def warm(self, template: str, context: Callable[[], dict[str, Any]]) -> None:
+        """Compute the page now unless it is cached or being computed: a page that is read
+        right after another one of the same version (the standings and the projector's rows),
+        while what both are made of is at hand. Never waits."""
+        if cache.has_key(self.key) or not cache.add(self.key + ":computing", True, LOCK_TIMEOUT):
+            return
+        try:
+            self._store(lambda: render_to_string(template, context(), self.request))
+        finally:
+            cache.delete(self.key + ":computing")
 
     def render(self, template: str, context: Callable[[], dict[str, Any]]) -> SafeString:
         """``body`` for a template rendered with what ``context()`` computes."""
@@ -145,6 +158,12 @@ class CachedPage:
                 text = cache.get(self.key)
                 if text is not None:
                     return text
+        try:
+            return self._store(render)
+        finally:
+            cache.delete(lock)
+
+    def _store(self, render: Callable[[], str]) -> str:
         # rendered as if the address had only the parameters the key holds: a link on the page
         # (a sort order, the next page) must not carry another visitor's ?anything=else
         asked, self.request.GET = self.request.GET, self.query
@@ -155,7 +174,6 @@ class CachedPage:
             return text
         finally:
             self.request.GET = asked
-            cache.delete(lock)
 
     def respond(self, response: HttpResponse) -> HttpResponse:
         """Mark ``response`` with the page's ETag: the browser keeps it and asks again with it

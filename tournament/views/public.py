@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from django.db.models import Count, Max, Q
@@ -69,7 +72,10 @@ def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
     page = CachedPage(request, "standings", event.pk, event.version)
     if (ready := page.ready()) is not None:
         return ready
-    body = page.render("tournament/cached/standings.html", lambda: _standings(request, event))
+    body = page.render("tournament/cached/standings.html", _standings_of(request, event))
+    if page.computed and not page.query:
+        # a new version: the projector's rows are asked for next, and the standings are at hand
+        _rows_page(request, event).warm(*_rows_of(event))
     top, _marker, table = body.partition(PERSONAL)
     # the organiser's part, never cached: the ties on prize places with their lot buttons
     ties = []
@@ -93,16 +99,41 @@ def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
 PERSONAL = "<!--personal-->"
 
 
+def _ranked(event: Event) -> tuple[list[Round], list[Entry]]:
+    """The event's rounds and standings rows, ranked, in German name order within a rank, the
+    last place marked: read once per version of the event in this process, for the standings
+    page and the projector's rows alike (each is computed right after the other when a game is
+    saved)."""
+    key = (event.pk, event.version)
+    with _RANKED_LOCK:
+        kept = _RANKED.get(key)
+    if kept is None:
+        rounds = standings.rounds_of(event)
+        rows = standings.named_rows(Entry.objects.standings(event, rounds))
+        kept = (rounds, list(standings.mark_last_place(rows)))
+        with _RANKED_LOCK:
+            _RANKED[key] = kept
+            while len(_RANKED) > RANKED_KEPT:
+                _RANKED.popitem(last=False)
+    return list(kept[0]), list(kept[1])
+
+
+RANKED_KEPT = 8  # events' versions a process keeps: the few events of a day
+_RANKED: OrderedDict[tuple[int, int], tuple[list[Round], list[Entry]]] = OrderedDict()
+_RANKED_LOCK = threading.Lock()
+
+
 def _standings(request: HttpRequest, event: Event) -> dict[str, Any]:
-    rounds = standings.rounds_of(event)
+    rounds, rows = _ranked(event)
     category = request.GET.get("category", "")
-    data = Entry.objects.standings(event, rounds)
     if category in Player.Category.values and category:
-        data = standings.category_standings(event, rounds, category)
+        rows = standings.mark_last_place(
+            standings.named_rows(standings.category_standings(event, rounds, category))
+        )
     provisional = provisional_entries(event)
     ranking = tables_.standings_table(
         event,
-        standings.mark_last_place(standings.named_rows(data)),
+        rows,
         rounds,
         provisional=provisional,
         voided=standings.voided_entries(rounds),
@@ -299,7 +330,13 @@ def projector_rows(request: HttpRequest, slug: str) -> HttpResponse:
     page = _rows_page(request, event)
     if (ready := page.ready()) is not None:
         return ready
-    return page.respond(HttpResponse(_rows(page, event)))
+    response = page.respond(HttpResponse(_rows(page, event)))
+    if page.computed:
+        # a new version: the standings page is asked for next, and the standings are at hand
+        standings_page = CachedPage(request, "standings", event.pk, event.version)
+        if not standings_page.query:
+            standings_page.warm("tournament/cached/standings.html", _standings_of(request, event))
+    return response
 
 
 def _rows_page(request: HttpRequest, event: Event) -> CachedPage:
@@ -308,12 +345,19 @@ def _rows_page(request: HttpRequest, event: Event) -> CachedPage:
 
 
 def _rows(page: CachedPage, event: Event) -> str:
-    return page.render("tournament/includes/projector_rows.html", lambda: _projector_data(event))
+    return page.render(*_rows_of(event))
+
+
+def _rows_of(event: Event) -> tuple[str, Callable[[], dict[str, Any]]]:
+    return "tournament/includes/projector_rows.html", lambda: _projector_data(event)
+
+
+def _standings_of(request: HttpRequest, event: Event) -> Callable[[], dict[str, Any]]:
+    return lambda: _standings(request, event)
 
 
 def _projector_data(event: Event) -> dict[str, Any]:
-    rounds = list(event.rounds.all())
-    rows = collation.by_rank_then_name(Entry.objects.standings(event, rounds))
+    rounds, rows = _ranked(event)
     game, rules = event.game_type, event.full_rules()
     figure = game.figure(game.projector_figure)
     for row in rows:
@@ -321,7 +365,6 @@ def _projector_data(event: Event) -> dict[str, Any]:
         value = row.shown_total if figure.name == "total" else getattr(row, figure.name)
         # the one figure the projector shows, as the standings page writes it
         row.projector_value = figure.text(value)
-    standings.mark_last_place(rows)  # a tie for the last place: all of them are last
     return {"event": event, "rows": _projector_html(rows), **_projector_status(event, rounds)}
 
 
