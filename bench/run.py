@@ -567,6 +567,12 @@ def main() -> int:
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
     generate.ensure(log)
+    if connection.vendor == "postgresql":
+        # the state autovacuum keeps a served database in: fresh statistics, and a visibility map
+        # that lets index-only scans skip the table (the data was just written, or a load run
+        # deleted its round)
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM ANALYZE")
     big = Event.objects.get(slug=generate.BIG)
     season = Season.objects.get(slug=generate.SEASON)
     if "standings" in parts:

@@ -40,8 +40,8 @@ def hall_phone(browser: Any) -> tuple[Any, Any]:
     return context, page
 
 
-def type_game(page: Any, declarer: int, points: int) -> None:
-    page.select_option("select[name=contract]", "halbe")
+def type_game(page: Any, declarer: int, points: int, contract: str = "halbe") -> None:
+    page.select_option("select[name=contract]", contract)
     page.select_option("select[name=declarer]", str(declarer))
     page.fill("input[name=declarer_points]", str(points))
     page.click("button[value=save]")
@@ -208,6 +208,7 @@ def test_over_https_the_page_itself_survives_a_reload_during_the_dropout(live_se
     page.set_default_timeout(15_000)
     page.goto(url)
     page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.reload()  # the page loads again through the worker (as after every saved game)
     page.wait_for_function(
         "caches.keys().then(names => Promise.all(names.map(n => caches.open(n)"
         ".then(c => c.match(location.href))))).then(found => found.some(Boolean))"
@@ -248,18 +249,12 @@ def test_offline_each_game_offers_its_own_declarers_at_a_five_seat_table(live_se
     page.goto(f"{live_server.url}/t/{table.token}/")
     assert declarers(page) == ["", "1", "2", "3", "4"]  # seat 0 deals game 1 and sits out
     context.set_offline(True)
-    page.select_option("select[name=contract]", "cego")
-    page.select_option("select[name=declarer]", "2")
-    page.fill("input[name=declarer_points]", "40")
-    page.click("button[value=save]")
+    type_game(page, 2, 40, contract="cego")
     page.wait_for_selector("#queue li.waiting")
     assert declarers(page) == ["", "0", "2", "3", "4"]  # seat 1 deals game 2
     dealer = str(table.seats.get(position=1).entry.player)
     assert page.inner_text(".sitting-out").startswith(f"{dealer} gibt dieses Spiel und setzt aus")
-    page.select_option("select[name=contract]", "cego")
-    page.select_option("select[name=declarer]", "3")
-    page.fill("input[name=declarer_points]", "41")
-    page.click("button[value=save]")
+    type_game(page, 3, 41, contract="cego")
     page.wait_for_function("document.querySelectorAll('#queue li.waiting').length === 2")
     assert declarers(page) == ["", "0", "1", "3", "4"]  # seat 2 deals game 3
     context.set_offline(False)

@@ -1,7 +1,10 @@
 {% load static %}// The table link's service worker (issue 14), where the app is served over HTTPS (a secure context;
 // plain http:// on the hall's network allows none, and the page's own queue works without it).
-// A table link page opened once is kept: reloaded during a dropout, it comes from here, with its
-// queue of games in the browser's storage. The page is always asked of the network first, so a
+// Each table link page this worker serves is kept: reloaded during a dropout, it comes from here,
+// with its queue of games in the browser's storage. (From the link's second load on: the worker is
+// installed by the first, and the page reloads after every game saved. It never asks the server
+// for a page by itself: that answer would take the page's message, "Game 3 saved", away from the
+// phone.) The page is always asked of the network first, so a
 // phone with a network never sees an old page; posts are never touched (the page's queue decides
 // what happens to a game that could not be sent).
 "use strict";
@@ -24,15 +27,6 @@ self.addEventListener("activate", function (event) {
     caches.keys().then(function (names) {
       return Promise.all(names.filter(function (n) { return n !== CACHE; }).map(function (n) { return caches.delete(n); }));
     }).then(function () { return self.clients.claim(); })
-      // the table link that registered this worker is kept at once, not only from its next visit
-      .then(function () { return self.clients.matchAll({ type: "window" }); })
-      .then(function (windows) {
-        return caches.open(CACHE).then(function (cache) {
-          return Promise.all(windows.filter(function (w) {
-            return new URL(w.url).pathname.indexOf("/t/") === 0;
-          }).map(function (w) { return cache.add(w.url.split("#")[0]).catch(function () {}); }));
-        });
-      })
   );
 });
 
