@@ -19,7 +19,6 @@ memcached for several servers). A request then costs one query: the event's row 
 - **Computed once.** When a version is new, the first request computes the page while the others
   that ask for the same page at the same moment wait for it (up to ``WAIT`` seconds) instead of
   computing it too.
-
 - **Kept whole.** A response the same for everybody (no login, no message waiting) is kept whole
   and compressed as well: the next request of the version gets it without a template rendered.
   Such a page holds no form token (the language switch needs none: tournament.urls).
@@ -140,13 +139,16 @@ class CachedPage:
         if cache.has_key(self.key) or not cache.add(self.key + ":computing", True, LOCK_TIMEOUT):
             return
         try:
-            self._store(lambda: render_to_string(template, context(), self.request))
+            self._store(self._renderer(template, context))
         finally:
             cache.delete(self.key + ":computing")
 
     def render(self, template: str, context: Callable[[], dict[str, Any]]) -> SafeString:
         """``body`` for a template rendered with what ``context()`` computes."""
-        return self.body(lambda: render_to_string(template, context(), self.request))
+        return self.body(self._renderer(template, context))
+
+    def _renderer(self, template: str, context: Callable[[], dict[str, Any]]) -> Callable[[], str]:
+        return lambda: render_to_string(template, context(), self.request)
 
     def _compute(self, render: Callable[[], str]) -> str:
         lock = self.key + ":computing"
