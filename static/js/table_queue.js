@@ -220,7 +220,8 @@
     if (!first) return;
     if (first.refused) { status(texts.stopped, "error"); return; }
     sending = true;
-    status(texts.sending, "");
+    // after a failed attempt the line keeps saying "no network" until a game gets through
+    if (!failures) status(texts.sending, "");
     var body = new FormData();
     body.append("csrfmiddlewaretoken", csrf);
     first.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
