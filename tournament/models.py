@@ -33,6 +33,7 @@ result
 from __future__ import annotations
 
 import secrets
+import uuid
 from typing import Any
 
 from django.conf import settings
@@ -121,6 +122,9 @@ class Player(models.Model):
     category = models.CharField(
         _("category"), max_length=20, choices=Category.choices, blank=True, default=""
     )
+    # the player's identity across events, seasons and installations: it travels in event
+    # bundles, so that a player registered in two halls is one player in the season (issue 15)
+    uid = models.UUIDField(_("identifier"), unique=True, default=uuid.uuid4, editable=False)
 
     history = audit()
 
@@ -132,6 +136,9 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.first_name} {self.last_name}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("player", args=[self.uid])
 
     @property
     def sort_name(self) -> str:

@@ -4,6 +4,8 @@ voided tables, plurals, the projector's figures and the favicon."""
 from __future__ import annotations
 
 import datetime
+import re
+import uuid
 
 import pytest
 from django.conf import settings
@@ -149,3 +151,36 @@ def test_the_seating_page_and_the_seat_finder_list_names_in_german_order(client:
     assert sorted(expected, key=by_name.index) == expected
     found = client.get(reverse("where_do_i_sit", args=[event.slug]) + "?q=Sch").content.decode()
     assert sorted(expected, key=found.index) == expected
+
+
+def test_a_players_page_lists_the_events_played_across_seasons_with_rank_and_total(
+    client: Client,
+):
+    autumn = make_season(name="Saison 2025/26", slug="s25")
+    winter = make_season(name="Saison 2026/27", slug="s26")
+    first = make_table(season=autumn, name="Herbstturnier", date=datetime.date(2025, 10, 4))
+    second = make_table(season=winter, name="Wintercup", date=datetime.date(2026, 12, 5))
+    services.record_hand(table=first, data=cego("halbe", 0, 34))  # seat 0 declares and loses 60
+    services.record_hand(table=second, data=cego("halbe", 1, 34))  # seat 0 defends and wins 20
+    player = first.seats.get(position=0).entry.player
+    later = second.seats.get(position=0).entry
+    later.player = player  # the same person at the second event
+    later.save()
+    html = german().get(reverse("player", args=[player.uid])).content.decode()
+    rows = [
+        [
+            re.sub(r"<[^>]+>", "", cell).strip()
+            for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+        ]
+        for row in re.findall(r"<tr>(.*?)</tr>", html.split("<tbody>")[1], re.S)
+    ]
+    assert rows == [
+        ["05.12.2026", "Wintercup", "Saison 2026/27", "1", "20"],
+        ["04.10.2025", "Herbstturnier", "Saison 2025/26", "4", f"{MINUS}60"],
+    ]
+    assert client.get(reverse("player", args=[uuid.uuid4()])).status_code == 404
+
+
+def test_every_player_has_an_identifier_of_their_own():
+    players = [make_player() for _ in range(3)]
+    assert len({p.uid for p in players}) == 3

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import uuid
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -269,6 +270,23 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
     body = page.render("tournament/cached/season.html", context)
     return page.respond(render(request, "tournament/season.html", {"season": season, "body": body}))
+
+
+@require_GET
+def player_page(request: HttpRequest, uid: uuid.UUID) -> HttpResponse:
+    """A player's public page: every event played, across seasons, with rank and total."""
+    player = get_object_or_404(Player, uid=uid)
+    entries = (
+        player.entries.played()
+        .select_related("event__season")
+        .order_by("-event__date", "-event__pk")
+    )
+    played = []
+    for entry in entries:
+        _rounds, rows = _ranked(entry.event)
+        row = next((r for r in rows if r.pk == entry.pk), None)
+        played.append({"entry": entry, "event": entry.event, "row": row})
+    return render(request, "tournament/player_page.html", {"player": player, "played": played})
 
 
 def season_category(request: HttpRequest) -> str:
