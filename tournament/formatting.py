@@ -6,9 +6,11 @@ so a number reads the same everywhere.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -42,6 +44,18 @@ def amount(value: Any) -> str:
 def result(value: Any, voided: bool = False) -> str:
     """A result cell: "—" where the table is voided, else the signed number."""
     return VOID if voided else signed(value)
+
+
+def euros(cents: Any) -> str:
+    """Money, stored as whole cents (never a float): "1.234,50 €" in German, "€1,234.50" in
+    English, the typographic minus before a negative amount."""
+    if cents is None or cents == "":
+        return ""
+    number = int(cents)
+    text = number_format(Decimal(abs(number)) / 100, decimal_pos=2, force_grouping=True)
+    # never broken from its digits
+    money = (_("%(amount)s €") % {"amount": text}).replace(" ", "\u00a0")
+    return f"{MINUS}{money}" if number < 0 else money
 
 
 def card_points_text(points: Any) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tournament import games
-from tournament.templatetags.tournament import amount, result, signed
+from tournament.templatetags.tournament import amount, euros, result, signed
 
 MINUS = "\u2212"
 
@@ -55,3 +55,22 @@ def test_a_game_with_one_trick_or_one_point_is_written_in_the_singular():
     with translation.override("de"):
         assert describe_hand("cego", piccolo, players) == "Piccolo, Anna, 1 Stich"
         assert describe_hand("cego", {**halbe, "declarer_points": 34}, players).endswith("34 Augen")
+
+
+@pytest.mark.parametrize(
+    ("cents", "german", "english"),
+    [
+        (15000, "150,00\u00a0€", "€150.00"),
+        (123450, "1.234,50\u00a0€", "€1,234.50"),
+        (5, "0,05\u00a0€", "€0.05"),
+        (-2050, f"{MINUS}20,50\u00a0€", f"{MINUS}€20.50"),
+        (0, "0,00\u00a0€", "€0.00"),
+    ],
+)
+def test_money_reads_as_euros_in_german_and_english(cents, german, english):
+    from django.utils import translation
+
+    with translation.override("de"):
+        assert euros(cents) == german
+    with translation.override("en"):
+        assert euros(cents) == english

@@ -26,6 +26,12 @@ def amount(value: Any) -> str:
 
 
 @register.filter
+def euros(value: Any) -> str:
+    """Whole cents as money: 1.234,50 € (German), €1,234.50 (English)."""
+    return formatting.euros(value)
+
+
+@register.filter
 def result(value: Any, voided: bool = False) -> str:
     """A result cell: "—" where the table is voided, else the signed number."""
     return formatting.result(value, voided)
