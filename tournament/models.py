@@ -516,9 +516,17 @@ class Seat(models.Model):
     )
     position = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
     entry = models.ForeignKey(Entry, related_name="seats", on_delete=models.CASCADE)
+    # The seat's counting results summed (zero at a voided table): written with the results
+    # (``services.rescore_table``, ``void_table``, ``restore_table``), so that the standings
+    # and the season add up a few seats per player instead of every game's result.
+    points = models.IntegerField(default=0, editable=False)
+    inflicted = models.IntegerField(default=0, editable=False)
+    matches_won = models.IntegerField(default=0, editable=False)
+    games_lost = models.IntegerField(default=0, editable=False)
 
     objects = SeatQuerySet.as_manager()
-    history = audit()
+    # the sums are a cache of the results, whose hands have their own history
+    history = audit(excluded_fields=["points", "inflicted", "matches_won", "games_lost"])
 
     class Meta:
         ordering = ["table__number", "position"]

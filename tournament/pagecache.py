@@ -19,6 +19,14 @@ memcached for several servers). A request then costs one query: the event's row 
 - **Computed once.** When a version is new, the first request computes the page while the others
   that ask for the same page at the same moment wait for it (up to ``WAIT`` seconds) instead of
   computing it too.
+- **Computed by the writer.** A request that writes (a game saved) marks each event it changes,
+  inside its transaction, as "being prepared at version N" (:func:`writing`), and computes the
+  event's standings and projector rows itself before its response leaves. Until then a reader of
+  version N gets the event's previous page at once instead of waiting: the write has not
+  finished, so it is no later than the write (the phone that saved the game gets its answer only
+  once the new pages are in the cache, and every request after that answer sees them). Such a
+  page goes out without an ETag and is not kept whole. A write without the mark (a script, the
+  shell) leaves the pages to the next reader, who computes them.
 - **Kept whole.** A response the same for everybody (no login, no message waiting) is kept whole
   and compressed as well: the next request of the version gets it without a template rendered.
   Such a page holds no form token (the language switch needs none: tournament.urls).
@@ -32,8 +40,10 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.conf import settings
@@ -49,6 +59,9 @@ TIMEOUT = 3600  # a page of an old version is never read again: it just expires
 LOCK_TIMEOUT = 30  # a computation that died leaves its lock this long at most
 WAIT = 5.0  # how long a request waits for another's computation before doing it itself
 POLL = 0.01
+PREPARING = 15  # seconds a writer's mark lasts at most (it is removed once its pages are ready)
+
+log = logging.getLogger(__name__)
 
 # the query parameters a cached page may depend on; others (?x=1, ?x=2, ...) share the page
 PAGE_PARAMETERS = ("category", "page", "per_page", "sort")
@@ -67,14 +80,19 @@ class CachedPage:
         version: int,
         *variant: Any,
         fragment: bool = False,
+        event: bool = True,
     ) -> None:
         """``name`` and ``owner`` (an event's or season's id) with its ``version`` say which page
         of what; ``variant`` is whatever else the page depends on besides the language and the
         address's page parameters. A ``fragment`` is a response without the page around it (the
-        projector's rows): the same for everyone, logged in or not."""
+        projector's rows): the same for everyone, logged in or not. ``event``: the owner is an
+        event, whose writers prepare its pages (False for a season)."""
         self.request = request
         self.fragment = fragment
+        self.version = version
         self.computed = False  # whether this request computed the body
+        self.previous = False  # whether the body is the previous version's (a write is under way)
+        self.preparing = _preparing_key(owner, version) if event else None
         self.query = QueryDict(mutable=True)
         if not fragment:
             for name_ in PAGE_PARAMETERS:
@@ -82,6 +100,10 @@ class CachedPage:
                     self.query.setlist(name_, request.GET.getlist(name_))
         query = sorted(self.query.lists())
         self.key = "page:" + _digest(name, owner, version, request.LANGUAGE_CODE, query, *variant)
+        # the newest body of this page at any version, for readers while a write is under way
+        self.latest_key = "page:latest:" + _digest(
+            name, owner, request.LANGUAGE_CODE, query, *variant
+        )
         # the same body within another page around it (another address) is another ETag; a
         # fragment's ETag is its key's, wherever it is shown (the projector page hands it on)
         self.etag = '"' + _digest(self.key, "" if fragment else request.path) + '"'
@@ -125,8 +147,14 @@ class CachedPage:
         return self.key + ":whole:" + _digest(self.request.get_full_path())
 
     def body(self, render: Callable[[], str]) -> SafeString:
-        """The page's cached part, computed by ``render`` the first time it is asked for."""
+        """The page's cached part, computed by ``render`` the first time it is asked for; while
+        the write that made this version computes it, the previous version's."""
         text = cache.get(self.key)
+        if text is None and self.preparing is not None and cache.get(self.preparing):
+            latest = cache.get(self.latest_key)
+            if latest is not None:
+                self.previous = latest[0] != self.version
+                text = latest[1]
         if text is None:
             text = self._compute(render)
             self.computed = True
@@ -173,6 +201,10 @@ class CachedPage:
         try:
             text = str(render())
             cache.set(self.key, text, TIMEOUT)
+            if self.preparing is not None:
+                latest = cache.get(self.latest_key)
+                if latest is None or latest[0] < self.version:
+                    cache.set(self.latest_key, (self.version, text), TIMEOUT)
             return text
         finally:
             self.request.GET = asked
@@ -181,7 +213,7 @@ class CachedPage:
         """Mark ``response`` with the page's ETag: the browser keeps it and asks again with it
         (Cache-Control: no-cache means "check with the server before each use"). A response the
         same for everybody is kept whole, compressed, for the next request of this version."""
-        if self.shared:
+        if self.shared and not self.previous:
             response["ETag"] = self.etag
             if response.status_code == 200 and "Content-Encoding" not in response:
                 packed = gzip.compress(response.content, compresslevel=6, mtime=0)
@@ -189,3 +221,31 @@ class CachedPage:
         response["Cache-Control"] = "no-cache"
         patch_vary_headers(response, ["Cookie"])
         return response
+
+
+def _preparing_key(event: int, version: int) -> str:
+    return f"page:preparing:{event}:{version}"
+
+
+@contextmanager
+def writing(prepare: Callable[[int], None]) -> Iterator[None]:
+    """Around a request that may write: each event whose version it changes is marked as being
+    prepared at its new version (inside the write's transaction), and after the block
+    ``prepare(event_id)`` computes that event's pages before the response leaves; then the marks
+    go. A failure to prepare is logged, never the write's answer: the next reader computes."""
+    marked: dict[int, set[int]] = {}
+
+    def mark(event: int, version: int) -> None:
+        cache.set(_preparing_key(event, version), True, PREPARING)
+        marked.setdefault(event, set()).add(version)
+
+    try:
+        with versions.watching(mark):
+            yield
+        for event in marked:
+            try:
+                prepare(event)
+            except Exception:
+                log.exception("the pages of event %s were not prepared", event)
+    finally:
+        cache.delete_many([_preparing_key(e, v) for e, found in marked.items() for v in found])

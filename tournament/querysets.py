@@ -1,7 +1,8 @@
 """Reads, named for their use. Pages, print views and exports share these, so a query is fixed once.
 
-Standings are one SQL query: per-seat results are summed per entry (``Sum`` with a filter per round)
-and ranked with ``Window(Rank())``, so equal scores share a rank. Only entries that played are
+Standings are one SQL query: the seats' sums of their counting results (one seat per entry and
+round, written with the results) are summed per entry (``Sum`` with a filter per round) and ranked
+with ``Window(Rank())``, so equal scores share a rank. Only entries that played are
 ranked; a withdrawn entry that played keeps its place and points.
 """
 
@@ -35,12 +36,13 @@ STANDINGS_FIELDS = (
 )
 
 
-def _sum(field: str | F | CombinedExpression, condition: Q | None = None) -> Coalesce:
-    counted = Q(results__counts=True)
-    if condition is not None:
-        counted &= condition
-    value = f"results__{field}" if isinstance(field, str) else field
-    return Coalesce(Sum(value, filter=counted), Value(0))
+# the standings add up the seats' sums (``Seat.points`` ...): a few rows per entry, one per round
+SEATS = "seats__"
+
+
+def _sum(field: F | CombinedExpression, condition: Q | None = None) -> Coalesce:
+    """An entry's sum of a figure over its seats (each seat holds its counting results summed)."""
+    return Coalesce(Sum(field, filter=condition), Value(0))
 
 
 def ranking_order(game: GameType) -> list:
@@ -115,12 +117,12 @@ class EntryQuerySet(models.QuerySet):
         # narrow GROUP BY keeps this query within a small factor of a bare SUM ... GROUP BY.
         qs = self.filter(event=event).played().select_related("player").only(*STANDINGS_FIELDS)
         game = event.game_type
-        annotations = {"total": _sum(game.total.expression())}
-        per_round = game.round_figure.expression()
+        annotations = {"total": _sum(game.total.expression(SEATS))}
+        per_round = game.round_figure.expression(SEATS)
         for rnd in rounds or []:
-            annotations[f"round_{rnd.number}"] = _sum(per_round, Q(results__round_id=rnd.pk))
+            annotations[f"round_{rnd.number}"] = _sum(per_round, Q(seats__round_id=rnd.pk))
         for figure in game.figures:
-            annotations[figure.name] = _sum(figure.expression())
+            annotations[figure.name] = _sum(figure.expression(SEATS))
         qs = qs.annotate(**annotations)
         keys = ranking_order(game)
         rank_keys = [*keys, F("lot").asc(nulls_last=True)]

@@ -17,7 +17,8 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Sum
+from django.db.models import Max, OuterRef, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
@@ -173,7 +174,8 @@ def register_players(
     new = [p for p in players if p.pk is None]
     for player in new:
         try:
-            player.full_clean()
+            # a new player's one unique field is its fresh random identifier: no query per row
+            player.full_clean(validate_unique=False)
         except ValidationError as exc:
             raise Refused(f"{player}: {' '.join(exc.messages)}") from exc
     created = iter(
@@ -861,6 +863,7 @@ def void_table(*, table: Table, reason: str, user: User = None) -> Table:
     table.void_reason = reason.strip()
     _noted(table, user, reason.strip()).save()
     Result.objects.filter(table=table).update(counts=False)
+    sum_seats(table)
     lapse_stale_lots(event=table.round.event, user=user)
     return table
 
@@ -872,6 +875,7 @@ def restore_table(*, table: Table, reason: str, user: User = None) -> Table:
     table.void_reason = ""
     _noted(table, user, reason.strip() or "restored").save()
     Result.objects.filter(table=table).update(counts=True)
+    sum_seats(table)
     lapse_stale_lots(event=table.round.event, user=user)
     return table
 
@@ -964,9 +968,32 @@ def rescore_table(table: Table, from_number: int = 1, *, check_lots: bool = True
     # (PostgreSQL planned the joined form badly on freshly filled tables)
     Result.objects.filter(hand_id__in=[h.pk for h in hands if h.number >= from_number]).delete()
     Result.objects.bulk_create(rows)
+    sum_seats(table)
     versions.changed(event)  # the result rows are written in bulk, which sends no signal
     if check_lots:
         lapse_stale_lots(event=event)
+
+
+SEAT_SUMS = ("points", "inflicted", "matches_won", "games_lost")
+
+
+def sum_seats(table: Table) -> None:
+    """Write each seat's sums of its counting results (``Seat.points`` ...), whenever the table's
+    results or whether they count change: one UPDATE of the table's few seats."""
+
+    def summed(field: str) -> Coalesce:
+        rows = (
+            Result.objects.filter(
+                table_id=OuterRef("table_id"), position=OuterRef("position"), counts=True
+            )
+            .order_by()
+            .values("table_id")
+            .annotate(total=Sum(field))
+            .values("total")
+        )
+        return Coalesce(Subquery(rows), Value(0))
+
+    Seat.objects.filter(table=table).update(**{field: summed(field) for field in SEAT_SUMS})
 
 
 def recompute_scores(*, event: Event | None = None) -> int:

@@ -99,10 +99,7 @@ def team_standings(event: Event) -> list[dict[str, Any]]:
         Team.objects.filter(event=event, kind=Team.Kind.SQUAD)
         .annotate(
             total=Coalesce(
-                Sum(
-                    "squad_members__results__points",
-                    filter=Q(squad_members__results__counts=True),
-                ),
+                Sum("squad_members__seats__points"),
                 Value(0),
             )
         )
@@ -175,7 +172,6 @@ def season_standings(
     events = list(season.events.order_by("date", "pk"))
     game = games.get(season.game)
     summed = _summed_fields(game)
-    counted = Q(results__counts=True)
     # only events a player played in (an entry that never sat at a table is not ranked); a
     # withdrawal is marked per event
     entries = Entry.objects.filter(event__in=[e.pk for e in events]).played()
@@ -184,10 +180,7 @@ def season_standings(
     # grouped by short columns only: the names come once per player from the third query, not
     # once per event through the GROUP BY (PostgreSQL sorted 67,000 joined rows by text for it)
     rows = entries.values_list("player_id", "event_id", "status").annotate(
-        **{
-            f"sum_{name}": Coalesce(Sum(f"results__{name}", filter=counted), Value(0))
-            for name in summed
-        }
+        **{f"sum_{name}": Coalesce(Sum(f"seats__{name}"), Value(0)) for name in summed}
     )
     scores: dict[int, dict[int, int]] = defaultdict(dict)
     figures: dict[int, list[dict[str, int]]] = defaultdict(list)

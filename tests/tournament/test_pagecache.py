@@ -442,3 +442,91 @@ def test_the_language_switch_works_from_a_page_kept_whole():
     response = visitor.post("/i18n/setlang/", {"language": "en", "next": url})
     assert response.status_code == 302
     assert "Standings" in visitor.get(url).content.decode()
+
+
+# --- computed by the writer ---------------------------------------------------------------
+
+
+def _post_game(table: Table, phone: Client, submission: str) -> Any:
+    """A game saved through the table link, as the phone sends it (seat 3 wins a Halbe: +60)."""
+    link = f"/t/{table.token}/"
+    form = phone.get(link).content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form).group(1)
+    return phone.post(
+        link,
+        {
+            "csrfmiddlewaretoken": token,
+            "submission": submission,
+            "contract": "halbe",
+            "declarer": "3",
+            "declarer_points": "47",
+            "action": "save",
+        },
+    )
+
+
+def test_a_saved_game_has_the_halls_pages_computed_before_the_phone_gets_its_answer(
+    django_assert_num_queries: Any,
+):
+    table = _world()
+    reader = Client()
+    urls = pages(table)
+    assert "+80" not in reader.get(urls["projector rows"]).content.decode()
+    response = _post_game(table, Client(), "0f8fad5b-d9cb-469f-a165-70867728950e")
+    assert response.status_code == 302
+    # the first reader after the answer computes nothing: the event's row, and the pages are there
+    for name in ("standings", "projector rows"):
+        with django_assert_num_queries(1):
+            page = reader.get(urls[name])
+        assert "+80" in page.content.decode(), name
+
+
+def test_while_a_write_is_under_way_its_readers_get_the_previous_page_at_once(
+    django_assert_num_queries: Any,
+):
+    from tournament import pagecache
+
+    table = _world()
+    reader = Client()
+    url = pages(table)["standings"]
+    before = reader.get(url)
+    meanwhile = []
+
+    def prepare(event: int) -> None:
+        # the game is written (its version is what the reader reads), its pages not yet computed
+        with django_assert_num_queries(1):
+            meanwhile.append(reader.get(url))
+
+    with pagecache.writing(prepare):
+        services.record_hand(table=table, data=cego("halbe", 3, 47))
+    (during,) = meanwhile
+    assert text(during) == text(before)  # the previous page, without waiting for the new one
+    assert "ETag" not in during  # nobody keeps it as the new version's
+    after = reader.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200 and "+80" in after.content.decode()
+
+
+def test_a_write_without_a_writers_mark_leaves_its_readers_to_compute_the_new_page():
+    table = _world()
+    reader = Client()
+    url = pages(table)["standings"]
+    reader.get(url)
+    services.record_hand(table=table, data=cego("halbe", 3, 47))  # a script: no request around it
+    assert "+80" in reader.get(url).content.decode()
+
+
+def test_a_page_that_cannot_be_prepared_does_not_fail_the_write(monkeypatch):
+    from tournament.views import public
+
+    def broken(request: Any, event: int) -> None:
+        raise RuntimeError("the cache is full")
+
+    monkeypatch.setattr(public, "prepare_event_pages", broken)
+    table = _world()
+    reader = Client()
+    url = pages(table)["standings"]
+    reader.get(url)
+    response = _post_game(table, Client(), "1f8fad5b-d9cb-469f-a165-70867728950e")
+    assert response.status_code == 302
+    assert table.hands.count() == 2
+    assert "+80" in reader.get(url).content.decode()  # the reader computes it

@@ -747,3 +747,56 @@ def test_correcting_a_player_keeps_the_change_and_the_user_in_the_players_histor
         services.correct_player(player=player, values={"first_name": ""}, user=user)
     player.refresh_from_db()
     assert str(player) == "Uwe Maier"
+
+
+def seat_sums(table, field: str = "points") -> list[int]:
+    """What the standings add up: each seat's stored sum, in seat order."""
+    return list(table.seats.order_by("position").values_list(field, flat=True))
+
+
+def result_sums(table, field: str) -> list[int]:
+    sums = [0] * table.size
+    for result in Result.objects.filter(table=table, counts=True):
+        sums[result.position] += getattr(result, field)
+    return sums
+
+
+def test_each_seat_holds_the_sum_of_its_counting_results_after_every_kind_of_change():
+    table = make_table()
+    hand = services.record_hand(table=table, data=cego("halbe", 0, 34))
+    assert seat_sums(table) == [-60, 20, 20, 20]
+    services.record_hand(table=table, data=cego("cego", 1, 40))
+    assert seat_sums(table) == totals(table) != [-60, 20, 20, 20]
+    services.delete_hand(hand=table.hands.get(number=2), reason="doppelt")
+    assert seat_sums(table) == [-60, 20, 20, 20]
+    services.edit_hand(hand=hand, data=cego("halbe", 0, 47), reason="Punkte verzählt")
+    assert seat_sums(table) == [60, -20, -20, -20]
+    services.void_table(table=table, reason="Liste verloren")
+    assert seat_sums(table) == [0, 0, 0, 0]
+    services.restore_table(table=table, reason="Liste gefunden")
+    assert seat_sums(table) == [60, -20, -20, -20]
+    services.delete_hand(hand=hand, reason="falscher Tisch")
+    assert seat_sums(table) == [0, 0, 0, 0]
+    services.record_totals(table=table, totals=[30, -10, -10, -10])
+    assert seat_sums(table) == [30, -10, -10, -10]
+
+
+def test_a_rule_change_rewrites_the_seats_sums_with_the_results():
+    table = bettel_table()
+    assert seat_sums(table) == [-110, 90, 10, 10]
+    services.change_event_settings(
+        event=table.round.event, values={"rules": {"bettel": 50}}, reason="Hausregel Bettel 50"
+    )
+    assert seat_sums(table) == [-170, 110, 30, 30]
+
+
+def test_ziege_seats_sum_defeat_points_and_matches_as_the_results_do():
+    table = make_table("ziege", 4)
+    for points in (120, 120, 40):
+        services.record_hand(table=table, data={"team_a_points": points})
+    # team B took no trick twice: 6 + 6 = 12 defeat points, the match is over and team A has won
+    # it; then team A has 40 points (31..59): team B deals it 2 in the next match
+    assert seat_sums(table, "inflicted") == [12, 2, 12, 2]
+    assert seat_sums(table, "matches_won") == [1, 0, 1, 0]
+    for field in ("points", "inflicted", "matches_won", "games_lost"):
+        assert seat_sums(table, field) == result_sums(table, field)

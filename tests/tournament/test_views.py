@@ -181,6 +181,7 @@ PUBLIC_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
     "season_xlsx": lambda w: (reverse("season_xlsx", args=[w.season.slug]), w.player.last_name),
     "projector": lambda w: (reverse("projector", args=[w.event.slug]), str(w.player)),
     "projector_rows": lambda w: (reverse("projector_rows", args=[w.event.slug]), str(w.player)),
+    "player": lambda w: (reverse("player", args=[w.player.uid]), w.event.name),
     "where_do_i_sit": lambda w: (
         reverse("where_do_i_sit", args=[w.event.slug]) + f"?q={w.player.last_name}",
         str(w.player),
