@@ -160,6 +160,10 @@ class CachedPage:
             self.computed = True
         return mark_safe(text)  # HTML our own templates rendered
 
+    def was_read(self) -> bool:
+        """Has this page been computed for a reader at some version (within ``TIMEOUT``)?"""
+        return cache.has_key(self.latest_key)
+
     def warm(self, template: str, context: Callable[[], dict[str, Any]]) -> None:
         """Compute the page now unless it is cached or being computed: a page that is read
         right after another one of the same version (the standings and the projector's rows),

@@ -530,3 +530,15 @@ def test_a_page_that_cannot_be_prepared_does_not_fail_the_write(monkeypatch):
     assert response.status_code == 302
     assert table.hands.count() == 2
     assert "+80" in reader.get(url).content.decode()  # the reader computes it
+
+
+def test_a_write_to_an_event_nobody_follows_computes_no_page_ahead():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    table = _world()  # nobody has opened the standings or the projector
+    assert _post_game(table, Client(), "2f8fad5b-d9cb-469f-a165-70867728950e").status_code == 302
+    with CaptureQueriesContext(connection) as first:
+        page = Client().get(pages(table)["standings"])
+    assert "+80" in page.content.decode()
+    assert len(first.captured_queries) > 1  # the first reader computes the page

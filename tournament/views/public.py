@@ -364,7 +364,8 @@ def projector_rows(request: HttpRequest, slug: str) -> HttpResponse:
 def prepare_event_pages(request: HttpRequest, event_id: int) -> None:
     """After a write (``pagecache.writing``): the pages the hall reads at once, the standings'
     first page and the projector's rows, in the hall's language, computed as an anonymous
-    reader's request would compute them."""
+    reader's request would compute them; only for an event whose standings someone reads (a
+    desk entering a whole paper list computes nothing ahead)."""
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
         return
@@ -380,8 +381,11 @@ def prepare_event_pages(request: HttpRequest, event_id: int) -> None:
     reader.user = AnonymousUser()
     with translation.override(settings.LANGUAGE_CODE):
         page = CachedPage(reader, "standings", event.pk, event.version)
+        rows = _rows_page(reader, event)
+        if not (page.was_read() or rows.was_read()):
+            return  # nobody follows this event's standings: none are computed ahead
         page.warm("tournament/cached/standings.html", _standings_of(reader, event))
-        _rows_page(reader, event).warm(*_rows_of(event))
+        rows.warm(*_rows_of(event))
 
 
 def _rows_page(request: HttpRequest, event: Event) -> CachedPage:
