@@ -16,6 +16,8 @@ urlpatterns = [
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("admin/", admin.site.urls),
     path("spieler/<uuid:uid>/", views.player_page, name="player"),
+    path("wertung/", views.rating_page, name="rating"),
+    path("wertung/<slug:game>/", views.rating_page, name="rating_game"),
     path("saison/neu/", views.season_create, name="season_create"),
     path("saison/<slug:slug>/", views.season_detail, name="season"),
     path("turnier/neu/", views.event_create, name="event_create"),

@@ -41,6 +41,7 @@ from .public import (
     season_detail,
     where_do_i_sit,
 )
+from .rating import rating_page
 from .rulecard import rule_card
 from .sheets import (
     event_history,
@@ -83,6 +84,7 @@ __all__ = [
     "print_standings",
     "projector",
     "projector_rows",
+    "rating_page",
     "result_template",
     "round_action",
     "round_add",
