@@ -202,30 +202,31 @@ def compute_ratings(*, game: str | None = None) -> int:
     """Recompute the ratings of one game (or of every game) from the stored results, replacing
     the stored ones; returns the number of players rated."""
     keys = [game] if game is not None else [g.key for g in games.all_games()]
+    return sum(_compute(key, versions_digest(key), data_digest(key)) for key in keys)
+
+
+def _compute(key: str, versions: str, data: str) -> int:
+    """Replace the stored ratings of game ``key``, noting what they were computed from."""
     now = timezone.now()
-    done = 0
-    for key in keys:
-        versions, data = versions_digest(key), data_digest(key)
-        skills = rate(matches(key))
-        Rating.objects.filter(game=key).delete()
-        Rating.objects.bulk_create(
-            Rating(
-                player_id=player,
-                game=key,
-                mu=skill.mu,
-                sigma=skill.sigma,
-                ordinal=skill.ordinal,
-                tables=skill.tables,
-                hands=skill.hands,
-                updated_at=now,
-            )
-            for player, skill in sorted(skills.items())
+    skills = rate(matches(key))
+    Rating.objects.filter(game=key).delete()
+    Rating.objects.bulk_create(
+        Rating(
+            player_id=player,
+            game=key,
+            mu=skill.mu,
+            sigma=skill.sigma,
+            ordinal=skill.ordinal,
+            tables=skill.tables,
+            hands=skill.hands,
+            updated_at=now,
         )
-        RatingBasis.objects.update_or_create(
-            game=key, defaults={"versions": versions, "data": data, "computed_at": now}
-        )
-        done += len(skills)
-    return done
+        for player, skill in sorted(skills.items())
+    )
+    RatingBasis.objects.update_or_create(
+        game=key, defaults={"versions": versions, "data": data, "computed_at": now}
+    )
+    return len(skills)
 
 
 def current(game_key: str) -> RatingBasis | None:
@@ -245,7 +246,7 @@ def current(game_key: str) -> RatingBasis | None:
             # one recompute at a time: a second visitor waits here, then finds it done
             locked = RatingBasis.objects.select_for_update().filter(game=game_key).first()
             if locked is None or locked.data != data:
-                compute_ratings(game=game_key)
+                _compute(game_key, versions, data)
     except IntegrityError:  # another visitor created the first basis meanwhile: theirs stands
         pass
     return RatingBasis.objects.filter(game=game_key).first()

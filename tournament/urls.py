@@ -97,4 +97,6 @@ urlpatterns = [
     path("t/<str:token>/<str:action>/", views.link_action, name="link_action"),
     path("tisch/<int:pk>/summen/", views.table_totals, name="table_totals"),
     path("tisch/<int:pk>/werten/", views.table_void, name="table_void"),
+    path("tisch/<int:pk>/abrechnung/", views.table_settlement, name="table_settlement"),
+    path("turnier/<slug:slug>/abrechnung/", views.event_settlement, name="event_settlement"),
 ]

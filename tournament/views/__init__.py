@@ -43,6 +43,7 @@ from .public import (
 )
 from .rating import rating_page
 from .rulecard import rule_card
+from .settlement import event_settlement, table_settlement
 from .sheets import (
     event_history,
     hand_edit,
@@ -64,6 +65,7 @@ __all__ = [
     "event_history",
     "event_pair",
     "event_players",
+    "event_settlement",
     "event_standings",
     "event_teams",
     "event_xlsx",
@@ -98,6 +100,7 @@ __all__ = [
     "table_confirm",
     "table_history",
     "table_link",
+    "table_settlement",
     "table_sheet",
     "table_totals",
     "table_void",
