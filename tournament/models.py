@@ -277,6 +277,7 @@ class Event(Versioned):
     point_value_cents = models.PositiveIntegerField(
         _("money per point (cents)"),
         default=0,
+        blank=True,  # left empty: 0 (Event.clean)
         validators=[MaxValueValidator(POINT_VALUE_MAX)],
         help_text=_(
             "For games played for money: what one point or chip is worth, in cents (5 = 0.05 €). "
@@ -325,6 +326,8 @@ class Event(Versioned):
 
     def clean(self) -> None:
         errors: dict[str, Any] = {}
+        if self.point_value_cents is None:  # an emptied field: not played for money
+            self.point_value_cents = 0
         try:
             check_slug(self.slug)
         except ValidationError as exc:

@@ -309,3 +309,13 @@ def test_the_settlement_pages_cost_the_same_queries_for_one_and_three_tables(cli
     # tables. Table page, 5: the table (with round and event), the per-seat sums, the seats with
     # players, the session and its user (base.html's menu)
     assert counts[0] == (6, 5)
+
+
+@pytestmark_db
+def test_an_emptied_money_value_means_not_played_for_money():
+    event = make_event("crazy_solo", target_table_size=6, table_policy=Event.TablePolicy.MIXED)
+    services.change_event_settings(event=event, values={"point_value_cents": 5})
+    services.change_event_settings(event=event, values={"point_value_cents": None})
+    event.refresh_from_db()
+    assert event.point_value_cents == 0
+    assert not settlement.is_money_game(event)
