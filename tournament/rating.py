@@ -103,7 +103,7 @@ def table_ranks(game: GameType, seats: list[dict[str, int]]) -> list[int]:
 
 
 def matches(game_key: str) -> Iterator[Match]:
-    """The game's matches in rating order (one query, plus one for the events' game counts)."""
+    """The game's matches in rating order (two queries: the events, the summed results)."""
     game = games.get(game_key)
     rows = (
         Result.objects.filter(
@@ -122,7 +122,8 @@ def matches(game_key: str) -> Iterator[Match]:
             "event__date", "event__slug", "round__number", "table__number", "table_id", "position"
         )
     )
-    events: dict[int, Event] = {}
+    # for a paper sheet's totals: how many games they stand for (the event's games per round)
+    events = {e.pk: e for e in Event.objects.filter(game=game_key).only("hands_per_round", "game")}
     table: int | None = None
     seats: list[dict[str, Any]] = []
     for row in rows.iterator(chunk_size=2000):
@@ -141,12 +142,7 @@ def _match(game: GameType, seats: list[dict[str, Any]], events: dict[int, Event]
         played = seat["played"]
         if seat["totals"]:
             # a paper sheet's totals stand for the round's games (Hand.Kind.TOTALS)
-            event = events.get(seat["event_id"])
-            if event is None:
-                event = events[seat["event_id"]] = Event.objects.only(
-                    "hands_per_round", "game"
-                ).get(pk=seat["event_id"])
-            played += event.hands_for(seat["table__size"]) or 0
+            played += events[seat["event_id"]].hands_for(seat["table__size"]) or 0
         hands.append(played)
     return Match(
         players=[seat["entry__player_id"] for seat in seats],
