@@ -35,6 +35,7 @@ from typing import Any
 
 from django.db.models import Q, Sum
 
+from . import collation
 from .models import Entry, Event, Result, Seat, Table
 
 # the most players (after pairs are settled) the exact search takes: 2^16 subsets take about
@@ -177,12 +178,13 @@ class Settlement:
 
 
 def settle(lines: list[Line]) -> Settlement:
+    """The fewest transfers for ``lines``, listed by the payer's name (German order), so that a
+    player finds their own line on a long list."""
     transfers, fewest = fewest_transfers([line.cents for line in lines])
-    return Settlement(
-        lines=lines,
-        transfers=[(lines[t.payer], lines[t.payee], t.cents) for t in transfers],
-        fewest=fewest,
+    listed = collation.by_name(
+        [(lines[t.payer], lines[t.payee], t.cents) for t in transfers], lambda t: t[0].player
     )
+    return Settlement(lines=lines, transfers=listed, fewest=fewest)
 
 
 def is_money_game(event: Event) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -155,6 +155,22 @@ def test_ziege_and_hennes_sibbe_tables_rank_the_way_their_standings_do():
         {"points": 5, "inflicted": 0, "matches_won": 0, "games_lost": 2},
     ]
     assert rating.table_ranks(hennes, penalties) == [2, 1, 3]
+
+
+def test_a_ziege_table_rates_the_pair_that_won_the_deals_above_the_other():
+    table = make_table("ziege", hands_per_round={"4": 1})
+    services.record_hand(table=table, data={"team_a_points": 75})  # team B takes 2
+    services.close_round(round=table.round)
+    rating.compute_ratings(game="ziege")
+    by_seat = [s.entry.player_id for s in table.seats.select_related("entry").order_by("position")]
+    ordinal = {r.player_id: r.ordinal for r in Rating.objects.filter(game="ziege")}
+    assert ordinal[by_seat[0]] == ordinal[by_seat[2]] > ordinal[by_seat[1]] == ordinal[by_seat[3]]
+    assert not Rating.objects.filter(game="cego").exists()
+
+
+def test_compute_ratings_names_the_games_for_an_unknown_one():
+    with pytest.raises(CommandError, match="cego"):
+        call_command("compute_ratings", "skat")
 
 
 def test_a_player_with_few_tables_is_marked_provisional_on_the_page(client):
