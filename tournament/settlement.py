@@ -38,9 +38,9 @@ from django.db.models import Q, Sum
 from . import collation
 from .models import Entry, Event, Result, Seat, Table
 
-# the most players (after pairs are settled) the exact search takes: 2^16 subsets take about
-# 0.2 s in CPython on the project's machine (bench: python -m tournament.settlement), a field
-# beyond that is settled greedily
+# the most players (after pairs are settled) the exact search takes: 16 took 0.06 to 0.2 s on the
+# project's shared 2-core machine, 18 took 0.25 to 0.9 s, and it quadruples with every two more
+# (``python bench/rating.py``); a field beyond that is settled greedily
 EXACT_LIMIT = 16
 
 
@@ -261,20 +261,3 @@ def tables_settlements(event: Event) -> list[tuple[Any, list[Settlement]]]:
             settled.append(found)
         result.append((rnd, settled))
     return result
-
-
-def _measure() -> None:  # pragma: no cover - a benchmark, run by hand
-    import random
-    import time
-
-    for n in (8, 10, 12, 14, 16, 18):
-        rng = random.Random(n)
-        values = [rng.randrange(-500, 500) * 10 for _ in range(n - 1)]
-        values.append(-sum(values))
-        start = time.perf_counter()
-        _zero_sum_groups(values)
-        print(f"exact search over {n} players: {time.perf_counter() - start:.3f} s")
-
-
-if __name__ == "__main__":  # pragma: no cover
-    _measure()
