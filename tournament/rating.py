@@ -44,7 +44,7 @@ from django.utils import timezone
 from django.utils.formats import number_format
 from openskill.models import PlackettLuce
 
-from . import formatting, games
+from . import formatting, games, versions
 from .games.base import GameType
 from .models import Event, Hand, Rating, RatingBasis, Result, Round
 
@@ -201,7 +201,7 @@ def compute_ratings(*, game: str | None = None) -> int:
     return sum(_compute(key, versions_digest(key), data_digest(key)) for key in keys)
 
 
-def _compute(key: str, versions: str, data: str) -> int:
+def _compute(key: str, seen: str, data: str) -> int:
     """Replace the stored ratings of game ``key``, noting what they were computed from."""
     now = timezone.now()
     skills = rate(matches(key))
@@ -220,29 +220,33 @@ def _compute(key: str, versions: str, data: str) -> int:
         for player, skill in sorted(skills.items())
     )
     RatingBasis.objects.update_or_create(
-        game=key, defaults={"versions": versions, "data": data, "computed_at": now}
+        game=key, defaults={"versions": seen, "data": data, "computed_at": now}
     )
     return len(skills)
 
 
 def current(game_key: str) -> RatingBasis | None:
     """The basis of the game's stored ratings, recomputed first if what they read has changed
-    (see the module's docstring). One query when nothing was written since the last look."""
+    (see the module's docstring). Two small queries when nothing was written since the last
+    look: the basis and the events' versions."""
     basis = RatingBasis.objects.filter(game=game_key).first()
-    versions = versions_digest(game_key)
-    if basis is not None and basis.versions == versions:
+    seen = versions_digest(game_key)
+    # a write after this look, in the same open transaction, must change a version again, or
+    # it would hide behind the digest just read (as for a cached page, tournament.pagecache)
+    versions.forget()
+    if basis is not None and basis.versions == seen:
         return basis
     data = data_digest(game_key)
     if basis is not None and basis.data == data:
-        RatingBasis.objects.filter(pk=basis.pk).update(versions=versions)
-        basis.versions = versions
+        RatingBasis.objects.filter(pk=basis.pk).update(versions=seen)
+        basis.versions = seen
         return basis
     try:
         with transaction.atomic():
             # one recompute at a time: a second visitor waits here, then finds it done
             locked = RatingBasis.objects.select_for_update().filter(game=game_key).first()
             if locked is None or locked.data != data:
-                _compute(game_key, versions, data)
+                _compute(game_key, seen, data)
     except IntegrityError:  # another visitor created the first basis meanwhile: theirs stands
         pass
     return RatingBasis.objects.filter(game=game_key).first()

@@ -242,3 +242,15 @@ def test_the_rating_page_names_the_game_and_lists_only_that_games_ratings(client
     assert client.get("/wertung/").status_code == 200
     assert client.get("/wertung/ziege/").context["rows"] == []
     assert client.get("/wertung/skat/").status_code == 404
+
+
+def test_two_registrations_of_one_person_merged_are_rated_as_one_player(client):
+    first_day = players_of(4)
+    second_day = [*first_day[:3], players_of(1)[0]]  # the fourth registered again as new
+    play_event(first_day, strength={p.pk: i for i, p in enumerate(first_day)}, day=1)
+    play_event(second_day, strength={p.pk: i for i, p in enumerate(second_day)}, day=8)
+    before = {r.player_id: r.tables for r in client.get("/wertung/cego/").context["rows"]}
+    assert before[first_day[3].pk] == before[second_day[3].pk] == 2
+    services.merge_players(keep=first_day[3], remove=second_day[3])
+    after = {r.player_id: r.tables for r in client.get("/wertung/cego/").context["rows"]}
+    assert after == {p.pk: 4 for p in first_day}

@@ -258,6 +258,14 @@ def test_the_table_settlement_page_shows_money_and_transfers(client):
 
 
 @pytestmark_db
+def test_the_table_sheet_links_to_its_settlement_only_in_a_money_game(client):
+    money, other = crazy_solo_table(5), make_table()
+    link = "/abrechnung/"
+    assert f"/tisch/{money.pk}{link}" in client.get(f"/tisch/{money.pk}/").content.decode()
+    assert link not in client.get(f"/tisch/{other.pk}/").content.decode()
+
+
+@pytestmark_db
 def test_the_table_settlement_of_a_game_not_played_for_money_says_so(client):
     table = make_table()
     response = client.get(f"/tisch/{table.pk}/abrechnung/")
