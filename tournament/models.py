@@ -38,6 +38,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -106,6 +107,8 @@ def new_token() -> str:
 
 # the most games a table plays in one round, for every way of giving it (one bound, issue 11)
 HANDS_MAX = 10_000
+# the most one point or chip may be worth in a money game: 100 euros (issue 17)
+POINT_VALUE_MAX = 10_000
 
 
 class Player(models.Model):
@@ -269,6 +272,19 @@ class Event(Versioned):
         ),
     )
 
+    # money games (issue 17): what one point or chip is worth, in whole cents; 0 = not played for
+    # money. The settlement multiplies exactly (tournament.settlement), never through a float.
+    point_value_cents = models.PositiveIntegerField(
+        _("money per point (cents)"),
+        default=0,
+        blank=True,  # left empty: 0 (Event.clean)
+        validators=[MaxValueValidator(POINT_VALUE_MAX)],
+        help_text=_(
+            "For games played for money: what one point or chip is worth, in cents (5 = 0.05 €). "
+            "0: not a money game."
+        ),
+    )
+
     history = audit(excluded_fields=["version"])
 
     class Meta:
@@ -310,6 +326,8 @@ class Event(Versioned):
 
     def clean(self) -> None:
         errors: dict[str, Any] = {}
+        if self.point_value_cents is None:  # an emptied field: not played for money
+            self.point_value_cents = 0
         try:
             check_slug(self.slug)
         except ValidationError as exc:
@@ -343,6 +361,12 @@ class Event(Versioned):
                     "Give a whole number of games (1 to %(max)s) for each table size, "
                     'e.g. {"4": 24}.'
                 ) % {"max": number_format(HANDS_MAX, force_grouping=True)}
+        # a settlement moves money from losers to winners: only a zero-sum game has both
+        if self.point_value_cents and game is not None and not game.zero_sum:
+            errors["point_value_cents"] = _(
+                "%(game)s is not scored in points that winners win from losers; it cannot be "
+                "played for money per point. Leave 0."
+            ) % {"game": game.name}
         if errors:
             raise ValidationError(errors)
 
@@ -712,3 +736,45 @@ class EventRole(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} – {self.get_role_display()} – {self.event}"
+
+
+class Rating(models.Model):
+    """A player's rating in one game across every event and season (issue 16,
+    ``tournament.rating``): a rebuildable cache of the stored hands, like the results;
+    ``ordinal`` is the figure shown."""
+
+    player = models.ForeignKey(Player, related_name="ratings", on_delete=models.CASCADE)
+    game = models.CharField(_("game"), max_length=20, choices=games.choices)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(_("rating"))
+    tables = models.PositiveIntegerField(_("tables"))
+    hands = models.PositiveIntegerField(_("games"))
+    updated_at = models.DateTimeField(_("computed at"))
+
+    class Meta:
+        ordering = ["game", "-ordinal"]
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+        constraints = [
+            models.UniqueConstraint(fields=["player", "game"], name="rating_player_game_once"),
+        ]
+        indexes = [models.Index(fields=["game", "-ordinal"], name="rating_game_ordinal")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.game} {self.ordinal:.2f}"
+
+
+class RatingBasis(models.Model):
+    """What one game's ratings were computed from: ``versions`` is a digest of its events'
+    versions (cheap to read, changes with every write), ``data`` a digest of what the rating
+    reads (closed rounds' counting results, event dates, players). The page recomputes when both
+    differ."""
+
+    game = models.CharField(max_length=20, unique=True)
+    versions = models.CharField(max_length=64, blank=True)
+    data = models.CharField(max_length=64, blank=True)
+    computed_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.computed_at}"

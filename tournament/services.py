@@ -1237,6 +1237,7 @@ EVENT_FIELDS = (
     "rounds_planned",
     "pairing",
     "public_url",
+    "point_value_cents",
 )
 EVENT_SETTINGS = frozenset({*EVENT_FIELDS, "rules", "hands_per_round"})
 

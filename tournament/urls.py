@@ -16,6 +16,8 @@ urlpatterns = [
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("admin/", admin.site.urls),
     path("spieler/<uuid:uid>/", views.player_page, name="player"),
+    path("wertung/", views.rating_page, name="rating"),
+    path("wertung/<slug:game>/", views.rating_page, name="rating_game"),
     path("saison/neu/", views.season_create, name="season_create"),
     path("saison/<slug:slug>/", views.season_detail, name="season"),
     path("turnier/neu/", views.event_create, name="event_create"),
@@ -95,4 +97,6 @@ urlpatterns = [
     path("t/<str:token>/<str:action>/", views.link_action, name="link_action"),
     path("tisch/<int:pk>/summen/", views.table_totals, name="table_totals"),
     path("tisch/<int:pk>/werten/", views.table_void, name="table_void"),
+    path("tisch/<int:pk>/abrechnung/", views.table_settlement, name="table_settlement"),
+    path("turnier/<slug:slug>/abrechnung/", views.event_settlement, name="event_settlement"),
 ]

@@ -186,6 +186,10 @@ PUBLIC_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
         reverse("where_do_i_sit", args=[w.event.slug]) + f"?q={w.player.last_name}",
         str(w.player),
     ),
+    "player": lambda w: (w.player.get_absolute_url(), w.event.name),
+    "rating": lambda w: (reverse("rating"), "Plackett-Luce"),
+    "rating_game": lambda w: (reverse("rating_game", args=["ziege"]), "Plackett-Luce"),
+    "table_settlement": lambda w: (reverse("table_settlement", args=[w.table.pk]), w.event.name),
 }
 
 
@@ -233,6 +237,10 @@ DIRECTOR_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
         w.player.last_name,
     ),
     "table_history": lambda w: (reverse("table_history", args=[w.table.pk]), WORLD_REASON),
+    "event_settlement": lambda w: (
+        reverse("event_settlement", args=[w.event.slug]),
+        w.event.name,
+    ),
     "event_history": lambda w: (reverse("event_history", args=[w.event.slug]), WORLD_REASON),
     "player_edit": lambda w: (
         reverse("player_edit", args=[w.event.slug, entry_of(w).pk]),

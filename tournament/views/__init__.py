@@ -41,7 +41,9 @@ from .public import (
     season_detail,
     where_do_i_sit,
 )
+from .rating import rating_page
 from .rulecard import rule_card
+from .settlement import event_settlement, table_settlement
 from .sheets import (
     event_history,
     hand_edit,
@@ -63,6 +65,7 @@ __all__ = [
     "event_history",
     "event_pair",
     "event_players",
+    "event_settlement",
     "event_standings",
     "event_teams",
     "event_xlsx",
@@ -83,6 +86,7 @@ __all__ = [
     "print_standings",
     "projector",
     "projector_rows",
+    "rating_page",
     "result_template",
     "round_action",
     "round_add",
@@ -96,6 +100,7 @@ __all__ = [
     "table_confirm",
     "table_history",
     "table_link",
+    "table_settlement",
     "table_sheet",
     "table_totals",
     "table_void",
