@@ -186,7 +186,6 @@ PUBLIC_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
         reverse("where_do_i_sit", args=[w.event.slug]) + f"?q={w.player.last_name}",
         str(w.player),
     ),
-    "player": lambda w: (w.player.get_absolute_url(), w.event.name),
     "rating": lambda w: (reverse("rating"), "Plackett-Luce"),
     "rating_game": lambda w: (reverse("rating_game", args=["ziege"]), "Plackett-Luce"),
     "table_settlement": lambda w: (reverse("table_settlement", args=[w.table.pk]), w.event.name),

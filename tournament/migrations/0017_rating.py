@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournament", "0015_player_uid"),
+        ("tournament", "0016_seat_sums"),
     ]
 
     operations = [
