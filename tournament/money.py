@@ -411,6 +411,22 @@ def fee_rows(event: Event) -> list[FeeRow]:
     return rows
 
 
+def fee_totals(rows: Sequence[FeeRow]) -> dict[str, int]:
+    """Cents per fee status (paid cash, paid ahead; still open), and the counts."""
+    totals = {"cash": 0, "ahead": 0, "open": 0, "cash_count": 0, "ahead_count": 0}
+    totals["waived_count"] = totals["open_count"] = 0
+    for row in rows:
+        if row.status in (EntryFee.Status.CASH, EntryFee.Status.AHEAD):
+            totals[row.status] += row.paid_cents
+            totals[f"{row.status}_count"] += 1
+        elif row.status == EntryFee.Status.WAIVED:
+            totals["waived_count"] += 1
+        elif row.unpaid:
+            totals["open"] += row.due_cents
+            totals["open_count"] += 1
+    return totals
+
+
 @transaction.atomic
 def set_entry_fee(
     *,
