@@ -4,6 +4,7 @@ per player, withdrawn players, more or fewer prizes than players), and the prize
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from tests.factories import make_entries, make_event, make_round, make_user
 from tournament import money, services
@@ -278,3 +279,113 @@ def test_saving_the_prize_table_replaces_it_and_refuses_a_place_given_twice():
             event=event, prizes=rows + rows[:1], several=False, every=None, goods="", sponsor=""
         )
     assert event.prizes.count() == 2
+
+
+# --- the pages ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def organiser(client):
+    client.force_login(make_user())
+    return client
+
+
+def test_the_organiser_enters_the_prize_table_in_euros(organiser):
+    event, _e = played([60, 20, -30, -50], finish=False)
+    url = reverse("prize_table", args=[event.slug])
+    assert organiser.get(url).status_code == 200
+    data = {
+        "prize-TOTAL_FORMS": "4",
+        "prize-INITIAL_FORMS": "0",
+        "prize-0-ranking": "overall",
+        "prize-0-place": "1",
+        "prize-0-amount": "150",
+        "prize-1-ranking": "overall",
+        "prize-1-place": "2",
+        "prize-1-goods": "Präsentkorb",
+        "prize-1-sponsor": "Dorfladen",
+        "prize-2-ranking": "last",
+        "prize-2-goods": "Wurstsalat",
+        "prize-3-ranking": "overall",
+        "prize-3-place": "3",
+        "every": "",
+        "goods": "",
+        "sponsor": "",
+    }
+    assert organiser.post(url, data).status_code == 302
+    assert list(event.prizes.values_list("ranking", "place", "amount_cents", "goods")) == [
+        ("last", 1, 0, "Wurstsalat"),
+        ("overall", 1, 15000, ""),
+        ("overall", 2, 0, "Präsentkorb"),
+    ]
+    page = organiser.get(url).content.decode()
+    assert "Dorfladen" in page
+
+
+def test_a_prize_with_money_that_is_not_a_number_is_refused_with_a_message(organiser):
+    event, _e = played([60, 20, -30, -50], finish=False)
+    data = {
+        "prize-TOTAL_FORMS": "1",
+        "prize-INITIAL_FORMS": "0",
+        "prize-0-ranking": "overall",
+        "prize-0-place": "1",
+        "prize-0-amount": "hundert",
+    }
+    response = organiser.post(reverse("prize_table", args=[event.slug]), data)
+    assert response.status_code == 200
+    assert b"Give an amount in euros" in response.content
+    assert not event.prizes.exists()
+
+
+def test_the_prize_giving_list_is_public_once_the_event_is_finished(client):
+    event, e = played([60, 20, -30, -50], finish=False)
+    prize(event, 1, 15000)
+    prize(event, 1, goods="Wurstsalat", ranking=R.LAST)
+    url = reverse("prize_giving", args=[event.slug])
+    assert client.get(url).status_code == 302  # to the login: a preview for the organiser
+    services.finish_event(event=event)
+    page = client.get(url).content.decode()
+    last, first = page.index(e[3].player.sort_name), page.index(e[0].player.sort_name)
+    assert last < first  # handed out from the last prize to the first
+    assert "150.00" in page
+    for variant in ("?beamer=1", ""):
+        assert client.get(url + variant).status_code == 200
+    printed = client.get(reverse("print_prize_giving", args=[event.slug])).content.decode()
+    assert "Wurstsalat" in printed
+
+
+def test_the_prize_page_offers_the_lot_for_an_undecided_tie(organiser):
+    event, e = played([40, 40, -40, -40])
+    prize(event, 1, 15000)
+    prize(event, 2, 10000)
+    page = organiser.get(reverse("prize_table", args=[event.slug])).content.decode()
+    assert reverse("decide_lot", args=[event.slug]) in page
+    assert f'name="entry" value="{e[0].pk}"' in page
+
+
+def test_a_scorer_cannot_edit_the_prize_table(client):
+    from tests.factories import make_role
+
+    event = make_event()
+    client.force_login(make_role(event, "scorer"))
+    assert client.get(reverse("prize_table", args=[event.slug])).status_code == 403
+    assert client.post(reverse("event_finish", args=[event.slug])).status_code == 403
+
+
+def test_the_prize_giving_costs_the_same_queries_for_8_players_and_40():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for players in (8, 40):
+        event = make_event(hands_per_round={"*": 1})
+        make_entries(event, players)
+        make_round(event)
+        for place in range(1, 6):
+            prize(event, place, 1000 * place)
+        prize(event, 1, goods="Blumen", ranking=R.WOMEN)
+        with CaptureQueriesContext(connection) as queries:
+            money.prize_giving(event)
+        counts.append(len(queries))
+    # the prizes, the settings, the standings
+    assert counts == [3, 3]
