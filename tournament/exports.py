@@ -347,15 +347,14 @@ def _cash_sheet(workbook: Workbook, event: Event) -> None:
         sheet.append([label, note, euros_value(box), euros_value(bank), euros_value(total)])
 
     for heading, lines, total in (
-        (_("Income"), book.income, book.income_cents),
-        (_("Expenses"), book.expenses, book.expenses_cents),
+        (_("Income"), book.income, book.income_total),
+        (_("Expenses"), book.expenses, book.expenses_total),
     ):
         sheet.append([heading])
-        for item in lines:
+        for item in [*lines, total]:
             line(item.label, item.note, item.box_cents, item.bank_cents, item.total_cents)
-        subtotal = (sum(i.box_cents for i in lines), sum(i.bank_cents for i in lines))
-        line(_("Total"), "", subtotal[0], subtotal[1], total)
-    line(_("Balance"), "", book.box_cents, book.bank_cents, book.balance_cents)
+    balance = book.balance
+    line(balance.label, "", balance.box_cents, balance.bank_cents, balance.total_cents)
     if book.open_fees:
         sheet.append(
             [

@@ -760,10 +760,10 @@ class Prize(models.Model):
 
     class Ranking(models.TextChoices):
         OVERALL = "overall", _("Overall ranking")
-        WOMEN = "damen", _("Best women")
-        JUNIORS = "jugend", _("Best juniors")
-        SENIORS = "senioren", _("Best seniors")
-        TEAMS = "teams", _("Best teams")
+        WOMEN = "damen", _("Women's ranking")
+        JUNIORS = "jugend", _("Juniors' ranking")
+        SENIORS = "senioren", _("Seniors' ranking")
+        TEAMS = "teams", _("Team ranking")
         LAST = "last", _("Last place")
 
     event = models.ForeignKey(Event, related_name="prizes", on_delete=models.CASCADE)

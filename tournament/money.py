@@ -533,12 +533,32 @@ class CashBook:
         return self.box_cents + self.bank_cents
 
     @property
+    def income_total(self) -> CashLine:
+        return _summed(pgettext("cash book", "Total income"), self.income)
+
+    @property
+    def expenses_total(self) -> CashLine:
+        return _summed(pgettext("cash book", "Total expenses"), self.expenses)
+
+    @property
+    def balance(self) -> CashLine:
+        return _summed(pgettext("cash book", "Balance"), [*self.income, *self.expenses])
+
+    @property
     def income_cents(self) -> int:
-        return sum(line.total_cents for line in self.income)
+        return self.income_total.total_cents
 
     @property
     def expenses_cents(self) -> int:
-        return sum(line.total_cents for line in self.expenses)
+        return self.expenses_total.total_cents
+
+
+def _summed(label: str, lines: Sequence[CashLine]) -> CashLine:
+    return CashLine(
+        label,
+        box_cents=sum(line.box_cents for line in lines),
+        bank_cents=sum(line.bank_cents for line in lines),
+    )
 
 
 def cash_book(event: Event, giving: PrizeGiving | None = None) -> CashBook:
@@ -570,7 +590,7 @@ def cash_book(event: Event, giving: PrizeGiving | None = None) -> CashBook:
     ]
     for item in CashItem.objects.filter(event=event):
         sign = 1 if item.direction == CashItem.Direction.IN else -1
-        line = CashLine(item.description, item=item, note=item.get_via_display())
+        line = CashLine(item.description, item=item)
         if item.via == CashItem.Via.BOX:
             line.box_cents = sign * item.amount_cents
         else:
