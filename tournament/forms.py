@@ -24,6 +24,7 @@ from .models import (
     HANDS_MAX,
     CashItem,
     Entry,
+    EntryFee,
     Event,
     Player,
     Prize,
@@ -385,6 +386,10 @@ class RegisterForm(forms.Form):
         help_text=_("For the team ranking: the team's name (created with its first member)."),
     )
     same_person = forms.CharField(required=False, max_length=20)
+    # the fee taken at the desk with the registration (issue 17; ``money.register_entry``)
+    fee = forms.ChoiceField(
+        label=_("entry fee"), choices=EntryFee.Status.choices, required=False, initial="open"
+    )
 
     def __init__(self, *args: Any, event: Event | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

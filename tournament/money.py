@@ -39,7 +39,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from . import collation, standings
+from . import collation, services, standings
 from .models import (
     CashItem,
     Entry,
@@ -409,6 +409,18 @@ def fee_rows(event: Event) -> list[FeeRow]:
             category = by_pk.get(fee.category_id) if fee.category_id else None
             rows.append(FeeRow(entry, category, fee.status, fee.paid_cents))
     return rows
+
+
+@transaction.atomic
+def register_entry(
+    *, event: Event, player: Player, team: str = "", fee_status: str = "", user: Any = None
+) -> Entry:
+    """Register a player and take the fee at the desk in one go (one transaction: a fee that
+    cannot be set leaves the player unregistered, with the reason)."""
+    entry = services.register_player(event=event, player=player, team=team, user=user)
+    if fee_status and fee_status != EntryFee.Status.OPEN:
+        set_entry_fee(entry=entry, status=fee_status, user=user)
+    return entry
 
 
 def fee_totals(rows: Sequence[FeeRow]) -> dict[str, int]:

@@ -183,3 +183,23 @@ def test_a_scorer_cannot_see_or_set_fees(client):
         client.post(reverse("fee_set", args=[event.slug, entry.pk]), {"status": "cash"}).status_code
         == 403
     )
+
+
+def test_the_fee_is_taken_with_the_registration(organiser):
+    event = make_event()
+    fees(event)
+    url = reverse("event_players", args=[event.slug])
+    assert b'name="fee"' in organiser.get(url).content
+    organiser.post(url, {"first_name": "Anna", "last_name": "Furtwängler", "fee": "cash"})
+    fee = EntryFee.objects.get(entry__player__last_name="Furtwängler")
+    assert (fee.status, fee.paid_cents) == ("cash", 1500)
+
+
+def test_a_fee_paid_at_registration_before_the_fees_are_set_registers_nobody(organiser):
+    event = make_event()
+    url = reverse("event_players", args=[event.slug])
+    response = organiser.post(
+        url, {"first_name": "Anna", "last_name": "Furtwängler", "fee": "cash"}, follow=True
+    )
+    assert b"Set up the event&#x27;s fees first." in response.content
+    assert not event.entries.exists()
