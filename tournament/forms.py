@@ -690,7 +690,17 @@ class EuroField(forms.CharField):
         return cents
 
 
-class PrizeForm(forms.Form):
+class LabelledCells:
+    """A form shown as one row of a table: each input carries its column's name for screen
+    readers (there is no <label> in a table cell)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[call-arg]
+        for field in self.fields.values():  # type: ignore[attr-defined]
+            field.widget.attrs.setdefault("aria-label", field.label)
+
+
+class PrizeForm(LabelledCells, forms.Form):
     """One line of the prize table; a line left empty is skipped."""
 
     ranking = forms.ChoiceField(label=_("ranking"), choices=Prize.Ranking.choices)
@@ -741,7 +751,7 @@ class PrizeSettingsForm(forms.ModelForm):
         return every
 
 
-class FeeCategoryForm(forms.Form):
+class FeeCategoryForm(LabelledCells, forms.Form):
     pk = forms.IntegerField(widget=forms.HiddenInput, required=False)
     name = forms.CharField(label=_("name"), max_length=100, required=False)
     amount = EuroField(label=_("amount (€)"), required=False)
