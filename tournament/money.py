@@ -502,7 +502,7 @@ def save_fee_categories(
     # names may be swapped between rows: free them before saving (a unique constraint)
     for category in kept:
         if category.pk:
-            FeeCategory.objects.filter(pk=category.pk).update(name=f"\x00{category.pk}")
+            FeeCategory.objects.filter(pk=category.pk).update(name=f"~{category.pk}~")
     for category in kept:
         _noted(category, user, "").save()
     return kept

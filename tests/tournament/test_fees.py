@@ -203,3 +203,17 @@ def test_a_fee_paid_at_registration_before_the_fees_are_set_registers_nobody(org
     )
     assert b"Set up the event&#x27;s fees first." in response.content
     assert not event.entries.exists()
+
+
+def test_two_fees_can_swap_their_names():
+    event = make_event()
+    full, members, _juniors = fees(event)
+    rows = [
+        {"pk": full.pk, "name": "Mitglied", "amount_cents": 1500},
+        {"pk": members.pk, "name": "Voll", "amount_cents": 1000},
+    ]
+    money.save_fee_categories(event=event, categories=rows)
+    assert dict(FeeCategory.objects.filter(event=event).values_list("pk", "name")) == {
+        full.pk: "Mitglied",
+        members.pk: "Voll",
+    }
