@@ -320,6 +320,11 @@ def prize_giving(event: Event) -> PrizeGiving:
     return PrizeGiving(awards=ordered, ties=ties, finished=event.status == Event.Status.FINISHED)
 
 
+def _lock(event: Event) -> None:
+    """Two organisers saving the same list one after the other, not into each other."""
+    Event.objects.select_for_update().filter(pk=event.pk).values_list("pk").first()
+
+
 @transaction.atomic
 def save_prize_table(
     *,
@@ -339,6 +344,7 @@ def save_prize_table(
         raise Refused(_("Each place of a ranking can have one prize only."))
     if every and not goods.strip():
         raise Refused(_("Name the goods the rule gives, e.g. “gift basket”."))
+    _lock(event)
     settings = PrizeSettings.objects.select_for_update().filter(event=event).first()
     settings = settings or PrizeSettings(event=event)
     settings.several, settings.every = several, every or None
@@ -453,6 +459,8 @@ def set_entry_fee(
         raise Refused(_("Unknown fee status."))
     if category is not None and category.event_id != entry.event_id:
         raise Refused(_("This fee belongs to another event."))
+    # the entry's row is the lock: two taps on a row without a fee yet create one fee
+    Entry.objects.select_for_update().filter(pk=entry.pk).first()
     fee = EntryFee.objects.select_for_update().filter(entry=entry).first()
     if fee is None:
         categories = list(FeeCategory.objects.filter(event_id=entry.event_id))
@@ -483,6 +491,7 @@ def save_fee_categories(
     names = [c["name"].strip() for c in categories]
     if len({n.casefold() for n in names}) != len(names):
         raise Refused(_("Give each fee a name of its own."))
+    _lock(event)
     stored = {c.pk: c for c in FeeCategory.objects.select_for_update().filter(event=event)}
     kept = []
     for position, values in enumerate(categories):
