@@ -217,3 +217,22 @@ def test_two_fees_can_swap_their_names():
         full.pk: "Mitglied",
         members.pk: "Voll",
     }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_taps_on_the_same_row_at_once_make_one_fee_with_its_history():
+    from tests.tournament.test_concurrency import run_in_threads
+
+    event = make_event()
+    fees(event)
+    entry = make_entries(event, 1)[0]
+    statuses = ["cash", "ahead", "waived", "cash"]
+
+    def tap(i: int) -> None:
+        money.set_entry_fee(entry=entry, status=statuses[i])
+
+    assert run_in_threads(tap, count=len(statuses)) == []
+    fee = EntryFee.objects.get(entry=entry)
+    last = fee.history.order_by("-history_date", "-history_id").first()
+    assert fee.history.count() == len(statuses)
+    assert (last.status, last.paid_cents) == (fee.status, fee.paid_cents)
