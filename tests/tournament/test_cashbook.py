@@ -183,3 +183,16 @@ def test_an_event_is_finished_from_the_prize_page_once_every_round_is_closed(org
     assert (
         services.Event.history.filter(id=event.pk).first().history_change_reason == "Tisch 1 falsch"
     )
+
+
+@pytest.mark.parametrize("name", ["fee_list", "cash_book", "print_cash_report", "prize_giving"])
+def test_the_money_pages_cost_the_same_queries_for_8_players_and_40(organiser, name):
+    counts = []
+    for players in (8, 40):
+        event = _event_of(players)
+        url = reverse(name, args=[event.slug])
+        organiser.get(url)  # the session and the user, read once
+        with CaptureQueriesContext(connection) as queries:
+            assert organiser.get(url).status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts
