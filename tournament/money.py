@@ -273,14 +273,13 @@ def _team_awards(prizes: list[Prize], teams: list[dict[str, Any]]) -> tuple[list
         )
         awards.append(Award(prize, winners))
     ties = []
-    ranks: dict[int, list[str]] = defaultdict(list)
+    ranks: dict[int, list[tuple[int, str]]] = defaultdict(list)
     for place, team in enumerate(teams, start=1):
-        ranks[team["rank"]].append((place, team["name"]))  # type: ignore[arg-type]
+        ranks[team["rank"]].append((place, team["name"]))
     for rank, group in sorted(ranks.items()):
-        places = [place for place, _name in group]  # type: ignore[misc]
-        shares = {_prize_key(by_place.get(place)) for place in places}
+        shares = {_prize_key(by_place.get(place)) for place, _name in group}
         if len(group) > 1 and len(shares) > 1:
-            ties.append(Tie(rank=rank, teams=[name for _place, name in group]))  # type: ignore[misc]
+            ties.append(Tie(rank=rank, teams=[name for _place, name in group]))
     return awards, ties
 
 
@@ -290,8 +289,8 @@ def _prize_key(prize: Prize | None) -> tuple[int, str, str] | None:
 
 def prize_giving(event: Event) -> PrizeGiving:
     """Who wins which prize, from the current standings (provisional until the event is
-    finished), in the order the prizes are handed out. Five queries: the prizes, the settings,
-    the standings, the teams (two, only where a team prize exists)."""
+    finished), in the order the prizes are handed out. Three queries: the prizes, the settings,
+    the standings; two more for the teams where a team prize exists."""
     prizes = list(Prize.objects.filter(event=event))
     rule = settings_of(event)
     rows = collation.by_rank_then_name(Entry.objects.standings(event))

@@ -389,3 +389,14 @@ def test_the_prize_giving_costs_the_same_queries_for_8_players_and_40():
         counts.append(len(queries))
     # the prizes, the settings, the standings
     assert counts == [3, 3]
+
+
+def test_teams_tied_on_a_prize_place_are_named_for_a_lot():
+    event, e = played([40, -40, 40, -40])
+    first = Team.objects.create(event=event, name="Die Geißen")
+    Entry.objects.filter(pk__in=[e[0].pk, e[1].pk]).update(squad=first)
+    second = Team.objects.create(event=event, name="Die Trulls")
+    Entry.objects.filter(pk__in=[e[2].pk, e[3].pk]).update(squad=second)
+    prize(event, 1, goods="Pokal", ranking=R.TEAMS)
+    ties = money.prize_giving(event).ties
+    assert [sorted(t.teams) for t in ties] == [["Die Geißen", "Die Trulls"]]
