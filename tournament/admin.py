@@ -16,13 +16,18 @@ from django.http import HttpRequest, HttpResponse
 from simple_history.admin import SimpleHistoryAdmin
 
 from .models import (
+    CashItem,
     Confirmation,
     Entry,
+    EntryFee,
     Event,
     EventRole,
+    FeeCategory,
     Hand,
     LotDraw,
     Player,
+    Prize,
+    PrizeSettings,
     Result,
     Round,
     Season,
@@ -168,3 +173,9 @@ class EventRoleAdmin(admin.ModelAdmin):
 class ConfirmationAdmin(SimpleHistoryAdmin):
     list_display = ["table", "position", "via", "user", "confirmed_at"]
     list_select_related = ["table__round__event", "user"]
+
+
+# prizes, fees and the cash book (issue 17): money changes on the organiser's pages only, where
+# every write is one transaction with its history; here it is read, with that history
+for model in (PrizeSettings, Prize, FeeCategory, EntryFee, CashItem):
+    admin.site.register(model, ReadOnlyHistoryAdmin)

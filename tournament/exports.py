@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from decimal import Decimal
 from io import BytesIO
 from typing import IO, Any
 
@@ -34,6 +35,8 @@ HEADER_FILL = PatternFill("solid", fgColor="E5E9E0")
 # the one minus sign of the pages and the paper)
 SIGNED = '+0;"−"0;0'
 INTEGER = "0"
+# money: euros with cents, the minus as on the pages; the value stays a number (cents / 100)
+EURO = '#,##0.00 "€";"−"#,##0.00 "€";0.00 "€"'
 MAX_SHEET_TITLE = 31  # Excel's limit
 # OWASP's list for spreadsheets: a cell starting with one of these may be taken as a formula
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -119,7 +122,7 @@ class Sheet:
         object per value cost the export as much again as writing the file."""
         row: list[Any] = []
         for value, cell in zip(values, self.formatted, strict=False):
-            if cell is not None and isinstance(value, int):
+            if cell is not None and isinstance(value, int | Decimal):
                 cell.value = value
                 row.append(cell)
             else:
@@ -313,8 +316,63 @@ def _seating_sheet(workbook: Workbook, event: Event) -> None:
     sheet.close()
 
 
-def event_workbook(event: Event, output: IO[bytes] | None = None) -> IO[bytes]:
-    """The event workbook: standings, one sheet per round, every game, the seating."""
+def euros_value(cents: int) -> Decimal:
+    """Whole cents as the exact number of euros Excel shows with ``EURO``."""
+    return Decimal(cents) / 100
+
+
+def _cash_sheet(workbook: Workbook, event: Event) -> None:
+    """The cash book ("Kasse"): income, expenses, the balance, in the box and the bank."""
+    from . import money
+
+    book = money.cash_book(event)
+    above = [[_("Cash book") + f" · {event.name}"]]
+    if book.provisional:
+        above.append([_("prize money provisional until the event is finished")])
+    sheet = Sheet(
+        workbook,
+        _("Cash box"),
+        [
+            (_("Item"), 34, None),
+            (_("Note"), 20, None),
+            (_("Cash box"), 14, EURO),
+            (_("Bank"), 14, EURO),
+            (_("Total"), 14, EURO),
+        ],
+        above=above,
+        autofilter=False,
+    )
+
+    def line(label: str, note: str, box: int, bank: int, total: int) -> None:
+        sheet.append([label, note, euros_value(box), euros_value(bank), euros_value(total)])
+
+    for heading, lines, total in (
+        (_("Income"), book.income, book.income_total),
+        (_("Expenses"), book.expenses, book.expenses_total),
+    ):
+        sheet.append([heading])
+        for item in [*lines, total]:
+            line(item.label, item.note, item.box_cents, item.bank_cents, item.total_cents)
+    balance = book.balance
+    line(balance.label, "", balance.box_cents, balance.bank_cents, balance.total_cents)
+    if book.open_fees:
+        sheet.append(
+            [
+                _("Not paid yet"),
+                _("%(n)s players") % {"n": book.open_fees},
+                None,
+                None,
+                euros_value(book.open_cents),
+            ]
+        )
+    sheet.close()
+
+
+def event_workbook(
+    event: Event, output: IO[bytes] | None = None, *, with_cash: bool = False
+) -> IO[bytes]:
+    """The event workbook: standings, one sheet per round, every game, the seating; for the
+    organiser also the cash book."""
     workbook = Workbook(write_only=True)
     rounds = list(event.rounds.all())
     _standings_sheet(workbook, event, rounds)
@@ -322,6 +380,8 @@ def event_workbook(event: Event, output: IO[bytes] | None = None) -> IO[bytes]:
         _round_sheet(workbook, rnd)
     _hands_sheet(workbook, event)
     _seating_sheet(workbook, event)
+    if with_cash:
+        _cash_sheet(workbook, event)
     output = output or BytesIO()
     workbook.save(output)
     return output

@@ -20,7 +20,19 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 
 from . import games
-from .models import HANDS_MAX, Entry, Event, Player, Round, Season, Table
+from .models import (
+    HANDS_MAX,
+    CashItem,
+    Entry,
+    EntryFee,
+    Event,
+    Player,
+    Prize,
+    PrizeSettings,
+    Round,
+    Season,
+    Table,
+)
 from .names import NameIndex
 from .services import (
     EVENT_FIELDS,
@@ -374,6 +386,10 @@ class RegisterForm(forms.Form):
         help_text=_("For the team ranking: the team's name (created with its first member)."),
     )
     same_person = forms.CharField(required=False, max_length=20)
+    # the fee taken at the desk with the registration (issue 17; ``money.register_entry``)
+    fee = forms.ChoiceField(
+        label=_("entry fee"), choices=EntryFee.Status.choices, required=False, initial="open"
+    )
 
     def __init__(self, *args: Any, event: Event | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -631,3 +647,135 @@ class TotalsForm(forms.Form):
             self.add_error(field if field in self.fields else None, explain(exc, self.players))
         self.totals = totals
         return data
+
+
+# --- prizes, fees and the cash book (issue 17) --------------------------------------------------
+
+EUROS = re.compile(r"(\d{1,7})(?:[.,](\d{1,2}))?")
+
+
+def cents_of(text: str) -> int | None:
+    """ "150", "12,50", "12.5 €" → whole cents; None for anything else (no thousands marks: "1.234"
+    would be read differently in German and English)."""
+    text = str(text).replace("€", "").replace("\u00a0", "").replace(" ", "")
+    match = EUROS.fullmatch(text)
+    if match is None:
+        return None
+    whole, part = match.groups()
+    return int(whole) * 100 + int((part or "0").ljust(2, "0"))
+
+
+class EuroField(forms.CharField):
+    """An amount of money typed in euros, cleaned to whole cents (never a float)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 20)
+        super().__init__(**kwargs)
+        self.widget.attrs.update({"inputmode": "decimal", "size": 8, "autocomplete": "off"})
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, int):
+            return f"{value // 100},{value % 100:02d}" if value % 100 else str(value // 100)
+        return value
+
+    def clean(self, value: Any) -> int:
+        text = super().clean(value)
+        if not text:
+            return 0
+        cents = cents_of(text)
+        if cents is None:
+            raise forms.ValidationError(
+                _("Give an amount in euros, e.g. 150 or 12,50 (no thousands separator).")
+            )
+        return cents
+
+
+class LabelledCells:
+    """A form shown as one row of a table: each input carries its column's name for screen
+    readers (there is no <label> in a table cell)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[call-arg]
+        for field in self.fields.values():  # type: ignore[attr-defined]
+            field.widget.attrs.setdefault("aria-label", field.label)
+
+
+class PrizeForm(LabelledCells, forms.Form):
+    """One line of the prize table; a line left empty is skipped."""
+
+    ranking = forms.ChoiceField(label=_("ranking"), choices=Prize.Ranking.choices)
+    place = forms.IntegerField(label=_("place"), min_value=1, max_value=1000, required=False)
+    amount = EuroField(label=_("money (€)"), required=False)
+    goods = forms.CharField(
+        label=_("goods"), max_length=200, required=False, validators=[single_line]
+    )
+    sponsor = forms.CharField(
+        label=_("sponsor"), max_length=200, required=False, validators=[single_line]
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not (data.get("amount") or (data.get("goods") or "").strip()):
+            data["empty"] = True
+            return data
+        data["empty"] = False
+        if data.get("ranking") == Prize.Ranking.LAST:
+            data["place"] = 1
+        elif not data.get("place"):
+            self.add_error("place", _("Give the place this prize is for."))
+        return data
+
+    def values(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            "ranking": data["ranking"],
+            "place": data["place"],
+            "amount_cents": data["amount"],
+            "goods": data["goods"].strip(),
+            "sponsor": data["sponsor"].strip(),
+        }
+
+
+PrizeFormSet = forms.formset_factory(PrizeForm, extra=0, max_num=300, absolute_max=300)
+
+
+class PrizeSettingsForm(forms.ModelForm):
+    class Meta:
+        model = PrizeSettings
+        fields = ["several", "every", "goods", "sponsor"]
+
+    def clean_every(self) -> int | None:
+        every = self.cleaned_data.get("every")
+        if every is not None and not 1 <= every <= 100:
+            raise forms.ValidationError(_("Give a number from 1 to 100, or leave it empty."))
+        return every
+
+
+class FeeCategoryForm(LabelledCells, forms.Form):
+    pk = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    name = forms.CharField(label=_("name"), max_length=100, required=False)
+    amount = EuroField(label=_("amount (€)"), required=False)
+    player_category = forms.ChoiceField(
+        label=_("default for"), choices=Player.Category.choices, required=False
+    )
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data.get("name", "").strip()
+        single_line(name)
+        return name
+
+
+FeeCategoryFormSet = forms.formset_factory(FeeCategoryForm, extra=0, max_num=30, absolute_max=30)
+
+
+class CashItemForm(forms.Form):
+    description = forms.CharField(label=_("item"), max_length=200, validators=[single_line])
+    direction = forms.ChoiceField(label=_("income or expense"), choices=CashItem.Direction.choices)
+    via = forms.ChoiceField(label=_("paid via"), choices=CashItem.Via.choices)
+    amount = EuroField(label=_("amount (€)"))
+
+    def clean_amount(self) -> int:
+        cents = self.cleaned_data["amount"]
+        if not 0 < cents <= 100_000_000:
+            raise forms.ValidationError(_("Give an amount above zero."))
+        return cents

@@ -1388,3 +1388,44 @@ def game_fixed_message(event: Event) -> str:
         "The game cannot be changed after the first draw: the tables and games stored are games "
         "of %(game)s. Create a new event for another game."
     ) % {"game": event.get_game_display()}
+
+
+# --- the end of the event (issue 17) -----------------------------------------------------------
+
+
+@transaction.atomic
+def finish_event(*, event: Event, user: User = None) -> Event:
+    """Finish an event once every round is closed: the standings are final and the prizes are
+    handed out (``tournament.money``)."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.status == Event.Status.FINISHED:
+        raise Refused(_("The event is finished already."))
+    rounds = list(event.rounds.values_list("number", "status"))
+    if not rounds:
+        raise Refused(_("The event has no round yet."))
+    still_open = [str(number) for number, status in rounds if status != Round.Status.CLOSED]
+    if still_open:
+        raise Refused(
+            ngettext(
+                "Round %(rounds)s is not closed yet.",
+                "Rounds %(rounds)s are not closed yet.",
+                len(still_open),
+            )
+            % {"rounds": ", ".join(still_open)}
+        )
+    event.status = Event.Status.FINISHED
+    _noted(event, user, "finished").save(update_fields=["status"])
+    return event
+
+
+@transaction.atomic
+def reopen_event(*, event: Event, reason: str, user: User = None) -> Event:
+    """Take a finished event back (a correction after the prize-giving list was read)."""
+    if not reason.strip():
+        raise Refused(_("Give a reason for reopening the event."))
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.status != Event.Status.FINISHED:
+        raise Refused(_("Only a finished event can be reopened."))
+    event.status = Event.Status.RUNNING
+    _noted(event, user, reason.strip()).save(update_fields=["status"])
+    return event

@@ -45,6 +45,14 @@ def main_pages() -> dict[str, str]:
         "print-seating": f"/turnier/{event.slug}/durchgang/2/druck/sitzplan/",
         "print-standings": f"/turnier/{event.slug}/rangliste/druck/",
         "ziege": "/turnier/ziege-schonach-2026/rangliste/",
+        # prizes, fees and the cash book (issue 17)
+        "prizes": f"/turnier/{event.slug}/preise/",
+        "prize-giving": f"/turnier/{event.slug}/preisverteilung/",
+        "fees": f"/turnier/{event.slug}/startgeld/",
+        "fee-categories": f"/turnier/{event.slug}/startgeld/arten/",
+        "cash-book": f"/turnier/{event.slug}/kasse/",
+        "print-cash-report": f"/turnier/{event.slug}/kasse/druck/",
+        # last: it logs out
         "login": "/anmelden/",
     }
 

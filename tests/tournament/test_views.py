@@ -254,6 +254,24 @@ DIRECTOR_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
         reverse("entry_remove", args=[w.event.slug, entry_of(w).pk]),
         "can no longer be removed",
     ),
+    # prizes, fees and the cash book (issue 17); the prize-giving list is the organiser's until
+    # the event is finished
+    "prize_table": lambda w: (reverse("prize_table", args=[w.event.slug]), 'name="prize-0-place"'),
+    "prize_giving": lambda w: (reverse("prize_giving", args=[w.event.slug]), "prize-giving"),
+    "print_prize_giving": lambda w: (
+        reverse("print_prize_giving", args=[w.event.slug]),
+        "prize-giving",
+    ),
+    "fee_list": lambda w: (reverse("fee_list", args=[w.event.slug]), w.player.sort_name),
+    "fee_categories": lambda w: (
+        reverse("fee_categories", args=[w.event.slug]),
+        'name="fee-0-amount"',
+    ),
+    "cash_book": lambda w: (reverse("cash_book", args=[w.event.slug]), 'name="description"'),
+    "print_cash_report": lambda w: (
+        reverse("print_cash_report", args=[w.event.slug]),
+        "Cash box counted",
+    ),
 }
 
 
@@ -269,6 +287,25 @@ DIRECTOR_POSTS: dict[str, Callable[[World], dict[str, Any]]] = {
     "event_players": lambda w: register_post(first_name="Anna", last_name="Maier"),
     "import_players": lambda w: {"action": "confirm", "payload": ""},
     "import_results": lambda w: {"action": "confirm", "payload": ""},
+    "prize_table": lambda w: {
+        "prize-TOTAL_FORMS": "1",
+        "prize-INITIAL_FORMS": "0",
+        "prize-0-ranking": "overall",
+        "prize-0-place": "1",
+        "prize-0-amount": "150",
+    },
+    "fee_categories": lambda w: {
+        "fee-TOTAL_FORMS": "1",
+        "fee-INITIAL_FORMS": "0",
+        "fee-0-name": "Voll",
+        "fee-0-amount": "15",
+    },
+    "cash_book": lambda w: {
+        "description": "Hallenmiete",
+        "direction": "out",
+        "via": "box",
+        "amount": "80",
+    },
 }
 
 
@@ -501,6 +538,46 @@ def correct_hand() -> Write:
     return Write(hand.get_absolute_url(), data, happened)
 
 
+def finish_event() -> Write:
+    event = make_event(hands_per_round={"4": 1})
+    make_entries(event, 4)
+    rnd = make_round(event)
+    services.record_hand(table=rnd.tables.get(), data=cego())
+    services.close_round(round=rnd)
+
+    def happened(response: HttpResponse) -> None:
+        event.refresh_from_db()
+        assert event.status == Event.Status.FINISHED
+
+    return Write(reverse("event_finish", args=[event.slug]), {"action": "finish"}, happened)
+
+
+def set_fee() -> Write:
+    from tournament.models import EntryFee, FeeCategory
+
+    event = make_event()
+    entry = make_entries(event, 1)[0]
+    FeeCategory.objects.create(event=event, name="Voll", amount_cents=1500)
+
+    def happened(response: HttpResponse) -> None:
+        fee = EntryFee.objects.get(entry=entry)
+        assert (fee.status, fee.paid_cents) == (EntryFee.Status.CASH, 1500)
+
+    return Write(reverse("fee_set", args=[event.slug, entry.pk]), {"status": "cash"}, happened)
+
+
+def remove_cash_item() -> Write:
+    from tournament.models import CashItem
+
+    event = make_event()
+    item = CashItem.objects.create(event=event, description="Miete", amount_cents=8000)
+
+    def happened(response: HttpResponse) -> None:
+        assert not CashItem.objects.filter(pk=item.pk).exists()
+
+    return Write(reverse("cash_item_remove", args=[event.slug, item.pk]), {}, happened)
+
+
 # the players' own page of a table, opened from the sheet's QR code (tested further below)
 TABLE_LINK_PAGES = {
     "table_link",
@@ -529,6 +606,9 @@ WRITES: list[tuple[str, Callable[[], Write]]] = [
     ("decide_lot", decide_lot),
     ("table", record_hand),
     ("hand_edit", correct_hand),
+    ("event_finish", finish_event),
+    ("fee_set", set_fee),
+    ("cash_item_remove", remove_cash_item),
 ]
 WRITE_IDS = [make.__name__ for _name, make in WRITES]
 # endpoints that only take a POST (the table page and hand_edit also show a page on GET)

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from .. import access, collation, history, services
+from .. import access, collation, history, money, services
 from ..access import ORGANISER
 from ..forms import (
     EventForm,
@@ -120,10 +120,11 @@ def event_players(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             # the new player, the team and the entry, or none
-            entry = services.register_player(
+            entry = money.register_entry(
                 event=event,
                 player=form.get_player(),
                 team=form.cleaned_data.get("team") or "",
+                fee_status=form.cleaned_data.get("fee") or "",
                 user=request.user,
             )
         except services.Refused as exc:
@@ -151,6 +152,7 @@ def event_players(request: HttpRequest, slug: str) -> HttpResponse:
             "pair_form": pair_form,
             # before the first draw an entry made by mistake is removed; after it, withdrawn
             "drawn": event.rounds.exclude(status=Round.Status.DRAFT).exists(),
+            "fees": event.fee_categories.exists(),
         },
     )
 

@@ -187,7 +187,10 @@ def print_season(request: HttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def event_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_or_404(slug)
-    return xlsx_response(exports.event_workbook(event).getvalue(), f"{event.slug}.xlsx")
+    # the cash book is the organiser's (issue 17); everyone else gets the results
+    cash = access.can_organise(request.user, event)
+    workbook = exports.event_workbook(event, with_cash=cash)
+    return xlsx_response(workbook.getvalue(), f"{event.slug}.xlsx")
 
 
 @require_GET

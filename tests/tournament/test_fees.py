@@ -1,0 +1,238 @@
+"""Entry fees: categories per event, the default fee by player category, one tap per status at
+the desk, the list of who has not paid, and the history of every change."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import make_entries, make_event, make_player, make_user
+from tournament import money, services
+from tournament.models import EntryFee, FeeCategory, Player
+
+pytestmark = pytest.mark.django_db
+
+
+def fees(event) -> tuple[FeeCategory, FeeCategory, FeeCategory]:
+    full = FeeCategory.objects.create(event=event, name="Voll", amount_cents=1500, position=0)
+    members = FeeCategory.objects.create(
+        event=event, name="Mitglied", amount_cents=1000, position=1
+    )
+    juniors = FeeCategory.objects.create(
+        event=event, name="Jugend", amount_cents=0, player_category="jugend", position=2
+    )
+    return full, members, juniors
+
+
+@pytest.fixture
+def organiser(client):
+    client.force_login(make_user())
+    return client
+
+
+def test_a_junior_starts_on_the_free_fee_and_everyone_else_on_the_first():
+    event = make_event()
+    full, _members, juniors = fees(event)
+    adult = make_entries(event, 1)[0]
+    junior = services.register_player(
+        event=event, player=make_player(category=Player.Category.JUNIORS)
+    )
+    rows = {r.entry.pk: r for r in money.fee_rows(event)}
+    assert rows[adult.pk].category == full
+    assert rows[adult.pk].due_cents == 1500
+    assert rows[junior.pk].category == juniors
+    assert not rows[junior.pk].unpaid
+
+
+def test_one_tap_marks_a_fee_paid_in_cash_at_the_amount_of_its_fee(organiser):
+    event = make_event()
+    fees(event)
+    entry = make_entries(event, 1)[0]
+    response = organiser.post(reverse("fee_set", args=[event.slug, entry.pk]), {"status": "cash"})
+    assert response.status_code == 302
+    fee = EntryFee.objects.get(entry=entry)
+    assert (fee.status, fee.paid_cents) == ("cash", 1500)
+    page = organiser.get(reverse("fee_list", args=[event.slug])).content.decode()
+    assert "1 paid cash (15.00\u00a0€)" in page or "1 paid cash (€15.00)" in page.replace(
+        "\u00a0", " "
+    )
+
+
+def test_the_unpaid_list_shows_only_who_still_owes(organiser):
+    event = make_event()
+    _full, members, _juniors = fees(event)
+    paid, waived, reduced, owing = make_entries(event, 4)
+    money.set_entry_fee(entry=paid, status="ahead")
+    money.set_entry_fee(entry=waived, status="waived")
+    money.set_entry_fee(entry=reduced, category=members)
+    page = organiser.get(reverse("fee_list", args=[event.slug]) + "?offen=1").content.decode()
+    assert str(owing.player.sort_name) in page
+    assert str(reduced.player.sort_name) in page
+    assert str(paid.player.sort_name) not in page
+    assert str(waived.player.sort_name) not in page
+    totals = money.fee_totals(money.fee_rows(event))
+    assert (totals["open_count"], totals["open"]) == (2, 2500)
+
+
+def test_a_paid_fee_keeps_its_amount_when_the_fee_changes_later():
+    event = make_event()
+    full, _m, _j = fees(event)
+    entry = make_entries(event, 1)[0]
+    money.set_entry_fee(entry=entry, status="cash")
+    money.save_fee_categories(
+        event=event,
+        categories=[{"pk": full.pk, "name": "Voll", "amount_cents": 2000, "player_category": ""}]
+        + [
+            {"pk": c.pk, "name": c.name, "amount_cents": c.amount_cents, "player_category": ""}
+            for c in FeeCategory.objects.filter(event=event).exclude(pk=full.pk)
+        ],
+    )
+    assert EntryFee.objects.get(entry=entry).paid_cents == 1500
+
+
+def test_the_fee_of_a_player_who_has_paid_is_not_changed_silently():
+    event = make_event()
+    _full, members, _j = fees(event)
+    entry = make_entries(event, 1)[0]
+    money.set_entry_fee(entry=entry, status="cash")
+    with pytest.raises(services.Refused, match="has paid already"):
+        money.set_entry_fee(entry=entry, category=members)
+
+
+def test_every_change_of_a_fee_is_kept_in_its_history():
+    event = make_event()
+    fees(event)
+    entry = make_entries(event, 1)[0]
+    user = make_user()
+    money.set_entry_fee(entry=entry, status="cash", user=user)
+    money.set_entry_fee(entry=entry, status="open", user=user)
+    history = EntryFee.objects.get(entry=entry).history.order_by("history_date")
+    assert [(h.status, h.paid_cents, h.history_user_id) for h in history] == [
+        ("cash", 1500, user.pk),
+        ("open", 0, user.pk),
+    ]
+
+
+def test_a_fee_used_by_players_cannot_be_removed():
+    event = make_event()
+    fees(event)
+    entry = make_entries(event, 1)[0]
+    money.set_entry_fee(entry=entry, status="cash")
+    with pytest.raises(services.Refused, match="change their fee first"):
+        money.save_fee_categories(event=event, categories=[])
+    assert FeeCategory.objects.filter(event=event).count() == 3
+
+
+def test_the_fees_page_saves_amounts_typed_in_euros(organiser):
+    event = make_event()
+    url = reverse("fee_categories", args=[event.slug])
+    form = organiser.get(url)
+    assert b"Juniors (free)" in form.content
+    data = {
+        "fee-TOTAL_FORMS": "3",
+        "fee-INITIAL_FORMS": "0",
+        "fee-0-name": "Voll",
+        "fee-0-amount": "15",
+        "fee-1-name": "Mitglied",
+        "fee-1-amount": "12,50",
+        "fee-2-name": "Jugend",
+        "fee-2-amount": "0",
+        "fee-2-player_category": "jugend",
+    }
+    assert organiser.post(url, data).status_code == 302
+    assert list(FeeCategory.objects.filter(event=event).values_list("name", "amount_cents")) == [
+        ("Voll", 1500),
+        ("Mitglied", 1250),
+        ("Jugend", 0),
+    ]
+
+
+def test_an_amount_with_a_thousands_mark_is_refused_with_a_message(organiser):
+    event = make_event()
+    data = {
+        "fee-TOTAL_FORMS": "1",
+        "fee-INITIAL_FORMS": "0",
+        "fee-0-name": "Voll",
+        "fee-0-amount": "1.500",
+    }
+    response = organiser.post(reverse("fee_categories", args=[event.slug]), data)
+    assert response.status_code == 200
+    assert b"no thousands separator" in response.content
+    assert not FeeCategory.objects.filter(event=event).exists()
+
+
+def test_an_unknown_fee_status_is_refused_without_a_change(organiser):
+    event = make_event()
+    fees(event)
+    entry = make_entries(event, 1)[0]
+    response = organiser.post(
+        reverse("fee_set", args=[event.slug, entry.pk]), {"status": "stolen"}, follow=True
+    )
+    assert b"Unknown fee status" in response.content
+    assert not EntryFee.objects.filter(entry=entry).exists()
+
+
+def test_a_scorer_cannot_see_or_set_fees(client):
+    from tests.factories import make_role
+
+    event = make_event()
+    entry = make_entries(event, 1)[0]
+    client.force_login(make_role(event, "scorer"))
+    assert client.get(reverse("fee_list", args=[event.slug])).status_code == 403
+    assert (
+        client.post(reverse("fee_set", args=[event.slug, entry.pk]), {"status": "cash"}).status_code
+        == 403
+    )
+
+
+def test_the_fee_is_taken_with_the_registration(organiser):
+    event = make_event()
+    fees(event)
+    url = reverse("event_players", args=[event.slug])
+    assert b'name="fee"' in organiser.get(url).content
+    organiser.post(url, {"first_name": "Anna", "last_name": "Furtwängler", "fee": "cash"})
+    fee = EntryFee.objects.get(entry__player__last_name="Furtwängler")
+    assert (fee.status, fee.paid_cents) == ("cash", 1500)
+
+
+def test_a_fee_paid_at_registration_before_the_fees_are_set_registers_nobody(organiser):
+    event = make_event()
+    url = reverse("event_players", args=[event.slug])
+    response = organiser.post(
+        url, {"first_name": "Anna", "last_name": "Furtwängler", "fee": "cash"}, follow=True
+    )
+    assert b"Set up the event&#x27;s fees first." in response.content
+    assert not event.entries.exists()
+
+
+def test_two_fees_can_swap_their_names():
+    event = make_event()
+    full, members, _juniors = fees(event)
+    rows = [
+        {"pk": full.pk, "name": "Mitglied", "amount_cents": 1500},
+        {"pk": members.pk, "name": "Voll", "amount_cents": 1000},
+    ]
+    money.save_fee_categories(event=event, categories=rows)
+    assert dict(FeeCategory.objects.filter(event=event).values_list("pk", "name")) == {
+        full.pk: "Mitglied",
+        members.pk: "Voll",
+    }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_taps_on_the_same_row_at_once_make_one_fee_with_its_history():
+    from tests.tournament.test_concurrency import run_in_threads
+
+    event = make_event()
+    fees(event)
+    entry = make_entries(event, 1)[0]
+    statuses = ["cash", "ahead", "waived", "cash"]
+
+    def tap(i: int) -> None:
+        money.set_entry_fee(entry=entry, status=statuses[i])
+
+    assert run_in_threads(tap, count=len(statuses)) == []
+    fee = EntryFee.objects.get(entry=entry)
+    last = fee.history.order_by("-history_date", "-history_id").first()
+    assert fee.history.count() == len(statuses)
+    assert (last.status, last.paid_cents) == (fee.status, fee.paid_cents)
