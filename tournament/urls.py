@@ -16,6 +16,13 @@ urlpatterns = [
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("admin/", admin.site.urls),
     path("spieler/<uuid:uid>/", views.player_page, name="player"),
+    path("spielerverzeichnis/", views.register, name="register"),
+    path("spielerverzeichnis/<uuid:uid>/", views.register_player, name="register_player"),
+    path(
+        "spielerverzeichnis/<uuid:uid>/zusammenfuehren/",
+        views.register_merge,
+        name="register_merge",
+    ),
     path("saison/neu/", views.season_create, name="season_create"),
     path("saison/<slug:slug>/", views.season_detail, name="season"),
     path("turnier/neu/", views.event_create, name="event_create"),

@@ -41,6 +41,7 @@ from .public import (
     season_detail,
     where_do_i_sit,
 )
+from .register import register, register_merge, register_player
 from .rulecard import rule_card
 from .sheets import (
     event_history,
@@ -83,6 +84,9 @@ __all__ = [
     "print_standings",
     "projector",
     "projector_rows",
+    "register",
+    "register_merge",
+    "register_player",
     "result_template",
     "round_action",
     "round_add",
