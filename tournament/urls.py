@@ -79,6 +79,7 @@ urlpatterns = [
     path("turnier/<slug:slug>/excel/", views.event_xlsx, name="event_xlsx"),
     path("saison/<slug:slug>/excel/", views.season_xlsx, name="season_xlsx"),
     path("saison/<slug:slug>/druck/", views.print_season, name="print_season"),
+    path("saison/<slug:slug>/veroeffentlichen/", views.season_publish, name="season_publish"),
     path(
         "turnier/<slug:slug>/durchgang/<int:number>/druck/tischlisten/",
         views.print_sheets,

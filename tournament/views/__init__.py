@@ -41,6 +41,7 @@ from .public import (
     season_detail,
     where_do_i_sit,
 )
+from .publishing import season_publish
 from .register import register, register_merge, register_player
 from .rulecard import rule_card
 from .sheets import (
@@ -95,6 +96,7 @@ __all__ = [
     "rule_card",
     "season_create",
     "season_detail",
+    "season_publish",
     "season_xlsx",
     "service_worker",
     "table_confirm",
