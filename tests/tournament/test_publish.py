@@ -14,17 +14,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from tests.factories import (
-    cego,
-    make_entries,
-    make_event,
-    make_player,
-    make_role,
-    make_round,
-    make_season,
-    make_user,
-)
-from tournament import services
+from tests.factories import make_played_season, make_role, make_user
 from tournament.models import EventRole, Season
 
 pytestmark = pytest.mark.django_db
@@ -32,28 +22,9 @@ pytestmark = pytest.mark.django_db
 ATTRIBUTE = re.compile(r'\b(href|src|action|srcset|poster|data)="([^"]*)"')
 
 
-def make_published_season() -> Season:
-    """Two events of a season, four players each (one woman, Eva Schwörer, in both), one hand
-    each; a third event in another season, which the publication leaves out."""
-    season = make_season(name="Schwarzwaldmeisterschaft 2026/27", slug="swm-2026")
-    eva = make_player(first_name="Eva", last_name="Schwörer", category="damen")
-    for n, (name, points) in enumerate((("Furtwangen", 47), ("Triberg", 34))):
-        event = make_event(name=f"Turnier {name}", slug=f"turnier-{name.lower()}", season=season)
-        entry = services.register_player(event=event, player=eva)
-        make_entries(event, 3)
-        table = make_round(event, seed=n + 1).tables.get()
-        position = table.seats.get(entry=entry).position
-        services.record_hand(table=table, data=cego("halbe", position, points))
-    elsewhere = make_event(name="Turnier Anderswo", slug="anderswo", season=make_season())
-    services.register_player(event=elsewhere, player=eva)
-    make_entries(elsewhere, 3)
-    make_round(elsewhere)
-    return season
-
-
 @pytest.fixture
 def site(tmp_path: Path) -> Path:
-    season = make_published_season()
+    season = make_played_season()
     call_command("publish_season", season.slug, "--output", str(tmp_path), stdout=io.StringIO())
     return tmp_path
 
@@ -189,7 +160,7 @@ def test_a_director_downloads_the_same_site_as_a_zip(site, client):
 
 
 def test_anyone_but_a_director_gets_no_zip(client):
-    season = make_published_season()
+    season = make_played_season()
     url = reverse("season_publish", args=[season.slug])
     assert client.get(url).status_code == 302
     assert url not in client.get(reverse("season", args=[season.slug])).content.decode()
