@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
+from functools import lru_cache
 from typing import Any
 
 from django.contrib import messages
@@ -28,22 +29,35 @@ from .common import protected
 
 # a search shows this many players; a longer list asks for a narrower search
 REGISTER_LIMIT = 200
+# a player's likely duplicates named in the register's list (the player's page names them all)
+TWINS_SHOWN = 3
 
 
 def _words(text: str) -> list[str]:
     return names.normalise(text).split()
 
 
-def _codes(text: str) -> set[str]:
-    return {code for code in names.name_key(text, "")[0].split() if code}
+def _codes(text: str) -> frozenset[str]:
+    return frozenset(code for code in names.name_key(text, "")[0].split() if code)
 
 
-def _matches(player: Player, words: list[str], codes: list[set[str]]) -> bool:
+@lru_cache(maxsize=50_000)
+def _spelling(first_name: str, last_name: str) -> tuple[str, frozenset[str], tuple[str, str]]:
+    """A name as the register compares it, worked out once per process: the text with umlauts
+    spelt out, the Kölner Phonetik code of each word, and the key duplicates share."""
+    key = names.name_key(first_name, last_name)
+    return (
+        names.normalise(f"{first_name} {last_name}"),
+        frozenset(" ".join(key).split()),
+        key,
+    )
+
+
+def _matches(player: Player, words: list[str], codes: list[frozenset[str]]) -> bool:
     """Every word asked for is in the player's first or last name: as typed (umlauts spelt
     out, so "Schaeuble" finds "Schäuble"), or sounding the same (Kölner Phonetik: "Meier" finds
     "Maier")."""
-    name = names.normalise(f"{player.first_name} {player.last_name}")
-    sounds = _codes(f"{player.first_name} {player.last_name}")
+    name, sounds, _key = _spelling(player.first_name, player.last_name)
     pairs = zip(words, codes, strict=True)
     return all(word in name or (code and code <= sounds) for word, code in pairs)
 
@@ -73,16 +87,22 @@ def _annotated(players: QuerySet[Player]) -> QuerySet[Player]:
 
 def likely_twins(players: list[Player]) -> dict[int, list[Player]]:
     """For every player of ``players`` that is probably the same person as another known player
-    (same first and last name key, ``names.name_key``): those others. One query."""
-    index = names.NameIndex(
-        (p.first_name, p.last_name, p)
-        for p in Player.objects.only("pk", "uid", "first_name", "last_name", "club", "town")
-    )
+    (same first and last name key, as ``names.NameIndex`` compares them): those others, in name
+    order. One query."""
+    groups: dict[tuple[str, str], list[Player]] = defaultdict(list)
+    for known in Player.objects.only("pk", "uid", "first_name", "last_name", "club", "town"):
+        key = _spelling(known.first_name, known.last_name)[2]
+        if all(key):
+            groups[key].append(known)
+    ordered: dict[tuple[str, str], list[Player]] = {}
     twins: dict[int, list[Player]] = {}
     for player in players:
-        others = [p for p in index.find(player.first_name, player.last_name) if p.pk != player.pk]
-        if others:
-            twins[player.pk] = collation.by_name(others, lambda p: p)
+        key = _spelling(player.first_name, player.last_name)[2]
+        if len(groups.get(key, ())) < 2:
+            continue
+        if key not in ordered:
+            ordered[key] = collation.by_name(groups[key], lambda p: p)
+        twins[player.pk] = [p for p in ordered[key] if p.pk != player.pk]
     return twins
 
 
@@ -98,7 +118,9 @@ def register(request: HttpRequest) -> HttpResponse:
     shown = found[:REGISTER_LIMIT]
     twins = likely_twins(shown)
     for player in shown:
-        player.twins = twins.get(player.pk, [])
+        found_twins = twins.get(player.pk, [])
+        player.twins = found_twins[:TWINS_SHOWN]
+        player.more_twins = len(found_twins) - len(player.twins)
     return render(
         request,
         "tournament/register/register.html",
