@@ -271,3 +271,11 @@ def test_the_register_costs_four_queries_however_many_players(director, django_a
         page = director.get(reverse("register")).content.decode()
     assert "30 players" in page and "30 probably registered twice" in page
     assert page.count('<td class="num">2</td>') == 30
+
+
+def test_a_row_names_three_likely_duplicates_and_counts_the_rest(director):
+    for town in ("Triberg", "Schonach", "Furtwangen", "Gütenbach", "Titisee"):
+        make_player(first_name="Uwe", last_name="Maier", town=town)
+    page = director.get(reverse("register")).content.decode()
+    assert page.count("compare with Uwe Maier") == 5 * 3
+    assert page.count("and 1 more") == 5
