@@ -19,7 +19,7 @@ Layout of the output folder::
     index.html                  chooses German
     static/app.css, favicon.svg the app's own style sheet and icon
     de/index.html               season standings; de/saison-damen.html, ... its side rankings
-    de/<event>/index.html       the event; rangliste.html (-damen, ...), mannschaften.html,
+    de/turnier/<event>/index.html   the event; rangliste.html (-damen, ...), mannschaften.html,
                                 durchgang-<n>.html (results by table), durchgang-<n>-sitzplan.html
     de/spieler/index.html       the season's players; de/spieler/<uid>.html a player
     en/...                      the same pages in English
@@ -53,6 +53,7 @@ from . import collation
 from .middleware import clean_query
 from .models import Entry, Player, Round, Season
 
+EVENTS = "turnier/"  # a folder of its own: an event's short name never meets a page's name
 ROUND = "durchgang-"
 PLAYERS = "spieler/index.html"  # the publication's list of the season's players
 LANGUAGES = ("de", "en")  # German first: the root index opens it
@@ -90,7 +91,7 @@ def season_pages(season: Season) -> list[Page]:
     ):
         rounds.setdefault(event_id, []).append(number)
     for event in events:
-        folder = f"{event.slug}/"
+        folder = f"{EVENTS}{event.slug}/"
         standings = reverse("event_standings", args=[event.slug])
         pages += [
             Page(reverse("event", args=[event.slug]), folder + "index.html"),
@@ -212,7 +213,7 @@ def publish_season(*, season: Season, output: Path) -> list[str]:
 
 # --- one page ---------------------------------------------------------------------------------
 
-MAIN = re.compile(r"<main>(.*)</main>", re.S)
+MAIN = re.compile(r"<main\b[^>]*>(.*)</main>", re.S)
 TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 DROPPED = re.compile(r"<(script|form|noscript)\b.*?</\1>", re.S | re.I)
 ANCHOR = re.compile(r"<a\b([^>]*)>(.*?)</a>", re.S | re.I)

@@ -75,7 +75,7 @@ def test_the_published_season_opens_from_the_disk_with_no_broken_link_and_no_req
 def test_the_published_standings_read_well_on_a_phone_and_in_print(browser, site):
     context = browser.new_context(viewport={"width": 360, "height": 740}, locale="de-DE")
     page = context.new_page()
-    page.goto((site / "de" / "turnier-triberg" / "rangliste.html").resolve().as_uri())
+    page.goto((site / "de" / "turnier" / "turnier-triberg" / "rangliste.html").resolve().as_uri())
     # no sideways scrolling of the whole page on a phone: wide tables scroll in their own box
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     shoot(page, "published-standings-phone")

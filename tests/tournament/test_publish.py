@@ -14,7 +14,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from tests.factories import make_played_season, make_role, make_user
+from tests.factories import make_played_season, make_role, make_season, make_user
 from tournament.models import EventRole, Season
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +44,7 @@ def test_every_page_of_the_season_is_written_in_german_and_english(site):
     expected = ["index.html", "saison-damen.html", "saison-jugend.html", "spieler/index.html"]
     for slug in ("turnier-furtwangen", "turnier-triberg"):
         expected += [
-            f"{slug}/{name}"
+            f"turnier/{slug}/{name}"
             for name in (
                 "index.html",
                 "rangliste.html",
@@ -110,12 +110,12 @@ def test_no_page_offers_a_login_or_the_apps_print_excel_and_projector_pages(site
 
 
 def test_german_and_english_pages_link_to_each_other(site):
-    german = (site / "de" / "turnier-triberg" / "rangliste.html").read_text()
-    english = (site / "en" / "turnier-triberg" / "rangliste.html").read_text()
+    german = (site / "de" / "turnier" / "turnier-triberg" / "rangliste.html").read_text()
+    english = (site / "en" / "turnier" / "turnier-triberg" / "rangliste.html").read_text()
     assert '<html lang="de">' in german and "Rangliste" in german
     assert '<html lang="en">' in english and "Standings" in english and "Rangliste" not in english
-    assert 'href="../../en/turnier-triberg/rangliste.html"' in german
-    assert 'href="../../de/turnier-triberg/rangliste.html"' in english
+    assert 'href="../../../en/turnier/turnier-triberg/rangliste.html"' in german
+    assert 'href="../../../de/turnier/turnier-triberg/rangliste.html"' in english
     root = (site / "index.html").read_text()
     assert 'url=de/index.html"' in root
 
@@ -138,7 +138,7 @@ def test_a_player_page_names_an_unpublished_event_without_linking_it(site):
             eva = page
     text = eva.read_text()
     assert "Turnier Anderswo" in text
-    assert 'href="../turnier-triberg/rangliste.html"' in text
+    assert 'href="../turnier/turnier-triberg/rangliste.html"' in text
     assert "anderswo" not in text
 
 
@@ -166,3 +166,21 @@ def test_anyone_but_a_director_gets_no_zip(client):
     assert url not in client.get(reverse("season", args=[season.slug])).content.decode()
     client.force_login(make_role(season.events.first(), EventRole.Role.ORGANISER))
     assert client.get(url).status_code == 403
+
+
+def test_a_season_without_events_is_published_too(tmp_path):
+    season = make_season(name="Saison 2027/28", slug="saison-2027")
+    call_command("publish_season", season.slug, "--output", str(tmp_path), stdout=io.StringIO())
+    page = (tmp_path / "en" / "index.html").read_text()
+    assert "Saison 2027/28" in page and "0 events" in page
+    assert "0 players in Saison 2027/28" in (tmp_path / "en" / "spieler" / "index.html").read_text()
+
+
+def test_an_event_called_like_a_published_page_keeps_its_own_folder(tmp_path):
+    season = make_played_season()
+    event = season.events.first()
+    event.slug = "spieler"
+    event.save()
+    call_command("publish_season", season.slug, "--output", str(tmp_path), stdout=io.StringIO())
+    assert "Players" in (tmp_path / "en" / "spieler" / "index.html").read_text()
+    assert event.name in (tmp_path / "en" / "turnier" / "spieler" / "index.html").read_text()
