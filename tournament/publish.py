@@ -55,7 +55,8 @@ from .models import Entry, Player, Round, Season
 
 EVENTS = "turnier/"  # a folder of its own: an event's short name never meets a page's name
 ROUND = "durchgang-"
-PLAYERS = "spieler/index.html"  # the publication's list of the season's players
+PLAYER_FOLDER = "spieler/"
+PLAYERS = f"{PLAYER_FOLDER}index.html"  # the publication's list of the season's players
 LANGUAGES = ("de", "en")  # German first: the root index opens it
 STYLES = ("css/app.css", "img/favicon.svg")  # the app's own assets the pages use
 
@@ -71,16 +72,12 @@ class Page:
 
 
 def season_pages(season: Season) -> list[Page]:
-    """Every page of the publication, in the app and on disk. Four queries."""
+    """Every page of the publication, in the app and on disk. Three queries."""
     categories = [code for code in Player.Category.values if code]
-    pages = [Page(reverse("season", args=[season.slug]), "index.html")]
+    home = reverse("season", args=[season.slug])
+    pages = [Page(home, "index.html")]
     for code in categories:
-        pages.append(
-            Page(
-                _with(reverse("season", args=[season.slug]), category=code),
-                _category_file("saison", code),
-            )
-        )
+        pages.append(Page(_with(home, category=code), _category_file("saison", code)))
     events = list(season.events.order_by("date", "pk"))
     rounds: dict[int, list[int]] = {}
     for event_id, number in (
@@ -107,15 +104,14 @@ def season_pages(season: Season) -> list[Page]:
             )
         for number in rounds.get(event.pk, []):
             args = [event.slug, number]
+            round_file = f"{folder}{ROUND}{number}"
             pages += [
-                Page(
-                    reverse("round_seating", args=args), f"{folder}durchgang-{number}-sitzplan.html"
-                ),
-                Page(reverse("round_results", args=args), f"{folder}durchgang-{number}.html"),
+                Page(reverse("round_seating", args=args), f"{round_file}-sitzplan.html"),
+                Page(reverse("round_results", args=args), f"{round_file}.html"),
             ]
     played = Entry.objects.filter(event__season=season).played().values("player_id")
     for uid in Player.objects.filter(pk__in=played).order_by("pk").values_list("uid", flat=True):
-        pages.append(Page(reverse("player", args=[uid]), f"spieler/{uid}.html"))
+        pages.append(Page(reverse("player", args=[uid]), f"{PLAYER_FOLDER}{uid}.html"))
     return pages
 
 
@@ -188,11 +184,22 @@ def _language_names() -> list[tuple[str, str]]:
     return result
 
 
-def write_site(files: dict[str, bytes], output: Path) -> None:
+def write_site(files: dict[str, bytes], output: Path) -> list[str]:
+    """Write ``files`` into ``output``; pages of an earlier publication there that are no longer
+    published (a player merged into another, an event moved to another season) are removed, so
+    that nobody finds them by their address. The pages removed."""
     for name, content in files.items():
         target = output / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(content)
+    stale = []
+    for language in LANGUAGES:
+        for page in sorted((output / language).rglob("*.html")):
+            name = page.relative_to(output).as_posix()
+            if name not in files:
+                page.unlink()
+                stale.append(name)
+    return stale
 
 
 def zip_site(files: dict[str, bytes], folder: str) -> bytes:
@@ -204,11 +211,12 @@ def zip_site(files: dict[str, bytes], folder: str) -> bytes:
     return buffer.getvalue()
 
 
-def publish_season(*, season: Season, output: Path) -> list[str]:
-    """Write the season's publication into the folder ``output``; the files written."""
+def publish_season(*, season: Season, output: Path) -> tuple[list[str], list[str]]:
+    """Write the season's publication into the folder ``output``: the files written, and the
+    pages of an earlier publication removed."""
     files = build_site(season)
-    write_site(files, output)
-    return sorted(files)
+    stale = write_site(files, output)
+    return sorted(files), stale
 
 
 # --- one page ---------------------------------------------------------------------------------

@@ -184,3 +184,17 @@ def test_an_event_called_like_a_published_page_keeps_its_own_folder(tmp_path):
     call_command("publish_season", season.slug, "--output", str(tmp_path), stdout=io.StringIO())
     assert "Players" in (tmp_path / "en" / "spieler" / "index.html").read_text()
     assert event.name in (tmp_path / "en" / "turnier" / "spieler" / "index.html").read_text()
+
+
+def test_publishing_again_removes_the_pages_no_longer_published(site):
+    season = Season.objects.get(slug="swm-2026")
+    event = season.events.order_by("date", "pk").last()
+    removed = event.entries.exclude(player__last_name="Schwörer").first().player
+    other_season = make_season()
+    other_season.events.add(event)  # the event moves: its players leave this season's pages
+    out = io.StringIO()
+    call_command("publish_season", season.slug, "--output", str(site), stdout=out)
+    assert not (site / "de" / "spieler" / f"{removed.uid}.html").exists()
+    assert not list((site / "de" / "turnier" / event.slug).rglob("*.html"))
+    assert "Removed" in out.getvalue()
+    assert (site / "de" / "index.html").is_file()

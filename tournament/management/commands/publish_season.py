@@ -26,10 +26,12 @@ class Command(BaseCommand):
         if output.exists() and not output.is_dir():
             raise CommandError(f"{output} is a file, not a folder.")
         try:
-            written = publish_season(season=season, output=output)
+            written, removed = publish_season(season=season, output=output)
         except PublishError as exc:
             raise CommandError(f"The season could not be published: {exc}") from exc
         pages = sum(1 for name in written if name.endswith(".html"))
+        if removed:
+            self.stdout.write(f"Removed {len(removed)} pages no longer published: {removed[:5]}")
         self.stdout.write(
             self.style.SUCCESS(f"Wrote {pages} pages to {output}; open {output / 'index.html'}")
         )
