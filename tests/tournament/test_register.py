@@ -279,3 +279,18 @@ def test_a_row_names_three_likely_duplicates_and_counts_the_rest(director):
     page = director.get(reverse("register")).content.decode()
     assert page.count("compare with Uwe Maier") == 5 * 3
     assert page.count("and 1 more") == 5
+
+
+def test_a_correction_shows_at_once_on_the_standings_a_visitor_reads(director):
+    event = make_event()
+    entry = make_entries(event, 4)[0]
+    make_round(event)
+    standings_url = reverse("event_standings", args=[event.slug])
+    visitor = type(director)()
+    assert entry.player.last_name in visitor.get(standings_url).content.decode()  # now cached
+    director.post(
+        reverse("register_player", args=[entry.player.uid]),
+        {"first_name": entry.player.first_name, "last_name": "Schwörer"},
+    )
+    page = visitor.get(standings_url).content.decode()
+    assert "Schwörer" in page and entry.player.last_name not in page
