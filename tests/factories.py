@@ -97,6 +97,25 @@ def cego(contract: str = "halbe", declarer: int = 0, points: int = 34, **extra: 
     return {"contract": contract, "declarer": declarer, "declarer_points": points, **extra}
 
 
+def make_played_season() -> Season:
+    """Two events of a season, four players each (one woman, Eva Schwörer, in both), one hand
+    each; a third event in another season, which the publication leaves out."""
+    season = make_season(name="Schwarzwaldmeisterschaft 2026/27", slug="swm-2026")
+    eva = make_player(first_name="Eva", last_name="Schwörer", category="damen")
+    for n, (name, points) in enumerate((("Furtwangen", 47), ("Triberg", 34))):
+        event = make_event(name=f"Turnier {name}", slug=f"turnier-{name.lower()}", season=season)
+        entry = services.register_player(event=event, player=eva)
+        make_entries(event, 3)
+        table = make_round(event, seed=n + 1).tables.get()
+        position = table.seats.get(entry=entry).position
+        services.record_hand(table=table, data=cego("halbe", position, points))
+    elsewhere = make_event(name="Turnier Anderswo", slug="anderswo", season=make_season())
+    services.register_player(event=elsewhere, player=eva)
+    make_entries(elsewhere, 3)
+    make_round(elsewhere)
+    return season
+
+
 @contextmanager
 def built_once(django_db_blocker: Any) -> Iterator[None]:
     """For a module-scoped fixture that builds a world many tests share: the rows made inside stay

@@ -18,6 +18,13 @@ urlpatterns = [
     path("spieler/<uuid:uid>/", views.player_page, name="player"),
     path("wertung/", views.rating_page, name="rating"),
     path("wertung/<slug:game>/", views.rating_page, name="rating_game"),
+    path("spielerverzeichnis/", views.register, name="register"),
+    path("spielerverzeichnis/<uuid:uid>/", views.register_player, name="register_player"),
+    path(
+        "spielerverzeichnis/<uuid:uid>/zusammenfuehren/",
+        views.register_merge,
+        name="register_merge",
+    ),
     path("saison/neu/", views.season_create, name="season_create"),
     path("saison/<slug:slug>/", views.season_detail, name="season"),
     path("turnier/neu/", views.event_create, name="event_create"),
@@ -74,6 +81,7 @@ urlpatterns = [
     path("turnier/<slug:slug>/excel/", views.event_xlsx, name="event_xlsx"),
     path("saison/<slug:slug>/excel/", views.season_xlsx, name="season_xlsx"),
     path("saison/<slug:slug>/druck/", views.print_season, name="print_season"),
+    path("saison/<slug:slug>/veroeffentlichen/", views.season_publish, name="season_publish"),
     path(
         "turnier/<slug:slug>/durchgang/<int:number>/druck/tischlisten/",
         views.print_sheets,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from html import unescape
@@ -248,6 +249,17 @@ DIRECTOR_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
     "player_merge": lambda w: (
         reverse("player_merge", args=[w.event.slug, entry_of(w).pk]),
         'name="other"',
+    ),
+    "register": lambda w: (reverse("register"), w.player.sort_name),
+    "register_player": lambda w: (
+        reverse("register_player", args=[w.player.uid]),
+        f'value="{w.player.last_name}"',
+    ),
+    "register_merge": lambda w: (reverse("register_merge", args=[w.player.uid]), 'name="q"'),
+    # the season as a zip of its static website: the file names
+    "season_publish": lambda w: (
+        reverse("season_publish", args=[w.season.slug]),
+        f"{w.season.slug}/de/index.html",
     ),
     # the world's round is drawn: the page explains that only withdrawing is left
     "entry_remove": lambda w: (
@@ -662,6 +674,8 @@ def test_a_director_page_opens_for_a_logged_in_user(
     assert response.status_code == 200
     if "spreadsheetml" in response["Content-Type"]:  # the result template to fill in offline
         assert shows(response, html)
+    elif response["Content-Type"] == "application/zip":  # the season's published website
+        assert html in zipfile.ZipFile(io.BytesIO(response.content)).namelist()
     else:
         assert html in response.content.decode()
 
@@ -1063,6 +1077,8 @@ TARGETS: dict[str, Callable[[], str]] = {
     "player_edit": lambda: _entry_url("player_edit"),
     "player_merge": lambda: _entry_url("player_merge"),
     "entry_remove": lambda: _entry_url("entry_remove", drawn=True),
+    "register_player": lambda: reverse("register_player", args=[make_player().uid]),
+    "register_merge": lambda: reverse("register_merge", args=[make_player().uid]),
 }
 
 
@@ -1195,6 +1211,14 @@ HOSTILE: list[tuple[str, str, Callable[[], dict[str, Any]]]] = [
     ("player_merge", "other-huge", lambda: {"other": HUGE}),
     ("player_merge", "other-superscript", lambda: {"other": "²"}),
     ("entry_remove", "after-the-draw", lambda: {}),
+    ("register_player", "last-name-missing", lambda: player_post(last_name="")),
+    ("register_player", "name-too-long", lambda: player_post(first_name="x" * 101)),
+    ("register_player", "category-unknown", lambda: player_post(category=SCRIPT)),
+    ("register_merge", "other-missing", lambda: {}),
+    ("register_merge", "other-text", lambda: {"other": "abc"}),
+    ("register_merge", "other-unknown", lambda: {"other": "12345678-1234-5678-1234-567812345678"}),
+    ("register_merge", "other-huge", lambda: {"other": HUGE}),
+    ("register_merge", "other-superscript", lambda: {"other": "²"}),
 ]
 
 

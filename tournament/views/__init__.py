@@ -53,7 +53,9 @@ from .public import (
     season_detail,
     where_do_i_sit,
 )
+from .publishing import season_publish
 from .rating import rating_page
+from .register import register, register_merge, register_player
 from .rulecard import rule_card
 from .settlement import event_settlement, table_settlement
 from .sheets import (
@@ -109,6 +111,9 @@ __all__ = [
     "projector",
     "projector_rows",
     "rating_page",
+    "register",
+    "register_merge",
+    "register_player",
     "result_template",
     "round_action",
     "round_add",
@@ -117,6 +122,7 @@ __all__ = [
     "rule_card",
     "season_create",
     "season_detail",
+    "season_publish",
     "season_xlsx",
     "service_worker",
     "table_confirm",

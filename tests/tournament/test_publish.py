@@ -1,0 +1,200 @@
+"""The season, published (issue 15): ``manage.py publish_season`` writes a static website that
+needs no server: every page there, every link a file, German and English, no script, nothing from
+another site; the same as a zip for directors."""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.urls import reverse
+
+from tests.factories import make_played_season, make_role, make_season, make_user
+from tournament.models import EventRole, Season
+
+pytestmark = pytest.mark.django_db
+
+ATTRIBUTE = re.compile(r'\b(href|src|action|srcset|poster|data)="([^"]*)"')
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    season = make_played_season()
+    call_command("publish_season", season.slug, "--output", str(tmp_path), stdout=io.StringIO())
+    return tmp_path
+
+
+def pages(site: Path) -> list[Path]:
+    return sorted(site.rglob("*.html"))
+
+
+def references(page: Path) -> list[str]:
+    return [value for _name, value in ATTRIBUTE.findall(page.read_text())]
+
+
+def test_every_page_of_the_season_is_written_in_german_and_english(site):
+    season = Season.objects.get(slug="swm-2026")
+    players = {p.uid for e in season.events.all() for p in [x.player for x in e.entries.all()]}
+    assert len(players) == 7
+    expected = ["index.html", "saison-damen.html", "saison-jugend.html", "spieler/index.html"]
+    for slug in ("turnier-furtwangen", "turnier-triberg"):
+        expected += [
+            f"turnier/{slug}/{name}"
+            for name in (
+                "index.html",
+                "rangliste.html",
+                "rangliste-damen.html",
+                "mannschaften.html",
+                "durchgang-1.html",
+                "durchgang-1-sitzplan.html",
+            )
+        ]
+    expected += [f"spieler/{uid}.html" for uid in players]
+    for language in ("de", "en"):
+        for name in expected:
+            assert (site / language / name).is_file(), f"{language}/{name}"
+    assert not list(site.rglob("*anderswo*"))
+    assert (site / "index.html").is_file() and (site / "static" / "app.css").is_file()
+    assert (site / "static" / "app.css").read_bytes() == Path("static/css/app.css").read_bytes()
+
+
+def test_every_link_is_a_relative_path_to_a_published_file(site):
+    checked = 0
+    for page in pages(site):
+        for value in references(page):
+            parts = urlsplit(value)
+            assert not parts.scheme and not parts.netloc, f"{page}: {value}"
+            assert not parts.path.startswith("/"), f"{page}: {value}"
+            if parts.path:
+                target = (page.parent / unquote(parts.path)).resolve()
+                assert target.is_file(), f"{page.relative_to(site)} links to missing {value}"
+                assert site.resolve() in target.parents
+                checked += 1
+    assert checked > 200
+
+
+def test_every_page_is_reached_by_links_from_the_index(site):
+    seen, todo = set(), [(site / "index.html").resolve()]
+    while todo:
+        page = todo.pop()
+        if page in seen or page.suffix != ".html":
+            continue
+        seen.add(page)
+        for value in references(page):
+            path = urlsplit(value).path
+            if path:
+                todo.append((page.parent / unquote(path)).resolve())
+    assert seen == {p.resolve() for p in pages(site)}
+
+
+def test_no_page_has_a_script_a_form_or_a_reference_to_another_site(site):
+    for page in pages(site):
+        text = page.read_text()
+        assert "<script" not in text and "<form" not in text, page
+        assert "<iframe" not in text, page
+        for value in references(page):
+            assert not value.startswith(("http:", "https:", "//")), f"{page}: {value}"
+    assert not re.search(r"url\(\s*['\"]?(https?:)?//", (site / "static" / "app.css").read_text())
+
+
+def test_no_page_offers_a_login_or_the_apps_print_excel_and_projector_pages(site):
+    for page in pages(site):
+        text = page.read_text()
+        for word in ("Anmelden", "Log in", "Excel", "Beamer", "Projector", "Drucken"):
+            assert word not in text, f"{page}: {word}"
+
+
+def test_german_and_english_pages_link_to_each_other(site):
+    german = (site / "de" / "turnier" / "turnier-triberg" / "rangliste.html").read_text()
+    english = (site / "en" / "turnier" / "turnier-triberg" / "rangliste.html").read_text()
+    assert '<html lang="de">' in german and "Rangliste" in german
+    assert '<html lang="en">' in english and "Standings" in english and "Rangliste" not in english
+    assert 'href="../../../en/turnier/turnier-triberg/rangliste.html"' in german
+    assert 'href="../../../de/turnier/turnier-triberg/rangliste.html"' in english
+    root = (site / "index.html").read_text()
+    assert 'url=de/index.html"' in root
+
+
+def test_the_published_pages_show_what_the_app_shows(site, client):
+    app = client.get(reverse("season", args=["swm-2026"]), HTTP_ACCEPT_LANGUAGE="en")
+    app_page = app.content.decode()
+    published = (site / "en" / "index.html").read_text()
+    names = re.findall(r"<td[^>]*>\s*(Schwörer, Eva|Nachname\d+, Vorname\d+)", app_page)
+    assert len(names) == 7
+    assert re.findall(r"<td[^>]*>\s*(Schwörer, Eva|Nachname\d+, Vorname\d+)", published) == names
+    women = (site / "de" / "saison-damen.html").read_text()
+    assert "Schwörer, Eva" in women and "Nachname" not in women.split("<main>")[1]
+
+
+def test_a_player_page_names_an_unpublished_event_without_linking_it(site):
+    eva = next((site / "de" / "spieler").glob("*.html"))
+    for page in (site / "de" / "spieler").glob("*.html"):
+        if "Eva Schwörer" in page.read_text():
+            eva = page
+    text = eva.read_text()
+    assert "Turnier Anderswo" in text
+    assert 'href="../turnier/turnier-triberg/rangliste.html"' in text
+    assert "anderswo" not in text
+
+
+def test_publishing_an_unknown_season_is_refused(tmp_path):
+    with pytest.raises(CommandError, match="No season"):
+        call_command("publish_season", "gibt-es-nicht", "--output", str(tmp_path))
+
+
+def test_a_director_downloads_the_same_site_as_a_zip(site, client):
+    season = Season.objects.get(slug="swm-2026")
+    url = reverse("season_publish", args=[season.slug])
+    client.force_login(make_user())
+    assert url in client.get(reverse("season", args=[season.slug])).content.decode()
+    response = client.get(url)
+    assert response["Content-Type"] == "application/zip"
+    archive = zipfile.ZipFile(io.BytesIO(response.content))
+    names = {name.removeprefix("swm-2026/") for name in archive.namelist()}
+    assert names == {str(p.relative_to(site)) for p in site.rglob("*") if p.is_file()}
+
+
+def test_anyone_but_a_director_gets_no_zip(client):
+    season = make_played_season()
+    url = reverse("season_publish", args=[season.slug])
+    assert client.get(url).status_code == 302
+    assert url not in client.get(reverse("season", args=[season.slug])).content.decode()
+    client.force_login(make_role(season.events.first(), EventRole.Role.ORGANISER))
+    assert client.get(url).status_code == 403
+
+
+def test_a_season_without_events_is_published_too(tmp_path):
+    season = make_season(name="Saison 2027/28", slug="saison-2027")
+    call_command("publish_season", season.slug, "--output", str(tmp_path), stdout=io.StringIO())
+    page = (tmp_path / "en" / "index.html").read_text()
+    assert "Saison 2027/28" in page and "0 events" in page
+    assert "0 players in Saison 2027/28" in (tmp_path / "en" / "spieler" / "index.html").read_text()
+
+
+def test_an_event_called_like_a_published_page_keeps_its_own_folder(tmp_path):
+    season = make_played_season()
+    event = season.events.first()
+    event.slug = "spieler"
+    event.save()
+    call_command("publish_season", season.slug, "--output", str(tmp_path), stdout=io.StringIO())
+    assert "Players" in (tmp_path / "en" / "spieler" / "index.html").read_text()
+    assert event.name in (tmp_path / "en" / "turnier" / "spieler" / "index.html").read_text()
+
+
+def test_publishing_again_removes_the_pages_no_longer_published(site):
+    season = Season.objects.get(slug="swm-2026")
+    event = season.events.order_by("date", "pk").last()
+    removed = event.entries.exclude(player__last_name="Schwörer").first().player
+    other_season = make_season()
+    other_season.events.add(event)  # the event moves: its players leave this season's pages
+    out = io.StringIO()
+    call_command("publish_season", season.slug, "--output", str(site), stdout=out)
+    assert not (site / "de" / "spieler" / f"{removed.uid}.html").exists()
+    assert not list((site / "de" / "turnier" / event.slug).rglob("*.html"))
+    assert "Removed" in out.getvalue()
+    assert (site / "de" / "index.html").is_file()

@@ -1,0 +1,37 @@
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournament.models import Season
+from tournament.publish import PublishError, publish_season
+
+
+class Command(BaseCommand):
+    help = (
+        "Write a static website of a season (season standings with side rankings, every event's "
+        "standings and results by table, a page per player; German and English) into a folder: "
+        "plain HTML and CSS that any web host serves, or a browser opens from the disk."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("season", help="the season's short name (slug)")
+        parser.add_argument("--output", "-o", required=True, help="folder to write into")
+
+    def handle(self, *args, **options):
+        try:
+            season = Season.objects.get(slug=options["season"])
+        except Season.DoesNotExist as exc:
+            raise CommandError(f"No season with the short name {options['season']!r}.") from exc
+        output = Path(options["output"])
+        if output.exists() and not output.is_dir():
+            raise CommandError(f"{output} is a file, not a folder.")
+        try:
+            written, removed = publish_season(season=season, output=output)
+        except PublishError as exc:
+            raise CommandError(f"The season could not be published: {exc}") from exc
+        pages = sum(1 for name in written if name.endswith(".html"))
+        if removed:
+            self.stdout.write(f"Removed {len(removed)} pages no longer published: {removed[:5]}")
+        self.stdout.write(
+            self.style.SUCCESS(f"Wrote {pages} pages to {output}; open {output / 'index.html'}")
+        )
