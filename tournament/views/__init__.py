@@ -51,6 +51,7 @@ from .sheets import (
     table_sheet,
     table_totals,
 )
+from .stats import event_statistics
 
 __all__ = [
     "card_points",
@@ -64,6 +65,7 @@ __all__ = [
     "event_pair",
     "event_players",
     "event_standings",
+    "event_statistics",
     "event_teams",
     "event_xlsx",
     "hand_edit",
