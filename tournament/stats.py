@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 
 from scoring import cego, crazy_solo, ziege
 
-from . import games
+from . import formatting, games
 from .charts import Chart
 from .games.base import GameType
 from .models import Entry, Event, Hand, Player, Result, Season
@@ -477,7 +477,8 @@ def player_stats(player: Player) -> PlayerStats:
         value = figure.of_sums(sums) if sums else 0
         if figure.name == "total":
             value = game.shown_total(value, event.full_rules())
-        played.append(Played(entry, event, rank, value, figure.text(value)))
+        # as the page wrote it before the statistics: an amount, a minus sign where it is below 0
+        played.append(Played(entry, event, rank, value, formatting.amount(value)))
 
     trajectories = [
         _trajectory(
