@@ -77,6 +77,8 @@ class ContractLine:
     played: int = 0
     won: int = 0
     total: int = 0
+    # False for a game nobody declares (Räuber): it has no declarer's result
+    declared: bool = True
 
     @property
     def lost(self) -> int:
@@ -84,7 +86,7 @@ class ContractLine:
 
     @property
     def average(self) -> float | None:
-        return self.total / self.played if self.played else None
+        return self.total / self.played if self.played and self.declared else None
 
 
 def _contract_lines(names: dict[str, str]) -> dict[str, ContractLine]:
@@ -589,6 +591,7 @@ class CegoEvent(EventGame):
     def __init__(self, game: GameType, rules: dict[str, Any]) -> None:
         super().__init__(game, rules)
         self.lines = _contract_lines(cego.CONTRACT_NAMES)
+        self.lines["raeuber"].declared = False
         self.won_points: list[int] = []
         self.lost_points: list[int] = []
         self.berg = 0
