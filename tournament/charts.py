@@ -14,6 +14,7 @@ readers (``aria-hidden``) and the table is the text.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -75,6 +76,8 @@ class Chart:
     inverted: bool = False
     # the table's first column, where the axis is too short for it (default: the labels)
     names: list[str] | None = None
+    # counts and ranks: whole numbers on the axis, never 4,2
+    whole: bool = False
 
     def svg(self) -> SafeString:
         return render(self)
@@ -112,10 +115,17 @@ def render(chart: Chart) -> SafeString:
         show_minor_x_labels=len(chart.labels) <= 16,
         no_data_text="",
         margin=8,
+        margin_right=36,
+        margin_bottom=16,
         spacing=10,
         dots_size=4,
         tooltip_border_radius=0,
     )
+    if chart.whole:
+        drawn.y_labels = whole_ticks(
+            [v for _name, values in chart.series for v in values if v is not None],
+            from_zero=not chart.inverted,
+        )
     drawn.x_labels = chart.labels
     for name, values in chart.series:
         drawn.add(name, list(values))
@@ -124,6 +134,23 @@ def render(chart: Chart) -> SafeString:
     # hidden from screen readers: the table below says the same in text
     text = text.replace("<svg ", '<svg aria-hidden="true" focusable="false" ', 1)
     return mark_safe(text)  # pygal escapes every text it writes into the SVG
+
+
+def whole_ticks(values: list[int], from_zero: bool) -> list[int]:
+    """Whole-numbered axis labels over ``values``: about six steps of 1, 2 or 5 times a power
+    of ten (from 0 for counts; a rank's axis starts at the best rank shown)."""
+    if not values:
+        return [0, 1]
+    low = 0 if from_zero else min(values)
+    high = max(values)
+    raw = max(1, math.ceil((high - low) / 6))
+    power = 10 ** (len(str(raw)) - 1)
+    step = next(f * power for f in (1, 2, 5, 10) if f * power >= raw)
+    start = low // step * step
+    if not from_zero:
+        start = max(1, start)
+    ticks = list(range(start, high + step, step))
+    return ticks if len(ticks) > 1 else [start, start + step]
 
 
 def series_values(chart: Chart) -> Sequence[list[Any]]:

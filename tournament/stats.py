@@ -109,6 +109,7 @@ def contract_chart(lines: list[ContractLine], x_title: str) -> Chart:
             (_("won"), [line.won for line in lines]),
         ],
         kind="bar",
+        whole=True,
     )
 
 
@@ -346,6 +347,7 @@ class Trajectory:
             labels=self.labels(),
             series=[(_("Season rank"), list(self.ranks))],
             inverted=True,
+            whole=True,
         )
 
     @property

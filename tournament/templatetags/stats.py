@@ -13,5 +13,6 @@ register = template.Library()
 
 @register.filter
 def average(value: Any) -> str:
-    """An average with one decimal in the reader's language (12,5 in German); "—" for none."""
-    return "—" if value is None else number(value, 1)
+    """An average in the reader's language, one decimal where it has any (12,5 in German; 60);
+    "—" for none."""
+    return "—" if value is None else number(round(value, 1))
