@@ -558,7 +558,7 @@ class EventHand:
     table: int
     size: int
     round: int
-    entered_at: datetime.datetime
+    entered_at: datetime.datetime | None
     results: dict[int, int] = field(default_factory=dict)
     # the hand ended a Ziege match / a Hennes Sibbe game (a seat's result says so)
     matches_ended: bool = False
@@ -761,23 +761,27 @@ class EventStats:
     pace: list[TablePace]
 
 
-def _event_hands(event: Event) -> list[EventHand]:
-    """The event's counting hands (voided tables left out) with each seat's result: two queries."""
-    hands = {
-        pk: EventHand(pk, *values)
-        for pk, *values in Hand.objects.filter(table__round__event=event, table__voided=False)
-        .values_list(
-            "pk",
-            "kind",
-            "data",
-            "number",
-            "table_id",
-            "table__number",
-            "table__size",
-            "table__round__number",
-            "entered_at",
-        )
+def _event_hands(event: Event, *, times: bool = False) -> list[EventHand]:
+    """The event's counting hands (voided tables left out) with each seat's result: two queries.
+    ``times``: with the time each was entered (for the director; 12,000 of them cost)."""
+    fields = [
+        "pk",
+        "kind",
+        "data",
+        "number",
+        "table_id",
+        "table__number",
+        "table__size",
+        "table__round__number",
+    ]
+    rows = (
+        Hand.objects.filter(table__round__event=event, table__voided=False)
+        .values_list(*fields, *(["entered_at"] if times else []))
         .order_by("table__round__number", "table__number", "number")
+    )
+    hands = {
+        pk: EventHand(pk, *values) if times else EventHand(pk, *values, None)
+        for pk, *values in rows
     }
     for hand_id, position, points, matches_won, games_lost in Result.objects.filter(
         event=event, counts=True
@@ -794,7 +798,7 @@ def event_stats(event: Event, *, director: bool = False) -> EventStats:
     """The event statistics page's numbers. Three queries (hands, results, the name of the
     biggest hand's player), whatever the size of the event."""
     game_type = event.game_type
-    hands = _event_hands(event)
+    hands = _event_hands(event, times=director)
     collector = EVENT_STATS.get(event.game, EventGame)(game_type, event.full_rules())
     totals: dict[tuple[int, int], dict[int, int]] = defaultdict(dict)
     tables: dict[int, tuple[int, int]] = {}
@@ -817,7 +821,7 @@ def event_stats(event: Event, *, director: bool = False) -> EventStats:
                     _earlier(biggest[1]),
                 ):
                     biggest = (points, hand.place, hand, position)
-        if director:
+        if director and hand.entered_at is not None:
             kept = pace.get(hand.table_id)
             if kept is None:
                 pace[hand.table_id] = TablePace(
