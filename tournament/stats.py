@@ -21,8 +21,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Q, Sum, Value
-from django.db.models.functions import Coalesce
+from django.db.models import Count, IntegerField, Q, Sum, Value
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast, Coalesce
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
@@ -559,10 +560,8 @@ class EventHand:
     size: int
     round: int
     entered_at: datetime.datetime | None
-    results: dict[int, int] = field(default_factory=dict)
-    # the hand ended a Ziege match / a Hennes Sibbe game (a seat's result says so)
-    matches_ended: bool = False
-    games_ended: bool = False
+    # the result of the seat the game's statistics follow (Cego's declarer, ...), if any
+    seat_result: int = 0
 
     @property
     def place(self) -> tuple[int, int, int]:
@@ -573,6 +572,8 @@ class EventGame:
     """An event's numbers for its game; subclasses add the game's own."""
 
     template = ""
+    # the hand's key naming the seat whose result the statistics follow (``seat_result``)
+    seat_key: str | None = None
 
     def __init__(self, game: GameType, rules: dict[str, Any]) -> None:
         self.game = game
@@ -582,6 +583,9 @@ class EventGame:
     def add(self, hand: EventHand) -> None:
         self.hands += 1
 
+    def ended(self, *, matches: int, games: int) -> None:
+        """How many hands ended a Ziege match and a Hennes Sibbe game (``Result`` says so)."""
+
     @property
     def chart(self) -> Chart | None:
         return None
@@ -589,6 +593,7 @@ class EventGame:
 
 class CegoEvent(EventGame):
     template = "tournament/stats/event_cego.html"
+    seat_key = "declarer"
 
     def __init__(self, game: GameType, rules: dict[str, Any]) -> None:
         super().__init__(game, rules)
@@ -608,7 +613,7 @@ class CegoEvent(EventGame):
         line.played += 1
         if contract == "raeuber":
             return  # everyone for himself: nobody declared it, nobody won it
-        result = hand.results.get(data.get("declarer"), 0)
+        result = hand.seat_result
         won = result > 0
         line.won += won
         line.total += result
@@ -639,6 +644,7 @@ class CegoEvent(EventGame):
 
 class CrazySoloEvent(EventGame):
     template = "tournament/stats/event_crazy_solo.html"
+    seat_key = "bidder"
 
     def __init__(self, game: GameType, rules: dict[str, Any]) -> None:
         super().__init__(game, rules)
@@ -650,7 +656,7 @@ class CrazySoloEvent(EventGame):
         line = self.lines.get(data.get("contract"))
         if line is None:
             return
-        result = hand.results.get(data.get("bidder"), 0)
+        result = hand.seat_result
         line.played += 1
         line.won += result > 0
         line.total += result
@@ -677,11 +683,14 @@ class ZiegeEvent(EventGame):
         super().add(hand)
         # 60:60, "Kugeln": nobody is charged (RULES.md 3)
         self.balls += hand.data.get("team_a_points") == ziege.HALF
-        self.matches += hand.matches_ended
+
+    def ended(self, *, matches: int, games: int) -> None:
+        self.matches = matches
 
 
 class HennesSibbeEvent(EventGame):
     template = "tournament/stats/event_hennes_sibbe.html"
+    seat_key = "claimant"
 
     def __init__(self, game: GameType, rules: dict[str, Any]) -> None:
         super().__init__(game, rules)
@@ -690,10 +699,11 @@ class HennesSibbeEvent(EventGame):
 
     def add(self, hand: EventHand) -> None:
         super().add(hand)
-        data = hand.data
         # whoever was wrong takes the penalty card (RULES.md 5.1)
-        self.claims_right += hand.results.get(data.get("claimant"), 0) == 0
-        self.games += hand.games_ended
+        self.claims_right += hand.seat_result == 0
+
+    def ended(self, *, matches: int, games: int) -> None:
+        self.games = games
 
     @property
     def claims_wrong(self) -> int:
@@ -761,8 +771,9 @@ class EventStats:
     pace: list[TablePace]
 
 
-def _event_hands(event: Event, *, times: bool = False) -> list[EventHand]:
-    """The event's counting hands (voided tables left out) with each seat's result: two queries.
+def _event_hands(event: Event, seat_key: str | None, *, times: bool = False) -> list[EventHand]:
+    """The event's counting hands (voided tables left out), each with the result of the seat
+    its ``seat_key`` names (a declarer's, a bidder's): two queries of one row per hand.
     ``times``: with the time each was entered (for the director; 12,000 of them cost)."""
     fields = [
         "pk",
@@ -783,44 +794,31 @@ def _event_hands(event: Event, *, times: bool = False) -> list[EventHand]:
         pk: EventHand(pk, *values) if times else EventHand(pk, *values, None)
         for pk, *values in rows
     }
-    for hand_id, position, points, matches_won, games_lost in Result.objects.filter(
-        event=event, counts=True
-    ).values_list("hand_id", "position", "points", "matches_won", "games_lost"):
-        hand = hands.get(hand_id)
-        if hand is not None:
-            hand.results[position] = points
-            hand.matches_ended |= bool(matches_won)
-            hand.games_ended |= bool(games_lost)
+    if seat_key:
+        # the one seat per hand, matched in SQL against the seat the hand's data names
+        seat = Cast(KeyTextTransform(seat_key, "hand__data"), IntegerField())
+        for hand_id, points in Result.objects.filter(
+            event=event, counts=True, position=seat
+        ).values_list("hand_id", "points"):
+            if hand_id in hands:
+                hands[hand_id].seat_result = points
     return list(hands.values())
 
 
 def event_stats(event: Event, *, director: bool = False) -> EventStats:
-    """The event statistics page's numbers. Three queries (hands, results, the name of the
-    biggest hand's player), whatever the size of the event."""
+    """The event statistics page's numbers, in six queries whatever the size of the event: the
+    hands, the followed seat's results, each table's totals per seat, the biggest result, the
+    names at its table, and the matches or games that ended."""
     game_type = event.game_type
-    hands = _event_hands(event, times=director)
     collector = EVENT_STATS.get(event.game, EventGame)(game_type, event.full_rules())
-    totals: dict[tuple[int, int], dict[int, int]] = defaultdict(dict)
+    hands = _event_hands(event, collector.seat_key, times=director)
     tables: dict[int, tuple[int, int]] = {}
-    biggest: tuple[int, tuple[int, int, int], EventHand, int] | None = None
     pace: dict[int, TablePace] = {}
     for hand in hands:
         tables[hand.table_id] = (hand.round, hand.table)
-        seats = totals[(hand.round, hand.table)]
-        for position, points in hand.results.items():
-            seats[position] = seats.get(position, 0) + points
         if hand.kind != HAND:
             continue
         collector.add(hand)
-        # the biggest hand: the most one player won in a game (a game where a hand is won and
-        # lost: zero-sum), the first one played where several are as big
-        if game_type.zero_sum:
-            for position, points in hand.results.items():
-                if biggest is None or (points, _earlier(hand.place)) > (
-                    biggest[0],
-                    _earlier(biggest[1]),
-                ):
-                    biggest = (points, hand.place, hand, position)
         if director and hand.entered_at is not None:
             kept = pace.get(hand.table_id)
             if kept is None:
@@ -831,21 +829,40 @@ def event_stats(event: Event, *, director: bool = False) -> EventStats:
                 kept.hands += 1
                 kept.first = min(kept.first, hand.entered_at)
                 kept.last = max(kept.last, hand.entered_at)
+    counted = Result.objects.filter(event=event, counts=True)
+    ended = counted.aggregate(
+        matches=Count("hand_id", filter=Q(matches_won__gt=0), distinct=True),
+        games=Count("hand_id", filter=Q(games_lost__gt=0), distinct=True),
+    )
+    collector.ended(matches=ended["matches"], games=ended["games"])
+    totals: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for table_id, _position, points in (
+        counted.values_list("table_id", "position").annotate(points=Sum("points")).order_by()
+    ):
+        if table_id in tables:
+            totals[tables[table_id]].append(points)
     spreads: dict[int, list[TableSpread]] = defaultdict(list)
-    for (round_number, table_number), seats in sorted(totals.items()):
-        if seats:
-            values = list(seats.values())
-            spreads[round_number].append(TableSpread(table_number, max(values), min(values)))
+    for (round_number, table_number), values in sorted(totals.items()):
+        spreads[round_number].append(TableSpread(table_number, max(values), min(values)))
     notable = None
-    if biggest is not None and biggest[0] > 0:
-        points, _place, hand, position = biggest
-        names = _names_at(hand)
-        notable = NotableHand(
-            points,
-            game_type.describe(hand.data, names),
-            Place(event.name, hand.round, hand.table, hand.number),
-            player=names[position],
+    if game_type.zero_sum:
+        # the biggest hand: the most one player won in a game (where a game is won and lost:
+        # zero-sum), the first one played where several are as big
+        top = (
+            counted.filter(hand__kind=HAND, points__gt=0)
+            .order_by("-points", "round__number", "table__number", "hand__number", "position")
+            .values_list("hand_id", "position", "points")
+            .first()
         )
+        hand = next((h for h in hands if h.pk == top[0]), None) if top else None
+        if hand is not None:
+            names = _names_at(hand)
+            notable = NotableHand(
+                top[2],
+                game_type.describe(hand.data, names),
+                Place(event.name, hand.round, hand.table, hand.number),
+                player=names[top[1]],
+            )
     slow = sorted(
         pace.values(),
         key=lambda p: (p.round, -(p.minutes_per_hand or 0), p.table),
@@ -857,11 +874,6 @@ def event_stats(event: Event, *, director: bool = False) -> EventStats:
         [RoundSpread(number, rows) for number, rows in sorted(spreads.items())],
         slow,
     )
-
-
-def _earlier(place: tuple[int, int, int]) -> tuple[int, int, int]:
-    """A sort key under which an earlier hand is the greater one."""
-    return (-place[0], -place[1], -place[2])
 
 
 def _names_at(hand: EventHand) -> list[str]:

@@ -292,8 +292,9 @@ def test_the_event_statistics_page_costs_the_same_queries_small_or_big(
     client: Client, django_assert_num_queries
 ):
     for event in (cego_table().round.event, bigger_event(tables=4, hands=12)):
-        # Expect 4 queries: the event, its hands, their results, the biggest hand's players
-        with django_assert_num_queries(4):
+        # Expect 7 queries: the event, its hands, the declarers' results, the matches and games
+        # ended, each table's totals per seat, the biggest result, the players at its table
+        with django_assert_num_queries(7):
             response = client.get(reverse("event_statistics", args=[event.slug]))
         assert response.status_code == 200
         assert "Pace of the tables" not in response.content.decode()
@@ -303,8 +304,8 @@ def test_the_director_sees_how_fast_each_table_played(client: Client, django_ass
     table = cego_table()
     client.force_login(make_user())
     for event in (table.round.event, bigger_event(tables=4, hands=6)):
-        # Expect 6 queries: session, user, then the four of the public page
-        with django_assert_num_queries(6):
+        # Expect 9 queries: session, user, then the seven of the public page
+        with django_assert_num_queries(9):
             page = client.get(reverse("event_statistics", args=[event.slug])).content.decode()
         assert "Pace of the tables" in page
     pace = stats.event_stats(table.round.event, director=True).pace
