@@ -164,6 +164,8 @@ PUBLIC_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
         w.player.sort_name,
     ),
     "event_teams": lambda w: (reverse("event_teams", args=[w.event.slug]), w.squad.name),
+    "event_statistics": lambda w: (reverse("event_statistics", args=[w.event.slug]), w.event.name),
+    "player": lambda w: (reverse("player", args=[w.player.uid]), str(w.player)),
     "round_seating": lambda w: (reverse("round_seating", args=[w.event.slug, 1]), str(w.player)),
     "round_results": lambda w: (reverse("round_results", args=[w.event.slug, 1]), str(w.player)),
     "season": lambda w: (reverse("season", args=[w.season.slug]), w.season.name),
