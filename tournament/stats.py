@@ -21,7 +21,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, IntegerField, Q, Sum, Value
+from django.db.models import Count, IntegerField, Max, Min, Q, Sum, Value
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast, Coalesce
 from django.utils.formats import date_format
@@ -559,7 +559,6 @@ class EventHand:
     table: int
     size: int
     round: int
-    entered_at: datetime.datetime | None
     # the result of the seat the game's statistics follow (Cego's declarer, ...), if any
     seat_result: int = 0
 
@@ -768,13 +767,11 @@ class EventStats:
     game: EventGame
     biggest: NotableHand | None
     spreads: list[RoundSpread]
-    pace: list[TablePace]
 
 
-def _event_hands(event: Event, seat_key: str | None, *, times: bool = False) -> list[EventHand]:
+def _event_hands(event: Event, seat_key: str | None) -> list[EventHand]:
     """The event's counting hands (voided tables left out), each with the result of the seat
-    its ``seat_key`` names (a declarer's, a bidder's): two queries of one row per hand.
-    ``times``: with the time each was entered (for the director; 12,000 of them cost)."""
+    its ``seat_key`` names (a declarer's, a bidder's): two queries of one row per hand."""
     fields = [
         "pk",
         "kind",
@@ -787,13 +784,10 @@ def _event_hands(event: Event, seat_key: str | None, *, times: bool = False) -> 
     ]
     rows = (
         Hand.objects.filter(table__round__event=event, table__voided=False)
-        .values_list(*fields, *(["entered_at"] if times else []))
+        .values_list(*fields)
         .order_by("table__round__number", "table__number", "number")
     )
-    hands = {
-        pk: EventHand(pk, *values) if times else EventHand(pk, *values, None)
-        for pk, *values in rows
-    }
+    hands = {pk: EventHand(pk, *values) for pk, *values in rows}
     if seat_key:
         # the one seat per hand, matched in SQL against the seat the hand's data names
         seat = Cast(KeyTextTransform(seat_key, "hand__data"), IntegerField())
@@ -805,30 +799,18 @@ def _event_hands(event: Event, seat_key: str | None, *, times: bool = False) -> 
     return list(hands.values())
 
 
-def event_stats(event: Event, *, director: bool = False) -> EventStats:
+def event_stats(event: Event) -> EventStats:
     """The event statistics page's numbers, in six queries whatever the size of the event: the
     hands, the followed seat's results, each table's totals per seat, the biggest result, the
     names at its table, and the matches or games that ended."""
     game_type = event.game_type
     collector = EVENT_STATS.get(event.game, EventGame)(game_type, event.full_rules())
-    hands = _event_hands(event, collector.seat_key, times=director)
+    hands = _event_hands(event, collector.seat_key)
     tables: dict[int, tuple[int, int]] = {}
-    pace: dict[int, TablePace] = {}
     for hand in hands:
         tables[hand.table_id] = (hand.round, hand.table)
-        if hand.kind != HAND:
-            continue
-        collector.add(hand)
-        if director and hand.entered_at is not None:
-            kept = pace.get(hand.table_id)
-            if kept is None:
-                pace[hand.table_id] = TablePace(
-                    hand.round, hand.table, 1, hand.entered_at, hand.entered_at
-                )
-            else:
-                kept.hands += 1
-                kept.first = min(kept.first, hand.entered_at)
-                kept.last = max(kept.last, hand.entered_at)
+        if hand.kind == HAND:
+            collector.add(hand)
     counted = Result.objects.filter(event=event, counts=True)
     ended = counted.aggregate(
         matches=Count("hand_id", filter=Q(matches_won__gt=0), distinct=True),
@@ -863,16 +845,26 @@ def event_stats(event: Event, *, director: bool = False) -> EventStats:
                 Place(event.name, hand.round, hand.table, hand.number),
                 player=names[top[1]],
             )
-    slow = sorted(
-        pace.values(),
-        key=lambda p: (p.round, -(p.minutes_per_hand or 0), p.table),
-    )
     return EventStats(
         event,
         collector,
         notable,
         [RoundSpread(number, rows) for number, rows in sorted(spreads.items())],
-        slow,
+    )
+
+
+def table_pace(event: Event) -> list[TablePace]:
+    """For the director: games entered per table with the first and last time, the slowest
+    tables of each round first. One grouped query."""
+    rows = (
+        Hand.objects.filter(table__round__event=event, table__voided=False, kind=HAND)
+        .values_list("table__round__number", "table__number")
+        .annotate(hands=Count("pk"), first=Min("entered_at"), last=Max("entered_at"))
+        .order_by()
+    )
+    return sorted(
+        (TablePace(*row) for row in rows),
+        key=lambda p: (p.round, -(p.minutes_per_hand or 0), p.table),
     )
 
 

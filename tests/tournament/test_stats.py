@@ -292,23 +292,27 @@ def test_the_event_statistics_page_costs_the_same_queries_small_or_big(
     client: Client, django_assert_num_queries
 ):
     for event in (cego_table().round.event, bigger_event(tables=4, hands=12)):
+        url = reverse("event_statistics", args=[event.slug])
         # Expect 7 queries: the event, its hands, the declarers' results, the matches and games
         # ended, each table's totals per seat, the biggest result, the players at its table
         with django_assert_num_queries(7):
-            response = client.get(reverse("event_statistics", args=[event.slug]))
+            response = client.get(url)
         assert response.status_code == 200
         assert "Pace of the tables" not in response.content.decode()
+        # the next visitor of the same version: the event's row, the page kept in the cache
+        with django_assert_num_queries(1):
+            assert client.get(url).content == response.content
 
 
 def test_the_director_sees_how_fast_each_table_played(client: Client, django_assert_num_queries):
     table = cego_table()
     client.force_login(make_user())
     for event in (table.round.event, bigger_event(tables=4, hands=6)):
-        # Expect 9 queries: session, user, then the seven of the public page
-        with django_assert_num_queries(9):
+        # Expect 10 queries: session, user, the seven of the public page, the tables' pace
+        with django_assert_num_queries(10):
             page = client.get(reverse("event_statistics", args=[event.slug])).content.decode()
         assert "Pace of the tables" in page
-    pace = stats.event_stats(table.round.event, director=True).pace
+    pace = stats.table_pace(table.round.event)
     assert [(p.round, p.table, p.hands) for p in pace] == [(1, 1, 8)]
 
 
@@ -320,3 +324,11 @@ def test_every_name_in_the_standings_links_to_the_players_page(client: Client):
     standings = client.get(reverse("event_standings", args=[table.round.event.slug]))
     assert link in standings.content.decode()
     assert link in client.get(reverse("season", args=[season.slug])).content.decode()
+
+
+def test_the_event_statistics_show_a_game_entered_after_the_page_was_kept(client: Client):
+    table = cego_table()
+    url = reverse("event_statistics", args=[table.round.event.slug])
+    assert "8 games played" in client.get(url).content.decode()
+    services.record_hand(table=table, data=cego("halbe", 2, 47))
+    assert "9 games played" in client.get(url).content.decode()
