@@ -21,7 +21,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, IntegerField, Max, Min, Q, Sum, Value
+from django.db.models import Count, IntegerField, Max, Min, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast, Coalesce
 from django.utils.formats import date_format
@@ -771,7 +771,8 @@ class EventStats:
 
 def _event_hands(event: Event, seat_key: str | None) -> list[EventHand]:
     """The event's counting hands (voided tables left out), each with the result of the seat
-    its ``seat_key`` names (a declarer's, a bidder's): two queries of one row per hand."""
+    its ``seat_key`` names (a declarer's, a bidder's), looked up per hand through the results'
+    (hand, position) index: one query, one row per hand."""
     fields = [
         "pk",
         "kind",
@@ -782,27 +783,28 @@ def _event_hands(event: Event, seat_key: str | None) -> list[EventHand]:
         "table__size",
         "table__round__number",
     ]
-    rows = (
-        Hand.objects.filter(table__round__event=event, table__voided=False)
-        .values_list(*fields)
-        .order_by("table__round__number", "table__number", "number")
-    )
-    hands = {pk: EventHand(pk, *values) for pk, *values in rows}
+    hands = Hand.objects.filter(table__round__event=event, table__voided=False)
     if seat_key:
-        # the one seat per hand, matched in SQL against the seat the hand's data names
         seat = Cast(KeyTextTransform(seat_key, "hand__data"), IntegerField())
-        for hand_id, points in Result.objects.filter(
-            event=event, counts=True, position=seat
-        ).values_list("hand_id", "points"):
-            if hand_id in hands:
-                hands[hand_id].seat_result = points
-    return list(hands.values())
+        hands = hands.annotate(
+            seat_result=Coalesce(
+                Subquery(
+                    Result.objects.filter(hand=OuterRef("pk"), position=seat, counts=True).values(
+                        "points"
+                    )[:1]
+                ),
+                Value(0),
+            )
+        )
+        fields.append("seat_result")
+    rows = hands.values_list(*fields).order_by("table__round__number", "table__number", "number")
+    return [EventHand(*row) for row in rows]
 
 
 def event_stats(event: Event) -> EventStats:
-    """The event statistics page's numbers, in six queries whatever the size of the event: the
-    hands, the followed seat's results, each table's totals per seat, the biggest result, the
-    names at its table, and the matches or games that ended."""
+    """The event statistics page's numbers, in five queries whatever the size of the event: the
+    hands with the followed seat's results, each table's totals per seat, the biggest result,
+    the names at its table, and the matches or games that ended."""
     game_type = event.game_type
     collector = EVENT_STATS.get(event.game, EventGame)(game_type, event.full_rules())
     hands = _event_hands(event, collector.seat_key)

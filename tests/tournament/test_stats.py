@@ -293,9 +293,9 @@ def test_the_event_statistics_page_costs_the_same_queries_small_or_big(
 ):
     for event in (cego_table().round.event, bigger_event(tables=4, hands=12)):
         url = reverse("event_statistics", args=[event.slug])
-        # Expect 7 queries: the event, its hands, the declarers' results, the matches and games
-        # ended, each table's totals per seat, the biggest result, the players at its table
-        with django_assert_num_queries(7):
+        # Expect 6 queries: the event, its hands with the declarers' results, the matches and
+        # games ended, each table's totals per seat, the biggest result, the players at its table
+        with django_assert_num_queries(6):
             response = client.get(url)
         assert response.status_code == 200
         assert "Pace of the tables" not in response.content.decode()
@@ -308,8 +308,8 @@ def test_the_director_sees_how_fast_each_table_played(client: Client, django_ass
     table = cego_table()
     client.force_login(make_user())
     for event in (table.round.event, bigger_event(tables=4, hands=6)):
-        # Expect 10 queries: session, user, the seven of the public page, the tables' pace
-        with django_assert_num_queries(10):
+        # Expect 9 queries: session, user, the six of the public page, the tables' pace
+        with django_assert_num_queries(9):
             page = client.get(reverse("event_statistics", args=[event.slug])).content.decode()
         assert "Pace of the tables" in page
     pace = stats.table_pace(table.round.event)
