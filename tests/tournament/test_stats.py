@@ -329,6 +329,12 @@ def test_every_name_in_the_standings_links_to_the_players_page(client: Client):
 def test_the_event_statistics_show_a_game_entered_after_the_page_was_kept(client: Client):
     table = cego_table()
     url = reverse("event_statistics", args=[table.round.event.slug])
-    assert "8 games played" in client.get(url).content.decode()
+    page = client.get(url).content.decode()
+    assert "8 games played" in page
+    # the spread row of table 1: highest +430 (B), lowest −210 (A), 640 apart
+    assert (
+        f'<tr><th scope="row">1</th><td class="num">+430</td><td class="num">{MINUS}210</td>'
+        '<td class="num">640</td></tr>'
+    ) in page
     services.record_hand(table=table, data=cego("halbe", 2, 47))
     assert "9 games played" in client.get(url).content.decode()
