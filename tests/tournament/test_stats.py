@@ -338,3 +338,46 @@ def test_the_event_statistics_show_a_game_entered_after_the_page_was_kept(client
     ) in page
     services.record_hand(table=table, data=cego("halbe", 2, 47))
     assert "9 games played" in client.get(url).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "data", "player_text", "event_text"),
+    [
+        ("ziege", 4, {"team_a_points": 25}, "Matches won", "60:60 (Kugeln)"),
+        (
+            "crazy_solo",
+            6,
+            {"contract": "solo", "bidder": 0, "partner": 3, "soloist_points": 74, "trump": "pik"},
+            "Chips won and lost over all deals",
+            "Contracts played and won",
+        ),
+        (
+            "hennes_sibbe",
+            3,
+            {
+                "claimant": 0,
+                "challenger": 1,
+                "claim": {"count": 3, "colour": "rot"},
+                "claim_correct": False,
+            },
+            "Claims made (challenged)",
+            "The claim was wrong",
+        ),
+    ],
+)
+def test_every_game_has_its_player_page_and_event_statistics(
+    client: Client, game, players, data, player_text, event_text
+):
+    table = make_table(game, players=players)
+    services.record_hand(table=table, data=data)
+    player = client.get(reverse("player", args=[player_at(table, 0).uid])).content.decode()
+    assert player_text in player
+    event = client.get(reverse("event_statistics", args=[table.round.event.slug]))
+    assert event_text in event.content.decode()
+
+
+def test_an_event_without_games_has_an_empty_statistics_page(client: Client):
+    table = make_table("cego")
+    page = client.get(reverse("event_statistics", args=[table.round.event.slug]))
+    assert "No game has been entered yet." in page.content.decode()
+    assert "<svg" not in page.content.decode()
