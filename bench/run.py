@@ -13,6 +13,7 @@ agrees with the previous one within 15 %, and names each figure that does not.
     .venv/bin/python bench/run.py                     # everything
     .venv/bin/python bench/run.py --quick             # skip the HTTP load test
     .venv/bin/python bench/run.py --only standings,pages
+    .venv/bin/python bench/run.py --only stats        # the statistics pages (issue 16)
     .venv/bin/python bench/run.py --database postgres://user:pw@127.0.0.1:5432/db
     make bench-pg                                     # the same on a throwaway PostgreSQL cluster
 """
@@ -66,6 +67,7 @@ django.setup()
 
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
+from django.db.models import Count  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import override_settings  # noqa: E402
 
@@ -77,7 +79,7 @@ RESULTS: list[tuple[str, bool]] = []
 # each figure's number (a time, a ratio, a p95), compared with the previous run's
 FIGURES: dict[str, float] = {}
 AGREE = 0.15  # two runs agree when a figure differs by at most 15 %
-PARTS = ("standings", "pages", "draw", "export", "growth", "http", "load")
+PARTS = ("standings", "pages", "draw", "export", "growth", "http", "load", "stats")
 
 
 def log(text: str) -> None:
@@ -284,6 +286,48 @@ def bench_pages(big: Event) -> None:
         everything,
     )
     log(f"info  standings page as first shown (100 rows): {screen:.3f} s")
+
+
+# --- statistics (issue 16) -------------------------------------------------------------------
+
+
+def bench_stats(big: Event, season: Season) -> None:
+    """The event statistics of the 1,000-player event and the page of a player with 14 events,
+    as computed (no page cache), each through the whole request."""
+    client = Client()
+    player = (
+        Entry.objects.filter(event__season=season)
+        .values("player__uid")
+        .annotate(events=Count("event"))
+        .filter(events=14)
+        .order_by("player__uid")
+        .values_list("player__uid", flat=True)
+        .first()
+    )
+
+    def get(path: str) -> None:
+        response = client.get(path)
+        assert response.status_code == 200, response.status_code
+
+    with override_settings(ALLOWED_HOSTS=["testserver"], CACHES=NO_CACHE):
+        event_page = median_time(lambda: get(f"/turnier/{big.slug}/statistik/"), seconds=3)
+        player_page = median_time(lambda: get(f"/spieler/{player}/"), seconds=3)
+    figure(
+        "event statistics page, 1,000 players, 12,000 hands",
+        f"{event_page:.3f} s",
+        event_page < 0.5,
+        "< 0.5 s",
+        "stats_event_s",
+        event_page,
+    )
+    figure(
+        "player page with statistics, 14 events of a season",
+        f"{player_page:.3f} s",
+        player_page < 0.5,
+        "< 0.5 s",
+        "stats_player_s",
+        player_page,
+    )
 
 
 # --- the draw -----------------------------------------------------------------------------
@@ -609,6 +653,8 @@ def main() -> int:
         bench_http()
     if "load" in parts:
         load.run_load(figure, log)  # the hall full of phones (bench/load.py)
+    if "stats" in parts:
+        bench_stats(big, season)
     missed = [name for name, ok in RESULTS if not ok]
     log(
         f"SUMMARY: {len(RESULTS) - len(missed)} of {len(RESULTS)} targets met"

@@ -94,6 +94,7 @@ def season_pages(season: Season) -> list[Page]:
             Page(reverse("event", args=[event.slug]), folder + "index.html"),
             Page(_with(standings, per_page="all"), folder + "rangliste.html"),
             Page(reverse("event_teams", args=[event.slug]), folder + "mannschaften.html"),
+            Page(reverse("event_statistics", args=[event.slug]), folder + "statistik.html"),
         ]
         for code in categories:
             pages.append(

@@ -33,6 +33,8 @@ STANDINGS_FIELDS = (
     "player__last_name",
     "player__club",
     "player__category",
+    # the name links to the player's page (issue 16)
+    "player__uid",
 )
 
 

@@ -193,10 +193,10 @@ def season_standings(
             withdrawn[player_id].add(event_id)
     # a subquery, not a list of ids: a season's players are thousands of parameters
     names = Player.objects.filter(pk__in=entries.values("player_id")).values_list(
-        "pk", "first_name", "last_name", "club"
+        "pk", "first_name", "last_name", "club", "uid"
     )
     result = []
-    for player_id, first_name, last_name, club in names:
+    for player_id, first_name, last_name, club, uid in names:
         ranked = figures[player_id]
         if season.best_of:
             ranked = sorted(ranked, key=lambda f: _season_key(game, f))[: season.best_of]
@@ -205,6 +205,7 @@ def season_standings(
             "name": f"{last_name}, {first_name}",
             "name_key": collation.name_key(last_name, first_name),
             "club": club,
+            "uid": uid,
             "total": sums["points"],
             "key": _season_key(game, sums),
             "withdrawn": withdrawn[player_id],

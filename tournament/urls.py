@@ -55,6 +55,7 @@ urlpatterns = [
     ),
     path("turnier/<slug:slug>/rangliste/", views.event_standings, name="event_standings"),
     path("turnier/<slug:slug>/mannschaften/", views.event_teams, name="event_teams"),
+    path("turnier/<slug:slug>/statistik/", views.event_statistics, name="event_statistics"),
     path("turnier/<slug:slug>/beamer/", views.projector, name="projector"),
     path("turnier/<slug:slug>/beamer/zeilen/", views.projector_rows, name="projector_rows"),
     path("turnier/<slug:slug>/wo-sitze-ich/", views.where_do_i_sit, name="where_do_i_sit"),

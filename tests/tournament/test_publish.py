@@ -124,9 +124,14 @@ def test_the_published_pages_show_what_the_app_shows(site, client):
     app = client.get(reverse("season", args=["swm-2026"]), HTTP_ACCEPT_LANGUAGE="en")
     app_page = app.content.decode()
     published = (site / "en" / "index.html").read_text()
-    names = re.findall(r"<td[^>]*>\s*(Schwörer, Eva|Nachname\d+, Vorname\d+)", app_page)
+    # each name links to the player's page, in the app and in the publication
+    name = r"<td[^>]*>\s*<a href=\"([^\"]+)\">(Schwörer, Eva|Nachname\d+, Vorname\d+)</a>"
+    names = re.findall(name, app_page)
     assert len(names) == 7
-    assert re.findall(r"<td[^>]*>\s*(Schwörer, Eva|Nachname\d+, Vorname\d+)", published) == names
+    files = re.findall(name, published)
+    assert [n for _link, n in files] == [n for _link, n in names]
+    for (link, _n), (file, _same) in zip(names, files, strict=True):
+        assert link.startswith("/spieler/") and file == f"spieler/{link.split('/')[2]}.html"
     women = (site / "de" / "saison-damen.html").read_text()
     assert "Schwörer, Eva" in women and "Nachname" not in women.split("<main>")[1]
 

@@ -165,6 +165,8 @@ PUBLIC_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
         w.player.sort_name,
     ),
     "event_teams": lambda w: (reverse("event_teams", args=[w.event.slug]), w.squad.name),
+    "event_statistics": lambda w: (reverse("event_statistics", args=[w.event.slug]), w.event.name),
+    "player": lambda w: (reverse("player", args=[w.player.uid]), str(w.player)),
     "round_seating": lambda w: (reverse("round_seating", args=[w.event.slug, 1]), str(w.player)),
     "round_results": lambda w: (reverse("round_results", args=[w.event.slug, 1]), str(w.player)),
     "season": lambda w: (reverse("season", args=[w.season.slug]), w.season.name),
@@ -182,7 +184,6 @@ PUBLIC_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
     "season_xlsx": lambda w: (reverse("season_xlsx", args=[w.season.slug]), w.player.last_name),
     "projector": lambda w: (reverse("projector", args=[w.event.slug]), str(w.player)),
     "projector_rows": lambda w: (reverse("projector_rows", args=[w.event.slug]), str(w.player)),
-    "player": lambda w: (reverse("player", args=[w.player.uid]), w.event.name),
     "where_do_i_sit": lambda w: (
         reverse("where_do_i_sit", args=[w.event.slug]) + f"?q={w.player.last_name}",
         str(w.player),

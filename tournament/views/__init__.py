@@ -67,6 +67,7 @@ from .sheets import (
     table_sheet,
     table_totals,
 )
+from .stats import event_statistics
 
 __all__ = [
     "card_points",
@@ -84,6 +85,7 @@ __all__ = [
     "event_players",
     "event_settlement",
     "event_standings",
+    "event_statistics",
     "event_teams",
     "event_xlsx",
     "fee_categories",

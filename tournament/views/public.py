@@ -23,7 +23,7 @@ from django_tables2 import RequestConfig
 
 import scoring
 
-from .. import access, collation, games, standings
+from .. import access, collation, games, standings, stats
 from .. import draw as drawing
 from .. import tables as tables_
 from ..forms import SwapForm, explain, rule_settings, whole_number
@@ -278,19 +278,14 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def player_page(request: HttpRequest, uid: uuid.UUID) -> HttpResponse:
-    """A player's public page: every event played, across seasons, with rank and total."""
+    """A player's public page: every event played, across seasons, with rank and result; each
+    season's course as a chart; per game the hands played and what the cards said (issue 16)."""
     player = get_object_or_404(Player, uid=uid)
-    entries = (
-        player.entries.played()
-        .select_related("event__season")
-        .order_by("-event__date", "-event__pk")
+    return render(
+        request,
+        "tournament/player_page.html",
+        {"player": player, "stats": stats.player_stats(player)},
     )
-    played = []
-    for entry in entries:
-        _rounds, rows = _ranked(entry.event)
-        row = next((r for r in rows if r.pk == entry.pk), None)
-        played.append({"entry": entry, "event": entry.event, "row": row})
-    return render(request, "tournament/player_page.html", {"player": player, "played": played})
 
 
 def season_category(request: HttpRequest) -> str:

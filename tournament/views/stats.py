@@ -1,0 +1,40 @@
+"""Public statistics pages (issue 16): an event's statistics. The player page is in ``public``."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from .. import access, stats
+from ..pagecache import CachedPage
+from .common import event_or_404
+
+
+@require_GET
+def event_statistics(request: HttpRequest, slug: str) -> HttpResponse:
+    """What the cards said at an event: contracts, card points, the biggest hand, the spread of
+    results per table; for the event's director also how fast each table played. The public
+    part is computed once per version of the event (``tournament.pagecache``): after the
+    prize-giving the whole hall looks at it."""
+    event = event_or_404(slug)
+    page = CachedPage(request, "statistics", event.pk, event.version)
+    if (ready := page.ready()) is not None:
+        return ready
+    body = page.render(
+        "tournament/stats/event_body.html",
+        lambda: {"event": event, "stats": stats.event_stats(event)},
+    )
+    director = access.can_organise(request.user, event)
+    return page.respond(
+        render(
+            request,
+            "tournament/stats/event.html",
+            {
+                "event": event,
+                "body": body,
+                "director": director,
+                "pace": stats.table_pace(event) if director else [],
+            },
+        )
+    )
