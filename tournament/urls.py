@@ -19,6 +19,7 @@ urlpatterns = [
     path("saison/neu/", views.season_create, name="season_create"),
     path("saison/<slug:slug>/", views.season_detail, name="season"),
     path("turnier/neu/", views.event_create, name="event_create"),
+    path("turnier/import/", views.bundle_import, name="bundle_import"),
     path("turnier/<slug:slug>/", views.event_detail, name="event"),
     path("turnier/<slug:slug>/bearbeiten/", views.event_edit, name="event_edit"),
     path("turnier/<slug:slug>/spieler/", views.event_players, name="event_players"),
@@ -70,6 +71,7 @@ urlpatterns = [
     path("turnier/<slug:slug>/regelkarte/", views.rule_card, name="rule_card"),
     path("turnier/<slug:slug>/kartenpunkte/", views.card_points, name="card_points"),
     path("turnier/<slug:slug>/excel/", views.event_xlsx, name="event_xlsx"),
+    path("turnier/<slug:slug>/paket/", views.event_bundle, name="event_bundle"),
     path("saison/<slug:slug>/excel/", views.season_xlsx, name="season_xlsx"),
     path("saison/<slug:slug>/druck/", views.print_season, name="print_season"),
     path(

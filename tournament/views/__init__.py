@@ -1,5 +1,6 @@
 """The views, by who uses them; ``urls.py`` names them all through this package."""
 
+from .bundles import bundle_import, event_bundle
 from .director import (
     decide_lot,
     entry_remove,
@@ -53,10 +54,12 @@ from .sheets import (
 )
 
 __all__ = [
+    "bundle_import",
     "card_points",
     "decide_lot",
     "entry_remove",
     "entry_status",
+    "event_bundle",
     "event_create",
     "event_detail",
     "event_edit",
