@@ -102,8 +102,9 @@ PLAYER_FIELDS = ("first_name", "last_name", "club", "town", "category")
 
 
 def event_content(event: Event) -> dict[str, Any]:
-    """Everything the event is, as plain data (the bundle's ``content``). Ten queries whatever
+    """Everything the event is, as plain data (the bundle's ``content``). Eleven queries whatever
     the size of the event."""
+    event = Event.objects.select_related("season").get(pk=event.pk)  # as stored, not as held
     season = event.season
     entries = list(Entry.objects.filter(event=event).select_related("player", "squad", "pair"))
     number_of = {e.pk: e.start_number for e in entries}
