@@ -132,7 +132,8 @@ def match_players(
     """The local player of each bundle player (see the module docstring), without writing
     anything. ``known`` maps bundle identifiers to players already decided by the caller (the
     event's earlier import). Raises UnknownDecision for a decision about a player the bundle does
-    not hold or naming a local player that does not exist. Four queries."""
+    not hold or naming a local player that does not exist. Three queries, four with a decision
+    naming a player here."""
     decisions = dict(decisions or {})
     known = dict(known or {})
     uids = {p.uid for p in people}
@@ -162,31 +163,44 @@ def match_players(
         elif person.uid in known:
             matches[person.uid] = Match(person, BY_ENTRY, known[person.uid])
     taken = {m.player.pk for m in matches.values() if m.player is not None}
-    rest = [p for p in people if p.uid not in matches]
     index = NameIndex(
         (p.first_name, p.last_name, p)
         for p in Player.objects.only("pk", "uid", "first_name", "last_name", "club", "town")
     )
-    for person in rest:
+
+    def found(person: Person) -> tuple[list[Player], list[Player]]:
+        """Candidates and homonyms; a player already in this bundle's event is another person
+        (one entry per player) and neither."""
         candidates: list[Player] = []
         homonyms: list[Player] = []
-        # a player already in this bundle's event is another person (one entry per player)
         for player in index.find(person.first_name, person.last_name):
-            if player.pk in taken:
-                continue
-            (homonyms if _same_place(person, player) is False else candidates).append(player)
+            if player.pk not in taken:
+                same = _same_place(person, player)
+                (homonyms if same is False else candidates).append(player)
+        return candidates, homonyms
+
+    rest = [p for p in people if p.uid not in matches]
+    # first what is decided, by the director or by the exact rule: whoever a player was decided
+    # to be is no candidate for the others, whatever their order in the bundle
+    for person in rest:
         decision = decisions.get(person.uid)
-        if decision == NEW:
-            match = Match(person, CREATED, None, candidates, homonyms)
-        elif decision is not None:
-            match = Match(person, BY_DECISION, chosen_players[decision], candidates, homonyms)
-        elif not candidates:
-            match = Match(person, CREATED, None, candidates, homonyms)
-        elif accept_exact and len(candidates) == 1 and _written_alike(person, candidates[0]):
-            match = Match(person, BY_EXACT, candidates[0], candidates, homonyms)
+        if decision == NEW or (decision is None and not accept_exact):
+            continue
+        candidates, homonyms = found(person)
+        if decision is not None:
+            player = chosen_players[decision]
+            matches[person.uid] = Match(person, BY_DECISION, player, candidates, homonyms)
+        elif len(candidates) == 1 and _written_alike(person, candidates[0]):
+            matches[person.uid] = Match(person, BY_EXACT, candidates[0], candidates, homonyms)
+    taken |= {m.player.pk for m in matches.values() if m.player is not None}
+    for person in rest:
+        if person.uid in matches:
+            continue
+        candidates, homonyms = found(person)
+        if decisions.get(person.uid) == NEW or not candidates:
+            matches[person.uid] = Match(person, CREATED, None, candidates, homonyms)
         else:
-            match = Match(person, PROPOSED, None, candidates, homonyms)
-        matches[person.uid] = match
+            matches[person.uid] = Match(person, PROPOSED, None, candidates, homonyms)
     return [matches[p.uid] for p in people]
 
 
