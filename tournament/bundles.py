@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -466,11 +466,19 @@ def _checked(value: Any, schema: str, where: str) -> None:
             raise _damaged(where, _("has a wrong “%(field)s”") % {"field": name})
 
 
-def _numbers(values: Any, where: str, *, null: bool = False) -> None:
-    if not isinstance(values, list) or not all(
-        (v is None and null) or _is(v, "int") for v in values
-    ):
+def _numbers(values: Any, where: str) -> None:
+    if not isinstance(values, list) or not all(_is(v, "int") for v in values):
         raise _damaged(where, _("has a wrong list of start numbers"))
+
+
+def _unique(values: list[Any], where: str, what: str) -> None:
+    seen = set()
+    for value in values:
+        if value in seen:
+            raise _damaged(
+                where, _("has the %(what)s %(value)s twice") % {"what": what, "value": value}
+            )
+        seen.add(value)
 
 
 def check_content(content: dict[str, Any]) -> None:
@@ -494,11 +502,12 @@ def check_content(content: dict[str, Any]) -> None:
     uids = {p["uid"] for p in content["players"]}
     squads = {t["name"] for t in content["teams"] if t["kind"] == Team.Kind.SQUAD}
     pairs = {t["name"] for t in content["teams"] if t["kind"] == Team.Kind.PAIR}
+    _unique([p["uid"] for p in content["players"]], _("the bundle"), _("identifier"))
     numbers = set()
     for entry in content["entries"]:
-        where = _("an entry")
+        number = entry.get("start_number") if isinstance(entry, dict) else None
+        where = _("entry %(n)s") % {"n": number} if _is(number, "int") else _("an entry")
         _checked(entry, "entry", where)
-        where = _("entry %(n)s") % {"n": entry["start_number"]}
         if entry["player"] not in uids:
             raise _damaged(where, _("names a player the bundle does not hold"))
         if (entry["squad"] is not None and entry["squad"] not in squads) or (
@@ -506,21 +515,23 @@ def check_content(content: dict[str, Any]) -> None:
         ):
             raise _damaged(where, _("names a team the bundle does not hold"))
         numbers.add(entry["start_number"])
+    _unique([e["start_number"] for e in content["entries"]], _("the bundle"), _("start number"))
+    _unique([e["player"] for e in content["entries"]], _("the bundle"), _("player"))
     for rnd in content["rounds"]:
         _checked(rnd, "round", _("a round"))
         where = _("round %(n)s") % {"n": rnd["number"]}
         _numbers(rnd["sitting_out"], where)
+        seated = list(rnd["sitting_out"])
         for table in rnd["tables"]:
             _checked(table, "table", where)
             at = _("round %(round)s, table %(table)s") % {
                 "round": rnd["number"],
                 "table": table["number"],
             }
-            _numbers(table["seats"], at, null=True)
-            if not set(rnd["sitting_out"]) | {s for s in table["seats"] if s is not None} <= (
-                numbers
-            ):
-                raise _damaged(at, _("seats a start number the bundle has no entry for"))
+            _numbers(table["seats"], at)
+            if len(table["seats"]) != table["size"]:
+                raise _damaged(at, _("has not one player for each seat"))
+            seated += table["seats"]
             for hand in table["hands"]:
                 _checked(hand, "hand", at)
                 if not all(
@@ -530,8 +541,15 @@ def check_content(content: dict[str, Any]) -> None:
                     raise _damaged(
                         at, _("has wrong results for game %(n)s") % {"n": hand["number"]}
                     )
+            _unique([h["number"] for h in table["hands"]], at, _("game number"))
             for confirmation in table["confirmations"]:
                 _checked(confirmation, "confirmation", at)
+            _unique([c["position"] for c in table["confirmations"]], at, _("confirmed seat"))
+        if not set(seated) <= numbers:
+            raise _damaged(where, _("seats a start number the bundle has no entry for"))
+        _unique(seated, where, _("seated start number"))
+        _unique([t["number"] for t in rnd["tables"]], where, _("table number"))
+    _unique([r["number"] for r in content["rounds"]], _("the bundle"), _("round number"))
     for draw in content["lot_draws"]:
         _checked(draw, "lot_draw", _("a draw by lot"))
         _numbers(draw["entries"], _("a draw by lot"))
@@ -581,15 +599,17 @@ def check_results(content: dict[str, Any]) -> int:
                     except scoring.InvalidHand as exc:
                         raise _refused_game(data, rnd, table, hand, exc) from exc
                     expected.append((hand, [[t, 0, 0, 0] for t in totals]))
-            replayed = game.replay(
-                [game.engine_hand(h["data"], size, h["number"]) for h in played], size, rules
-            )
+            try:
+                engine_hands = [game.engine_hand(h["data"], size, h["number"]) for h in played]
+                replayed = game.replay(engine_hands, size, rules)
+            except (scoring.InvalidHand, TypeError, ValueError, KeyError, AttributeError) as exc:
+                raise _refused_game(data, rnd, table, played[0], None) from exc
             for hand in played:
                 try:
                     seats = next(replayed)
                 except scoring.InvalidHand as exc:
                     raise _refused_game(data, rnd, table, hand, exc) from exc
-                except (TypeError, ValueError, KeyError, AttributeError) as exc:
+                except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
                     raise _refused_game(data, rnd, table, hand, None) from exc
                 expected.append(
                     (hand, [[s.points, s.inflicted, s.matches_won, s.games_lost] for s in seats])
@@ -1028,7 +1048,7 @@ def apply_import(
     try:
         with transaction.atomic():
             _Writer(plan, user, import_reason(content, source, user)).write()
-    except IntegrityError as exc:
+    except DatabaseError as exc:
         raise BundleError(
             _("The bundle does not fit this database (%(error)s); nothing was imported.")
             % {"error": exc}

@@ -421,3 +421,29 @@ def test_only_directors_may_import_and_only_organisers_download(client: Client):
     assert response.status_code == 200
     assert response["Content-Disposition"] == f'attachment; filename="{event.slug}.cego.json.gz"'
     assert bundles.read_bundle(response.content)["event"]["uid"] == str(event.uid)
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda c: c["entries"].append(dict(c["entries"][0])), "has the start number 1 twice"),
+        (lambda c: c["rounds"][0]["tables"][0]["seats"].pop(), "has not one player for each seat"),
+        (lambda c: c["rounds"][0]["tables"][0].update(size=99), "has not one player for each"),
+        (lambda c: c["event"].update(game="skat"), "of a game this installation does not know"),
+        (lambda c: c["entries"][0].update(player="nobody"), "entry 1 has a wrong “player”"),
+    ],
+)
+def test_a_bundle_that_does_not_hold_together_is_refused_with_what_is_wrong(
+    document: dict[str, Any], damage: Any, message: str
+):
+    damage(document["content"])
+    with pytest.raises(bundles.BundleError, match=message):
+        bundles.read_bundle(packed(resealed(document)))
+
+
+def test_a_game_the_engine_refuses_is_named(document: dict[str, Any]):
+    hand = document["content"]["rounds"][0]["tables"][0]["hands"][2]
+    hand["data"]["declarer_points"] = 80
+    content = bundles.read_bundle(packed(resealed(document)))
+    with pytest.raises(bundles.BundleError, match="round 1, table 1, game 3 is not valid here"):
+        bundles.plan_import(content)
