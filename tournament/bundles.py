@@ -102,7 +102,7 @@ PLAYER_FIELDS = ("first_name", "last_name", "club", "town", "category")
 
 
 def event_content(event: Event) -> dict[str, Any]:
-    """Everything the event is, as plain data (the bundle's ``content``). Eleven queries whatever
+    """Everything the event is, as plain data (the bundle's ``content``). Ten queries whatever
     the size of the event."""
     event = Event.objects.select_related("season").get(pk=event.pk)  # as stored, not as held
     season = event.season

@@ -34,7 +34,7 @@ def played_event(hands: int = 3, **kwargs: Any) -> Event:
     make_entries(event, 4)
     table = make_round(event).tables.get()
     for i in range(hands):
-        services.record_hand(table=table, data=cego(declarer=i % 4, points=30 + 5 * i))
+        services.record_hand(table=table, data=cego(declarer=i % 4, points=(30 + 5 * i) % 80))
     return event
 
 
@@ -447,3 +447,34 @@ def test_a_game_the_engine_refuses_is_named(document: dict[str, Any]):
     content = bundles.read_bundle(packed(resealed(document)))
     with pytest.raises(bundles.BundleError, match="round 1, table 1, game 3 is not valid here"):
         bundles.plan_import(content)
+
+
+@pytest.mark.django_db
+def test_a_round_drawn_again_in_the_hall_gets_the_new_seats():
+    event = make_event()
+    make_entries(event, 8)
+    rnd = make_round(event, seed=1, start=False)
+    first = bundles.read_bundle(bundles.bundle_bytes(event))
+    services.draw_round(round=rnd, seed=2)
+    second = bundles.read_bundle(bundles.bundle_bytes(event))
+    assert first["rounds"][0]["tables"] != second["rounds"][0]["tables"]
+    event.delete()
+
+    bundles.apply_import(first)
+    plan = bundles.plan_import(second)
+    assert plan.changes is not None and plan.changes.rounds_redrawn == [1]
+    bundles.apply_import(second)
+    imported = Event.objects.get(uid=second["event"]["uid"])
+    assert without_export_time(bundles.event_content(imported)) == without_export_time(second)
+
+
+@pytest.mark.django_db
+def test_an_export_costs_ten_queries_however_large_the_event(django_assert_num_queries: Any):
+    small = played_event(hands=1)
+    large = played_event(hands=12)
+    make_entries(large, 4)
+    for event in (small, large):
+        # the event and season, entries with players and teams, seats, results, hands with
+        # their users, confirmations, tables, teams, rounds, draws by lot
+        with django_assert_num_queries(10):
+            bundles.event_content(event)
