@@ -1322,6 +1322,7 @@ class _Writer:
         here = {h.number: h for h in Hand.objects.filter(table=table)}
         wanted = {h["number"]: h for h in wanted_list}
         written = []
+        fresh: list[Hand] = []
         for number in sorted(set(here) - set(wanted)):
             self._noted(here[number]).delete()
         for number, data in sorted(wanted.items()):
@@ -1339,14 +1340,20 @@ class _Writer:
                 getattr(hand, k) == v for k, v in values.items() if k != "entered_by"
             ):
                 continue
+            new = hand is None
             hand = hand or Hand(table=table, number=number)
             for name, value in values.items():
                 setattr(hand, name, value)
             note = self.reason
             if data["entered_by"]:
                 note += "; " + _("entered by %(user)s") % {"user": data["entered_by"]}
-            self._noted(hand, note).save()
+            self._noted(hand, note)
+            if new:
+                fresh.append(hand)
+            else:
+                hand.save()
             written.append((hand, values))
+        self._bulk(fresh, Hand)  # each with its own reason (simple-history reads it per row)
         if written:
             # the times of the other installation: saving set them to now
             for hand, values in written:
@@ -1379,9 +1386,10 @@ class _Writer:
                 device=data["device"],
                 user=self.users.get(data["user"]),
             )
-            self._noted(confirmation).save(force_insert=True)
-            confirmation.confirmed_at = _parsed(data["confirmed_at"])
             made.append(confirmation)
+        self._bulk(made, Confirmation)
+        for confirmation in made:
+            confirmation.confirmed_at = _parsed(wanted[confirmation.position]["confirmed_at"])
         Confirmation.objects.bulk_update(made, ["confirmed_at"])
 
     def _lots(self) -> None:
