@@ -735,16 +735,23 @@ class Changes:
         ):
             if items:
                 lines.append(text % {"items": ", ".join(str(i) for i in items)})
-        for items, singular, plural in (
-            (self.games_added, "%(n)s game added", "%(n)s games added"),
-            (self.games_changed, "%(n)s game changed", "%(n)s games changed"),
-            (self.games_removed, "%(n)s game removed", "%(n)s games removed"),
+        for items, text in (
+            (
+                self.games_added,
+                ngettext("%(n)s game added", "%(n)s games added", len(self.games_added)),
+            ),
+            (
+                self.games_changed,
+                ngettext("%(n)s game changed", "%(n)s games changed", len(self.games_changed)),
+            ),
+            (
+                self.games_removed,
+                ngettext("%(n)s game removed", "%(n)s games removed", len(self.games_removed)),
+            ),
         ):
             if items:
                 shown = ", ".join(items[:20]) + (" …" if len(items) > 20 else "")
-                lines.append(
-                    ngettext(singular, plural, len(items)) % {"n": len(items)} + f": {shown}"
-                )
+                lines.append(text % {"n": len(items)} + f": {shown}")
         if self.teams:
             lines.append(_("Teams changed."))
         if self.lots:
@@ -1007,12 +1014,11 @@ def _parsed(value: str | None) -> datetime.datetime | None:
 
 def import_reason(content: Mapping[str, Any], source: str, user: Any) -> str:
     """The history's reason for every row an import writes."""
-    who = user.get_username() if services._user(user) is not None else _("system")
-    return _("imported from bundle %(file)s (exported %(when)s) by %(who)s") % {
-        "file": source or "-",
-        "when": content.get("exported_at") or "?",
-        "who": who,
-    }
+    # in English, like the other reasons the app writes itself: the history shows it in the
+    # reader's language (history.MACHINE_REASONS)
+    who = user.get_username() if services._user(user) is not None else "system"
+    when = content.get("exported_at") or "?"
+    return f"imported from bundle {source or '-'} (exported {when}) by {who}"
 
 
 @transaction.atomic
@@ -1346,7 +1352,7 @@ class _Writer:
                 setattr(hand, name, value)
             note = self.reason
             if data["entered_by"]:
-                note += "; " + _("entered by %(user)s") % {"user": data["entered_by"]}
+                note += f"; entered by {data['entered_by']}"
             self._noted(hand, note)
             if new:
                 fresh.append(hand)

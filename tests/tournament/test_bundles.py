@@ -478,3 +478,17 @@ def test_an_export_costs_ten_queries_however_large_the_event(django_assert_num_q
         # their users, confirmations, tables, teams, rounds, draws by lot
         with django_assert_num_queries(10):
             bundles.event_content(event)
+
+
+def test_the_history_shows_the_import_in_the_readers_language():
+    from django.utils import translation
+
+    from tournament.history import reason_text
+
+    reason = "imported from bundle a.cego.json.gz (exported 2026-10-03T20:00:00+00:00) by leitung"
+    with translation.override("de"):
+        assert reason_text(reason + "; entered by hans") == (
+            "importiert aus Paket a.cego.json.gz (exportiert 2026-10-03T20:00:00+00:00) von "
+            "leitung; eingetragen von hans"
+        )
+    assert reason_text(reason) == reason
