@@ -104,14 +104,19 @@ def bundle_import(request: HttpRequest) -> HttpResponse:
         except services.Refused as exc:
             context["error"] = str(exc)
             return render(request, "tournament/bundles/import.html", context)
-        order = {identity.PROPOSED: 0, identity.CREATED: 2, identity.BY_IDENTIFIER: 3}
+        rows = [
+            {"match": m, "chosen": decisions.get(m.person.uid, "")} for m in context["plan"].matches
+        ]
+        # what needs the director's eye first (proposals, decisions, homonyms); players found
+        # by identifier and plain new players below, folded
+        plain = {identity.BY_IDENTIFIER, identity.CREATED}
         context["players"] = sorted(
-            (
-                {"match": m, "chosen": decisions.get(m.person.uid, "")}
-                for m in context["plan"].matches
-            ),
-            key=lambda row: order.get(row["match"].how, 1),
+            (r for r in rows if r["match"].how not in plain or r["match"].homonyms),
+            key=lambda r: r["match"].how != identity.PROPOSED,
         )
+        context["plain_players"] = [
+            r for r in rows if r["match"].how in plain and not r["match"].homonyms
+        ]
         context["NEW"] = identity.NEW
         context["payload"] = signing.dumps(
             {"data": base64.b64encode(packed).decode(), "name": source}, salt=SALT, compress=True
