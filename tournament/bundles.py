@@ -944,7 +944,7 @@ def plan_import(
     data = content["event"]
     events = Event.objects.select_related("season")
     if lock:
-        events = events.select_for_update()
+        events = events.select_for_update(of=("self",))
     event = events.filter(uid=data["uid"]).first()
     season = None
     if event is None:
