@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from io import BytesIO
 from typing import IO, Any
 
+from django.db.models import F
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
@@ -288,7 +289,8 @@ def _seating_sheet(workbook: Workbook, event: Event) -> None:
     # as tuples: the sheet needs six values of each seat, not five model instances
     seats = (
         Seat.objects.filter(round__event=event)
-        .order_by("round__number", "table__number", "position")
+        # who sits out comes last on every database (SQLite sorts NULL first, PostgreSQL last)
+        .order_by("round__number", F("table__number").asc(nulls_last=True), "position")
         .values_list(
             "round__number",
             "table__number",
