@@ -12,12 +12,16 @@ import gzip
 import hashlib
 import io
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection
 from django.test import Client
 from openpyxl import load_workbook
 
@@ -138,6 +142,47 @@ def test_the_demo_season_moves_into_an_empty_database_through_bundles_unchanged(
     assert Hand.history.count() == hands_history
     assert list(Result.objects.order_by("pk").values_list("pk", "points")) == results
     assert what_a_reader_sees() == before
+
+
+HALL_LAPTOP = """
+import json, django
+django.setup()
+from django.core.management import call_command
+from django.utils import translation
+from tournament import demo
+from tests.tournament.test_bundles import what_a_reader_sees
+call_command("migrate", verbosity=0)
+demo.load_demo()
+for slug in demo.DEMO_EVENTS:
+    call_command("export_event", slug, output=f"{OUT}/{slug}.cego.json.gz", verbosity=0)
+translation.activate("en")
+print(json.dumps(what_a_reader_sees(), default=str))
+"""
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL only")
+@pytest.mark.django_db
+def test_bundles_from_a_laptop_with_sqlite_import_into_postgresql_unchanged(tmp_path: Path):
+    """The hall's laptop runs SQLite, the association's server PostgreSQL (issue 15)."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path}/hall.sqlite3",
+        "DJANGO_SETTINGS_MODULE": "tests.settings",
+    }
+    hall = subprocess.run(
+        [sys.executable, "-c", f"OUT = {str(tmp_path)!r}\n" + HALL_LAPTOP],
+        env=env,
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
+    seen_in_the_hall = json.loads(hall.stdout.strip().splitlines()[-1])
+    for slug in demo.DEMO_EVENTS:
+        run("import_event", str(tmp_path / f"{slug}.cego.json.gz"))
+    assert json.loads(json.dumps(what_a_reader_sees(), default=str)) == seen_in_the_hall
 
 
 @pytest.mark.django_db
