@@ -4,6 +4,7 @@ for directors (check, preview with the players to decide, then import all or not
 from __future__ import annotations
 
 import base64
+import gzip
 from typing import Any
 
 from django import forms
@@ -118,8 +119,10 @@ def bundle_import(request: HttpRequest) -> HttpResponse:
             r for r in rows if r["match"].how in plain and not r["match"].homonyms
         ]
         context["NEW"] = identity.NEW
+        if packed[:2] != b"\x1f\x8b":  # a plain JSON bundle travels packed in the form
+            packed = gzip.compress(packed)
         context["payload"] = signing.dumps(
-            {"data": base64.b64encode(packed).decode(), "name": source}, salt=SALT, compress=True
+            {"data": base64.b64encode(packed).decode(), "name": source}, salt=SALT
         )
     return render(request, "tournament/bundles/import.html", context)
 
