@@ -880,19 +880,17 @@ class Plan:
         """The plan in the director's words."""
         content = self.content
         if self.event is None:
+            entries, rounds = len(content["entries"]), len(content["rounds"])
             tables = sum(len(r["tables"]) for r in content["rounds"])
+            parts = [
+                ngettext("%(n)s entry", "%(n)s entries", entries) % {"n": entries},
+                ngettext("%(n)s round", "%(n)s rounds", rounds) % {"n": rounds},
+                ngettext("%(n)s table", "%(n)s tables", tables) % {"n": tables},
+                ngettext("%(n)s game", "%(n)s games", self.games) % {"n": self.games},
+            ]
             lines = [
-                _(
-                    "New event %(event)s: %(entries)s entries, %(rounds)s rounds, %(tables)s "
-                    "tables, %(games)s games."
-                )
-                % {
-                    "event": self.name,
-                    "entries": len(content["entries"]),
-                    "rounds": len(content["rounds"]),
-                    "tables": tables,
-                    "games": self.games,
-                }
+                _("New event %(event)s: %(parts)s.")
+                % {"event": self.name, "parts": ", ".join(parts)}
             ]
             if self.season_created:
                 lines.append(_("New season %(season)s.") % {"season": content["season"]["name"]})

@@ -378,7 +378,7 @@ def test_the_dry_run_shows_the_plan_and_saves_nothing(tmp_path: Path):
     run("export_event", event.slug, "-o", str(path))
     event.delete()
     out = run("import_event", str(path), "--dry-run")
-    assert "New event Turnier Triberg: 4 entries, 1 rounds, 1 tables, 2 games." in out
+    assert "New event Turnier Triberg: 4 entries, 1 round, 1 table, 2 games." in out
     assert "Dry run: nothing saved." in out
     assert not Event.objects.filter(name="Turnier Triberg").exists()
 
