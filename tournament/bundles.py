@@ -308,6 +308,8 @@ def read_bundle(data: bytes) -> dict[str, Any]:
         ):
             raise _incomplete() from exc
         raise BundleError(_("This file is not an event bundle.")) from exc
+    except (ValueError, RecursionError) as exc:  # a number of 5,000 digits, nesting 10,000 deep
+        raise BundleError(_("This file is not an event bundle.")) from exc
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise BundleError(_("This file is not an event bundle."))
     version = doc.get("version")
@@ -324,7 +326,11 @@ def read_bundle(data: bytes) -> dict[str, Any]:
     content = doc.get("content")
     if not isinstance(content, dict) or not isinstance(doc.get("sha256"), str):
         raise _incomplete()
-    if hashlib.sha256(canonical(content)).hexdigest() != doc["sha256"].lower():
+    try:
+        written = canonical(content)
+    except ValueError as exc:  # NaN or Infinity: never written by the app
+        raise BundleError(_("This file is not an event bundle.")) from exc
+    if hashlib.sha256(written).hexdigest() != doc["sha256"].lower():
         raise BundleError(
             _(
                 "The bundle was changed after export (its checksum does not match its content); "

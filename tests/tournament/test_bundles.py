@@ -324,7 +324,15 @@ def test_a_bundle_of_a_newer_format_is_refused_with_update_first(document: dict[
 
 
 def test_a_file_that_is_no_bundle_is_refused(db: Any):
-    for data in (b"PK\x03\x04 an excel file", b'{"format": "other"}', b"\x00\xff" * 20):
+    hostile = (
+        b"PK\x03\x04 an excel file",
+        b'{"format": "other"}',
+        b"\x00\xff" * 20,
+        b"[" * 100_000,
+        b'{"format": "cego-event-bundle", "version": 1, "sha256": "", "content": {"a": NaN}}',
+        b'{"format": "cego-event-bundle", "version": 1, "n": ' + b"9" * 5000 + b"}",
+    )
+    for data in hostile:
         with pytest.raises(bundles.BundleError, match="not an event bundle"):
             bundles.read_bundle(data)
 
