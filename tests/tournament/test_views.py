@@ -6,6 +6,7 @@ every refused input comes back as a message the scorer can act on, never as a se
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import re
@@ -241,6 +242,8 @@ DIRECTOR_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
         reverse("player_merge", args=[w.event.slug, entry_of(w).pk]),
         'name="other"',
     ),
+    "bundle_import": lambda w: (reverse("bundle_import"), 'type="file"'),
+    "event_bundle": lambda w: (reverse("event_bundle", args=[w.event.slug]), w.player.last_name),
     # the world's round is drawn: the page explains that only withdrawing is left
     "entry_remove": lambda w: (
         reverse("entry_remove", args=[w.event.slug, entry_of(w).pk]),
@@ -574,6 +577,8 @@ def test_a_director_page_opens_for_a_logged_in_user(
     assert response.status_code == 200
     if "spreadsheetml" in response["Content-Type"]:  # the result template to fill in offline
         assert shows(response, html)
+    elif response["Content-Type"] == "application/gzip":  # the event bundle
+        assert html in gzip.decompress(response.content).decode()
     else:
         assert html in response.content.decode()
 
