@@ -1150,7 +1150,8 @@ class _Writer:
                     category=person.category,
                 )
                 try:
-                    player.full_clean()
+                    # the identifier is no player's here (else it had matched): no query per row
+                    player.full_clean(exclude=["uid"])
                 except ValidationError as exc:
                     raise BundleError(f"{person}: {' '.join(exc.messages)}") from exc
                 new.append(player)
