@@ -716,12 +716,17 @@ class Changes:
     games_changed: list[str] = field(default_factory=list)
     games_removed: list[str] = field(default_factory=list)
     lots: bool = False
+    # (newest change here, newest in the bundle) when a game here was changed after every game
+    # of the bundle: probably an older bundle than the one imported last, or a correction made
+    # here; not a change itself
+    older: tuple[str, str] | None = None
 
     @property
     def empty(self) -> bool:
         return not any(
             getattr(self, name)
             for name in self.__dataclass_fields__  # every list and flag above
+            if name != "older"
         )
 
     def lines(self) -> list[str]:
@@ -762,6 +767,15 @@ class Changes:
             lines.append(_("Teams changed."))
         if self.lots:
             lines.append(_("Draws by lot changed."))
+        if self.older and not self.empty:
+            lines.append(
+                _(
+                    "Careful: a game here was changed at %(here)s, after every game in the bundle "
+                    "(the newest is of %(theirs)s). Is this an older bundle than the one imported "
+                    "last? Importing it puts the bundle's games in place of those here."
+                )
+                % {"here": self.older[0], "theirs": self.older[1]}
+            )
         return lines
 
 
@@ -832,7 +846,18 @@ def compare(here: Mapping[str, Any], theirs: Mapping[str, Any]) -> Changes:
             for h in t["hands"]
         ]
     changes.lots = _lots(here) != _lots(theirs)
+    newest_here, newest_theirs = _newest(here), _newest(theirs)
+    if newest_here and newest_here > (newest_theirs or ""):
+        changes.older = (newest_here, newest_theirs or "—")
     return changes
+
+
+def _newest(content: Mapping[str, Any]) -> str:
+    """The latest change of a game (ISO times in UTC compare as text)."""
+    return max(
+        (h["updated_at"] or "" for r in content["rounds"] for t in r["tables"] for h in t["hands"]),
+        default="",
+    )
 
 
 @dataclass

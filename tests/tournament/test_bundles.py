@@ -545,3 +545,18 @@ def test_the_history_shows_the_import_in_the_readers_language():
             "leitung; eingetragen von hans"
         )
     assert reason_text(reason) == reason
+
+
+@pytest.mark.django_db
+def test_an_older_bundle_after_a_newer_one_is_shown_as_taking_games_back_with_a_warning():
+    event = played_event(hands=2)
+    older = bundles.read_bundle(bundles.bundle_bytes(event))
+    services.record_hand(table=event.rounds.get().tables.get(), data=cego(points=50))
+    newer = bundles.read_bundle(bundles.bundle_bytes(event))
+    event.delete()
+    bundles.apply_import(newer)
+
+    plan = bundles.plan_import(older)
+    assert plan.changes is not None and plan.changes.games_removed == ["R1 T1 G3"]
+    assert any(line.startswith("Careful: a game here was changed at") for line in plan.summary())
+    assert not any("Careful" in line for line in bundles.plan_import(newer).summary())
