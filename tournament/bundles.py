@@ -28,6 +28,7 @@ import gzip
 import hashlib
 import io
 import json
+import re
 import uuid
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
@@ -103,7 +104,7 @@ PLAYER_FIELDS = ("first_name", "last_name", "club", "town", "category")
 
 def event_content(event: Event) -> dict[str, Any]:
     """Everything the event is, as plain data (the bundle's ``content``). Ten queries whatever
-    the size of the event."""
+    the size of the event, eleven when a game names no user here (``_enterers``)."""
     event = Event.objects.select_related("season").get(pk=event.pk)  # as stored, not as held
     season = event.season
     entries = list(Entry.objects.filter(event=event).select_related("player", "squad", "pair"))
@@ -123,11 +124,13 @@ def event_content(event: Event) -> dict[str, Any]:
     ):
         results.setdefault(hand_id, {})[position] = figures
     hands: dict[int, list[dict[str, Any]]] = {}
-    for hand in (
+    stored = list(
         Hand.objects.filter(table__round__event=event)
         .select_related("entered_by")
         .order_by("table_id", "number")
-    ):
+    )
+    enterers = _enterers([h.pk for h in stored if h.entered_by is None])
+    for hand in stored:
         mine = results.get(hand.pk, {})
         hands.setdefault(hand.table_id, []).append(
             {
@@ -135,7 +138,7 @@ def event_content(event: Event) -> dict[str, Any]:
                 "kind": hand.kind,
                 "dealer": hand.dealer,
                 "data": hand.data,
-                "entered_by": _username(hand.entered_by),
+                "entered_by": _username(hand.entered_by) or enterers.get(hand.pk, ""),
                 "entered_at": _when(hand.entered_at),
                 "updated_at": _when(hand.updated_at),
                 "version": hand.version,
@@ -222,6 +225,30 @@ def event_content(event: Event) -> dict[str, Any]:
         ],
         "lot_draws": event_content_lots(event),
     }
+
+
+ENTERED_BY = re.compile(r"; entered by (.+)$")
+
+
+def _enterers(hand_ids: list[int]) -> dict[int, str]:
+    """Who entered the games that name no user of this installation, from their history: the
+    name an import brought along ("…; entered by NAME", the other installation's user), else
+    who the history names for the game's entry (a table link and its phone). One query, none
+    when every game names a user."""
+    if not hand_ids:
+        return {}
+    found: dict[int, str] = {}
+    for hand_id, kind, reason, actor in (
+        Hand.history.filter(id__in=hand_ids)
+        .order_by("history_date", "history_id")
+        .values_list("id", "history_type", "history_change_reason", "history_actor")
+    ):
+        brought = ENTERED_BY.search(reason or "")
+        if brought:
+            found[hand_id] = brought[1]
+        elif kind == "+" and actor:
+            found[hand_id] = actor
+    return found
 
 
 def canonical(content: Any) -> bytes:
