@@ -109,8 +109,8 @@ def bundle_import(request: HttpRequest) -> HttpResponse:
             {"match": m, "chosen": decisions.get(m.person.uid, "")} for m in context["plan"].matches
         ]
         # what needs the director's eye first (proposals, decisions, homonyms); players found
-        # by identifier and plain new players below, folded
-        plain = {identity.BY_IDENTIFIER, identity.CREATED}
+        # by identifier or an earlier decision, and plain new players, below, folded
+        plain = {identity.BY_IDENTIFIER, identity.BY_ALIAS, identity.BY_ENTRY, identity.CREATED}
         context["players"] = sorted(
             (r for r in rows if r["match"].how not in plain or r["match"].homonyms),
             key=lambda r: r["match"].how != identity.PROPOSED,
