@@ -23,6 +23,7 @@ town are all written the same (case, accents and spacing aside) is taken as the 
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -122,6 +123,21 @@ def _written_alike(person: Person, player: Player) -> bool:
     )
 
 
+def _uid(text: str) -> str:
+    try:
+        return str(uuid.UUID(str(text).strip()))
+    except ValueError as exc:
+        raise UnknownDecision(
+            _("“%(text)s” is not a player's identifier.") % {"text": text}
+        ) from exc
+
+
+def _normalised(decisions: Mapping[str, str]) -> dict[str, str]:
+    """Decisions with identifiers written as this app writes them (a pasted one may differ in
+    case or spaces); a value that is no identifier and not NEW is refused."""
+    return {_uid(theirs): NEW if ours == NEW else _uid(ours) for theirs, ours in decisions.items()}
+
+
 def match_players(
     people: Sequence[Person],
     *,
@@ -134,7 +150,7 @@ def match_players(
     event's earlier import). Raises UnknownDecision for a decision about a player the bundle does
     not hold or naming a local player that does not exist. Three queries, four with a decision
     naming a player here."""
-    decisions = dict(decisions or {})
+    decisions = _normalised(decisions or {})
     known = dict(known or {})
     uids = {p.uid for p in people}
     stray = sorted(set(decisions) - uids)

@@ -12,6 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
+from django.utils.html import escape
 
 from tests.factories import cego, make_event, make_player, make_round, make_user
 from tournament import bundles, identity, services
@@ -201,3 +202,28 @@ def test_the_upload_page_asks_for_the_decision_and_imports_with_it(client: Clien
     )
     assert response.status_code == 302
     assert Entry.objects.get(event__slug="furtwangen", start_number=1).player == maier
+
+
+def test_a_decision_that_is_no_identifier_is_refused_and_a_pasted_one_in_capitals_works():
+    here = make_player(first_name="Uwe", last_name="Maier", club="CC Triberg")
+    theirs = person("Uwe", "Meier", "CC Triberg")
+    with pytest.raises(identity.UnknownDecision, match="“garbage” is not a player's identifier"):
+        match_players([theirs], decisions={theirs.uid: "garbage"})
+    [match] = match_players([theirs], decisions={theirs.uid.upper(): f" {str(here.uid).upper()}"})
+    assert match.player == here
+
+
+def test_a_forged_decision_on_the_upload_page_is_a_message(client: Client, tmp_path: Path):
+    path, uids = hall_bundle(tmp_path)
+    make_player(first_name="Uwe", last_name="Maier", club="CC Furtwangen")
+    client.force_login(make_user())
+    file = io.BytesIO(path.read_bytes())
+    file.name = path.name
+    payload = client.post("/turnier/import/", {"file": file}).context["payload"]
+    response = client.post(
+        "/turnier/import/",
+        {"payload": payload, "action": "import", f"decide-{uids['Meier']}": "<script>"},
+    )
+    assert response.status_code == 200
+    assert escape("“<script>” is not a player's identifier.") in response.content.decode()
+    assert not Event.objects.filter(slug="furtwangen").exists()
