@@ -1068,11 +1068,12 @@ def _parsed(value: str | None) -> datetime.datetime | None:
     return datetime.datetime.fromisoformat(value) if value is not None else None
 
 
-def import_reason(content: Mapping[str, Any], source: str, user: Any) -> str:
-    """The history's reason for every row an import writes."""
+def import_reason(content: Mapping[str, Any], source: str, user: Any, by: str = "") -> str:
+    """The history's reason for every row an import writes (``by``: who imports, when there is
+    no user, e.g. the command line's account)."""
     # in English, like the other reasons the app writes itself: the history shows it in the
     # reader's language (history.MACHINE_REASONS)
-    who = user.get_username() if services._user(user) is not None else "system"
+    who = user.get_username() if services._user(user) is not None else (by or "system")
     when = content.get("exported_at") or "?"
     return f"imported from bundle {source or '-'} (exported {when}) by {who}"
 
@@ -1085,6 +1086,7 @@ def apply_import(
     accept_exact: bool = False,
     user: Any = None,
     source: str = "",
+    by: str = "",
 ) -> Plan:
     """Import the checked ``content``: all of it in one transaction, or nothing. The plan is made
     again here, with the event locked, so that what is written fits the database as it is now.
@@ -1109,7 +1111,7 @@ def apply_import(
         return plan
     try:
         with transaction.atomic():
-            _Writer(plan, user, import_reason(content, source, user)).write()
+            _Writer(plan, user, import_reason(content, source, user, by)).write()
     except DatabaseError as exc:
         raise BundleError(
             _("The bundle does not fit this database (%(error)s); nothing was imported.")

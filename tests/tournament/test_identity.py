@@ -3,6 +3,7 @@ for the director to decide; a homonym is never merged by itself."""
 
 from __future__ import annotations
 
+import getpass
 import io
 import uuid
 from pathlib import Path
@@ -227,3 +228,11 @@ def test_a_forged_decision_on_the_upload_page_is_a_message(client: Client, tmp_p
     assert response.status_code == 200
     assert escape("“<script>” is not a player's identifier.") in response.content.decode()
     assert not Event.objects.filter(slug="furtwangen").exists()
+
+
+def test_a_command_line_import_names_the_computer_account_in_the_history(tmp_path: Path):
+    path, _uids = hall_bundle(tmp_path)
+    run("import_event", str(path), "--accept-exact")
+    hand = Event.objects.get(slug="furtwangen").rounds.get().tables.get().hands.get()
+    reason = hand.history.get().history_change_reason
+    assert f"by {getpass.getuser()} (command line)" in reason

@@ -1,8 +1,18 @@
+import getpass
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
 from tournament import bundles, identity, services
+
+
+def _account() -> str:
+    """The computer account that runs the command: the history's "who" of a command line
+    import."""
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "?"
 
 
 def _pair(text: str) -> tuple[str, str]:
@@ -85,6 +95,7 @@ class Command(BaseCommand):
                 decisions=decisions,
                 accept_exact=options["accept_exact"],
                 source=path.name,
+                by=f"{_account()} (command line)",
             )
         except services.Refused as exc:
             raise CommandError(str(exc)) from exc
