@@ -26,6 +26,7 @@ from .models import (
     Hand,
     LotDraw,
     Player,
+    PlayerAlias,
     Prize,
     PrizeSettings,
     Result,
@@ -73,6 +74,16 @@ class PlayerAdmin(SimpleHistoryAdmin):
     list_display = ["last_name", "first_name", "club", "town", "category"]
     list_filter = ["category"]
     search_fields = ["last_name", "first_name", "club", "town"]
+
+
+@admin.register(PlayerAlias)
+class PlayerAliasAdmin(admin.ModelAdmin):
+    """Identifiers of other installations matched to a player at a bundle's import: deleting one
+    undoes a wrong "same person" for the next import (the entries already made stay)."""
+
+    list_display = ["uid", "player", "decided_by", "decided_at"]
+    search_fields = ["uid", "player__last_name", "player__first_name"]
+    readonly_fields = ["uid", "player", "decided_by", "decided_at"]
 
 
 @admin.register(Season)

@@ -15,6 +15,7 @@ from decimal import Decimal
 from io import BytesIO
 from typing import IO, Any
 
+from django.db.models import F
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
@@ -291,7 +292,8 @@ def _seating_sheet(workbook: Workbook, event: Event) -> None:
     # as tuples: the sheet needs six values of each seat, not five model instances
     seats = (
         Seat.objects.filter(round__event=event)
-        .order_by("round__number", "table__number", "position")
+        # who sits out comes last on every database (SQLite sorts NULL first, PostgreSQL last)
+        .order_by("round__number", F("table__number").asc(nulls_last=True), "position")
         .values_list(
             "round__number",
             "table__number",

@@ -116,6 +116,14 @@ def _choice(model: type, name: str) -> Callable[[Any], str]:
 MACHINE_REASONS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
     (re.compile(r"^draw, seed (\d+)$"), lambda m: _("draw, seed %(seed)s") % {"seed": m[1]}),
     (re.compile(r"^restored$"), lambda m: _("restored")),
+    (
+        re.compile(r"^imported from bundle (.+) \(exported (.+)\) by (.+?)(?:; entered by (.+))?$"),
+        lambda m: (
+            _("imported from bundle %(file)s (exported %(when)s) by %(who)s")
+            % {"file": m[1], "when": m[2], "who": m[3]}
+            + ("; " + _("entered by %(user)s") % {"user": m[4]} if m[4] else "")
+        ),
+    ),
 ]
 
 

@@ -148,6 +148,24 @@ class Player(models.Model):
         return f"{self.last_name}, {self.first_name}"
 
 
+class PlayerAlias(models.Model):
+    """Another installation's identifier for a player of this one: a director decided at an
+    event bundle's import that the bundle's player is this player (tournament.identity), so the
+    next bundle from the same laptop finds the player by identifier without asking again."""
+
+    uid = models.UUIDField(_("identifier"), unique=True)
+    player = models.ForeignKey(Player, related_name="aliases", on_delete=models.CASCADE)
+    decided_by = models.CharField(_("decided by"), max_length=150, blank=True)
+    decided_at = models.DateTimeField(_("decided at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("player identifier from another installation")
+        verbose_name_plural = _("player identifiers from other installations")
+
+    def __str__(self) -> str:
+        return f"{self.uid} → {self.player}"
+
+
 def reserved_slugs() -> frozenset[str]:
     """Every literal path segment the site uses under /turnier/ and /saison/ ("neu", "bearbeiten",
     ...): an event or season with one of these as its short name would hide a page, or be hidden
@@ -271,6 +289,9 @@ class Event(Versioned):
             "(make serve sets it to this laptop's network address)."
         ),
     )
+    # the event's identity across installations: a newer bundle of the same event updates it
+    # wherever it was imported, even under another short name (issue 15, tournament.bundles)
+    uid = models.UUIDField(_("identifier"), unique=True, default=uuid.uuid4, editable=False)
 
     # money games (issue 17): what one point or chip is worth, in whole cents; 0 = not played for
     # money. The settlement multiplies exactly (tournament.settlement), never through a float.

@@ -6,6 +6,7 @@ every refused input comes back as a message the scorer can act on, never as a se
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import re
@@ -262,6 +263,8 @@ DIRECTOR_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
         reverse("season_publish", args=[w.season.slug]),
         f"{w.season.slug}/de/index.html",
     ),
+    "bundle_import": lambda w: (reverse("bundle_import"), 'type="file"'),
+    "event_bundle": lambda w: (reverse("event_bundle", args=[w.event.slug]), w.player.last_name),
     # the world's round is drawn: the page explains that only withdrawing is left
     "entry_remove": lambda w: (
         reverse("entry_remove", args=[w.event.slug, entry_of(w).pk]),
@@ -677,6 +680,8 @@ def test_a_director_page_opens_for_a_logged_in_user(
         assert shows(response, html)
     elif response["Content-Type"] == "application/zip":  # the season's published website
         assert html in zipfile.ZipFile(io.BytesIO(response.content)).namelist()
+    elif response["Content-Type"] == "application/gzip":  # the event bundle
+        assert html in gzip.decompress(response.content).decode()
     else:
         assert html in response.content.decode()
 

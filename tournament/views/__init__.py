@@ -1,5 +1,6 @@
 """The views, by who uses them; ``urls.py`` names them all through this package."""
 
+from .bundles import bundle_import, event_bundle
 from .director import (
     decide_lot,
     entry_remove,
@@ -70,12 +71,14 @@ from .sheets import (
 from .stats import event_statistics
 
 __all__ = [
+    "bundle_import",
     "card_points",
     "cash_book",
     "cash_item_remove",
     "decide_lot",
     "entry_remove",
     "entry_status",
+    "event_bundle",
     "event_create",
     "event_detail",
     "event_edit",

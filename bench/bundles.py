@@ -1,0 +1,107 @@
+"""Event bundles, measured: ``python bench/bundles.py`` (inside .venv; the README's figures).
+
+Builds one Cego event through the real services (144 players, two Durchgänge of 24 games at 36
+tables: the largest day of the season) in a throwaway database, then times, as the median of a
+few runs: writing its bundle, reading it back (checks and every game scored again), importing it
+into a database without the event, and importing it a second time (nothing to change).
+
+    .venv/bin/python bench/bundles.py                          # SQLite file in bench/out/
+    .venv/bin/python bench/bundles.py --players 400
+    .venv/bin/python bench/bundles.py --database postgres://user:pw@127.0.0.1:5432/scratch_db
+
+The database given is emptied first (``flush``): never point it at one you need.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import gzip
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def median_seconds(action: Callable[[], object], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=144, help="a multiple of 4")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--database", default=f"sqlite:///{ROOT}/bench/out/bundles.sqlite3")
+    args = parser.parse_args()
+    (ROOT / "bench" / "out").mkdir(exist_ok=True)
+    os.environ["DATABASE_URL"] = args.database
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+    os.environ.setdefault("DJANGO_DEBUG", "1")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    from tournament import bundles, demo, services
+    from tournament.models import Event, Hand, Player
+
+    call_command("migrate", verbosity=0)
+    call_command("flush", interactive=False, verbosity=0)
+    event = Event.objects.create(
+        name="Bundle bench", slug="bundle-bench", date=datetime.date(2026, 11, 1), game="cego"
+    )
+    services.register_players(
+        event=event,
+        players=[
+            Player(first_name=f"Vorname{i}", last_name=f"Nachname{i}", club=f"Club {i % 20}")
+            for i in range(args.players)
+        ],
+    )
+    rng = random.Random(1)
+    for number in (1, 2):
+        rnd = services.add_round(event=event)
+        services.draw_round(round=rnd, seed=number)
+        services.start_round(round=rnd)
+        demo.play_round(rnd, rng, None)
+        for table in rnd.tables.all():
+            services.confirm_table(table=table)
+        services.close_round(round=rnd)
+    games = Hand.objects.filter(table__round__event=event).count()
+    data = bundles.bundle_bytes(event)
+    print(f"event: {args.players} players, {games} games; {args.database.split(':')[0]}")
+    print(f"bundle: {len(data):,} bytes packed, {len(gzip.decompress(data)):,} unpacked")
+    print(f"export: {median_seconds(lambda: bundles.bundle_bytes(event), args.runs):.2f} s")
+
+    def read_and_plan() -> object:
+        return bundles.plan_import(bundles.read_bundle(data))
+
+    print(f"read and score again: {median_seconds(read_and_plan, args.runs):.2f} s")
+
+    imports = []
+    for _ in range(args.runs):
+        Event.objects.filter(uid=event.uid).delete()  # players stay: found by identifier
+        start = time.perf_counter()
+        bundles.apply_import(bundles.read_bundle(data))
+        imports.append(time.perf_counter() - start)
+    print(f"import (event new here): {statistics.median(imports):.2f} s")
+
+    def again() -> None:
+        assert bundles.apply_import(bundles.read_bundle(data)).unchanged
+
+    print(f"import again (nothing to change): {median_seconds(again, args.runs):.2f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
