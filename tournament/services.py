@@ -37,6 +37,7 @@ from .models import (
     Hand,
     LotDraw,
     Player,
+    PlayerAlias,
     Result,
     Round,
     Season,
@@ -341,6 +342,10 @@ def merge_players(*, keep: Player, remove: Player, user: User = None) -> Player:
         if not getattr(keep, name) and getattr(remove, name):
             setattr(keep, name, getattr(remove, name))
     _noted(keep, user, reason).save()
+    # the merged player's identifiers stay known: a bundle from another laptop that names
+    # ``remove`` (or one of its earlier identifiers) finds ``keep`` (tournament.identity)
+    PlayerAlias.objects.filter(player=remove).update(player=keep)
+    PlayerAlias.objects.create(uid=remove.uid, player=keep, decided_by=f"{reason}"[:150])
     _noted(remove, user, reason).delete()
     return keep
 

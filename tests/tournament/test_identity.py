@@ -236,3 +236,17 @@ def test_a_command_line_import_names_the_computer_account_in_the_history(tmp_pat
     hand = Event.objects.get(slug="furtwangen").rounds.get().tables.get().hands.get()
     reason = hand.history.get().history_change_reason
     assert f"by {getpass.getuser()} (command line)" in reason
+
+
+def test_after_a_merge_a_bundle_naming_the_merged_player_finds_the_one_kept():
+    kept = make_player(first_name="Uwe", last_name="Maier", club="CC Furtwangen")
+    twice = make_player(first_name="Uwe", last_name="Meier", club="CC Furtwangen")
+    earlier = uuid.uuid4()  # an identifier from another laptop, decided at an earlier import
+    PlayerAlias.objects.create(uid=earlier, player=twice)
+    gone = twice.uid
+    services.merge_players(keep=kept, remove=twice)
+    by_uid, by_alias = match_players(
+        [person("Uwe", "Meier", uid=gone), person("U", "M", uid=earlier)]
+    )
+    assert (by_uid.how, by_uid.player) == (identity.BY_ALIAS, kept)
+    assert (by_alias.how, by_alias.player) == (identity.BY_ALIAS, kept)
