@@ -24,9 +24,10 @@ memcached for several servers). A request then costs one query: the event's row 
   event's standings and projector rows itself before its response leaves. Until then a reader of
   version N gets the event's previous page at once instead of waiting: the write has not
   finished, so it is no later than the write (the phone that saved the game gets its answer only
-  once the new pages are in the cache, and every request after that answer sees them). Such a
-  page goes out without an ETag and is not kept whole. A write without the mark (a script, the
-  shell) leaves the pages to the next reader, who computes them.
+  once the new pages are in the cache, and every request after that answer sees them). The
+  reader gets the previous page as any reader of that version did: its ETag, kept whole, 304 to
+  a client that holds it. A write without the mark (a script, the shell) leaves the pages to the
+  next reader, who computes them.
 - **Kept whole.** A response the same for everybody (no login, no message waiting) is kept whole
   and compressed as well: the next request of the version gets it without a template rendered.
   Such a page holds no form token (the language switch needs none: tournament.urls).
@@ -89,24 +90,41 @@ class CachedPage:
         event, whose writers prepare its pages (False for a season)."""
         self.request = request
         self.fragment = fragment
-        self.version = version
         self.computed = False  # whether this request computed the body
-        self.previous = False  # whether the body is the previous version's (a write is under way)
-        self.preparing = _preparing_key(owner, version) if event else None
+        self.previous = False  # whether it is the previous version's page (a write is under way)
+        self._kept = ""  # that page's body
         self.query = QueryDict(mutable=True)
         if not fragment:
             for name_ in PAGE_PARAMETERS:
                 if name_ in request.GET:
                     self.query.setlist(name_, request.GET.getlist(name_))
         query = sorted(self.query.lists())
-        self.key = "page:" + _digest(name, owner, version, request.LANGUAGE_CODE, query, *variant)
+        self._page = (name, owner, request.LANGUAGE_CODE, query, *variant)
+        self.preparing = _preparing_key(owner, version) if event else None
         # the newest body of this page at any version, for readers while a write is under way
-        self.latest_key = "page:latest:" + _digest(
-            name, owner, request.LANGUAGE_CODE, query, *variant
-        )
+        self.latest_key = "page:latest:" + _digest(*self._page)
+        self._at(version)
+
+    def _at(self, version: int) -> None:
+        """The keys and the ETag of the page at ``version``."""
+        name, owner, language, query, *variant = self._page
+        self.version = version
+        self.key = "page:" + _digest(name, owner, version, language, query, *variant)
         # the same body within another page around it (another address) is another ETag; a
         # fragment's ETag is its key's, wherever it is shown (the projector page hands it on)
-        self.etag = '"' + _digest(self.key, "" if fragment else request.path) + '"'
+        self.etag = '"' + _digest(self.key, "" if self.fragment else self.request.path) + '"'
+
+    def _previous(self) -> bool:
+        """While the write that made this version prepares its pages: become the newest page
+        already computed (its keys and ETag), so that the reader gets it at once."""
+        if self.previous or self.preparing is None or not cache.get(self.preparing):
+            return self.previous
+        latest = cache.get(self.latest_key)
+        if latest is not None and latest[0] != self.version and not cache.has_key(self.key):
+            self._at(latest[0])
+            self.previous = True
+            self._kept = latest[1]
+        return self.previous
 
     @property
     def shared(self) -> bool:
@@ -128,6 +146,10 @@ class CachedPage:
         if self.etag in held or "*" in held:
             return self.respond(HttpResponseNotModified())
         kept = cache.get(self.whole_key)
+        if kept is None and self._previous():
+            if self.etag in held:
+                return self.respond(HttpResponseNotModified())
+            kept = cache.get(self.whole_key)
         if kept is None:
             return None
         content_type, packed = kept
@@ -150,11 +172,8 @@ class CachedPage:
         """The page's cached part, computed by ``render`` the first time it is asked for; while
         the write that made this version computes it, the previous version's."""
         text = cache.get(self.key)
-        if text is None and self.preparing is not None and cache.get(self.preparing):
-            latest = cache.get(self.latest_key)
-            if latest is not None:
-                self.previous = latest[0] != self.version
-                text = latest[1]
+        if text is None and self._previous():
+            text = self._kept
         if text is None:
             text = self._compute(render)
             self.computed = True
@@ -217,7 +236,7 @@ class CachedPage:
         """Mark ``response`` with the page's ETag: the browser keeps it and asks again with it
         (Cache-Control: no-cache means "check with the server before each use"). A response the
         same for everybody is kept whole, compressed, for the next request of this version."""
-        if self.shared and not self.previous:
+        if self.shared:
             response["ETag"] = self.etag
             if response.status_code == 200 and "Content-Encoding" not in response:
                 packed = gzip.compress(response.content, compresslevel=6, mtime=0)

@@ -496,12 +496,14 @@ def test_while_a_write_is_under_way_its_readers_get_the_previous_page_at_once(
         # the game is written (its version is what the reader reads), its pages not yet computed
         with django_assert_num_queries(1):
             meanwhile.append(reader.get(url))
+        # a phone that holds the previous page keeps it: nothing newer is ready yet
+        assert reader.get(url, HTTP_IF_NONE_MATCH=before["ETag"]).status_code == 304
 
     with pagecache.writing(prepare):
         services.record_hand(table=table, data=cego("halbe", 3, 47))
     (during,) = meanwhile
     assert text(during) == text(before)  # the previous page, without waiting for the new one
-    assert "ETag" not in during  # nobody keeps it as the new version's
+    assert during["ETag"] == before["ETag"]  # the previous page, as it was
     after = reader.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
     assert after.status_code == 200 and "+80" in after.content.decode()
 
