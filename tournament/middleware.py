@@ -112,21 +112,3 @@ class CompressionMiddleware(GZipMiddleware):
         if not content_type.startswith(COMPRESSED_TYPES):
             return response
         return super().process_response(request, response)
-
-
-class PreparePagesMiddleware:
-    """A request that writes computes the standings and projector rows of each event it changed
-    before its response leaves; meanwhile the hall's readers get the previous page at once
-    (``tournament.pagecache.writing``). Reads pass straight through."""
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.method in ("GET", "HEAD", "OPTIONS"):
-            return self.get_response(request)
-        from . import pagecache
-        from .views.public import prepare_event_pages
-
-        with pagecache.writing(lambda event: prepare_event_pages(request, event)):
-            return self.get_response(request)

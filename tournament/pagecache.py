@@ -19,15 +19,6 @@ memcached for several servers). A request then costs one query: the event's row 
 - **Computed once.** When a version is new, the first request computes the page while the others
   that ask for the same page at the same moment wait for it (up to ``WAIT`` seconds) instead of
   computing it too.
-- **Computed by the writer.** A request that writes (a game saved) marks each event it changes,
-  inside its transaction, as "being prepared at version N" (:func:`writing`), and computes the
-  event's standings and projector rows itself before its response leaves. Until then a reader of
-  version N gets the event's previous page at once instead of waiting: the write has not
-  finished, so it is no later than the write (the phone that saved the game gets its answer only
-  once the new pages are in the cache, and every request after that answer sees them). The
-  reader gets the previous page as any reader of that version did: its ETag, kept whole, 304 to
-  a client that holds it. A write without the mark (a script, the shell) leaves the pages to the
-  next reader, who computes them.
 - **Kept whole.** A response the same for everybody (no login, no message waiting) is kept whole
   and compressed as well: the next request of the version gets it without a template rendered.
   Such a page holds no form token (the language switch needs none: tournament.urls).
@@ -41,10 +32,8 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import logging
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -60,9 +49,6 @@ TIMEOUT = 3600  # a page of an old version is never read again: it just expires
 LOCK_TIMEOUT = 30  # a computation that died leaves its lock this long at most
 WAIT = 5.0  # how long a request waits for another's computation before doing it itself
 POLL = 0.01
-PREPARING = 15  # seconds a writer's mark lasts at most (it is removed once its pages are ready)
-
-log = logging.getLogger(__name__)
 
 # the query parameters a cached page may depend on; others (?x=1, ?x=2, ...) share the page
 PAGE_PARAMETERS = ("category", "page", "per_page", "sort")
@@ -81,50 +67,24 @@ class CachedPage:
         version: int,
         *variant: Any,
         fragment: bool = False,
-        event: bool = True,
     ) -> None:
         """``name`` and ``owner`` (an event's or season's id) with its ``version`` say which page
         of what; ``variant`` is whatever else the page depends on besides the language and the
         address's page parameters. A ``fragment`` is a response without the page around it (the
-        projector's rows): the same for everyone, logged in or not. ``event``: the owner is an
-        event, whose writers prepare its pages (False for a season)."""
+        projector's rows): the same for everyone, logged in or not."""
         self.request = request
         self.fragment = fragment
         self.computed = False  # whether this request computed the body
-        self.previous = False  # whether it is the previous version's page (a write is under way)
-        self._kept = ""  # that page's body
         self.query = QueryDict(mutable=True)
         if not fragment:
             for name_ in PAGE_PARAMETERS:
                 if name_ in request.GET:
                     self.query.setlist(name_, request.GET.getlist(name_))
         query = sorted(self.query.lists())
-        self._page = (name, owner, request.LANGUAGE_CODE, query, *variant)
-        self.preparing = _preparing_key(owner, version) if event else None
-        # the newest body of this page at any version, for readers while a write is under way
-        self.latest_key = "page:latest:" + _digest(*self._page)
-        self._at(version)
-
-    def _at(self, version: int) -> None:
-        """The keys and the ETag of the page at ``version``."""
-        name, owner, language, query, *variant = self._page
-        self.version = version
-        self.key = "page:" + _digest(name, owner, version, language, query, *variant)
+        self.key = "page:" + _digest(name, owner, version, request.LANGUAGE_CODE, query, *variant)
         # the same body within another page around it (another address) is another ETag; a
         # fragment's ETag is its key's, wherever it is shown (the projector page hands it on)
-        self.etag = '"' + _digest(self.key, "" if self.fragment else self.request.path) + '"'
-
-    def _previous(self) -> bool:
-        """While the write that made this version prepares its pages: become the newest page
-        already computed (its keys and ETag), so that the reader gets it at once."""
-        if self.previous or self.preparing is None or not cache.get(self.preparing):
-            return self.previous
-        latest = cache.get(self.latest_key)
-        if latest is not None and latest[0] != self.version and not cache.has_key(self.key):
-            self._at(latest[0])
-            self.previous = True
-            self._kept = latest[1]
-        return self.previous
+        self.etag = '"' + _digest(self.key, "" if fragment else request.path) + '"'
 
     @property
     def shared(self) -> bool:
@@ -146,10 +106,6 @@ class CachedPage:
         if self.etag in held or "*" in held:
             return self.respond(HttpResponseNotModified())
         kept = cache.get(self.whole_key)
-        if kept is None and self._previous():
-            if self.etag in held:
-                return self.respond(HttpResponseNotModified())
-            kept = cache.get(self.whole_key)
         if kept is None:
             return None
         content_type, packed = kept
@@ -169,19 +125,12 @@ class CachedPage:
         return self.key + ":whole:" + _digest(self.request.get_full_path())
 
     def body(self, render: Callable[[], str]) -> SafeString:
-        """The page's cached part, computed by ``render`` the first time it is asked for; while
-        the write that made this version computes it, the previous version's."""
+        """The page's cached part, computed by ``render`` the first time it is asked for."""
         text = cache.get(self.key)
-        if text is None and self._previous():
-            text = self._kept
         if text is None:
             text = self._compute(render)
             self.computed = True
         return mark_safe(text)  # HTML our own templates rendered
-
-    def was_read(self) -> bool:
-        """Has this page been computed for a reader at some version (within ``TIMEOUT``)?"""
-        return cache.has_key(self.latest_key)
 
     def warm(self, template: str, context: Callable[[], dict[str, Any]]) -> None:
         """Compute the page now unless it is cached or being computed: a page that is read
@@ -224,10 +173,6 @@ class CachedPage:
         try:
             text = str(render())
             cache.set(self.key, text, TIMEOUT)
-            if self.preparing is not None:
-                latest = cache.get(self.latest_key)
-                if latest is None or latest[0] < self.version:
-                    cache.set(self.latest_key, (self.version, text), TIMEOUT)
             return text
         finally:
             self.request.GET = asked
@@ -244,31 +189,3 @@ class CachedPage:
         response["Cache-Control"] = "no-cache"
         patch_vary_headers(response, ["Cookie"])
         return response
-
-
-def _preparing_key(event: int, version: int) -> str:
-    return f"page:preparing:{event}:{version}"
-
-
-@contextmanager
-def writing(prepare: Callable[[int], None]) -> Iterator[None]:
-    """Around a request that may write: each event whose version it changes is marked as being
-    prepared at its new version (inside the write's transaction), and after the block
-    ``prepare(event_id)`` computes that event's pages before the response leaves; then the marks
-    go. A failure to prepare is logged, never the write's answer: the next reader computes."""
-    marked: dict[int, set[int]] = {}
-
-    def mark(event: int, version: int) -> None:
-        cache.set(_preparing_key(event, version), True, PREPARING)
-        marked.setdefault(event, set()).add(version)
-
-    try:
-        with versions.watching(mark):
-            yield
-        for event in marked:
-            try:
-                prepare(event)
-            except Exception:
-                log.exception("the pages of event %s were not prepared", event)
-    finally:
-        cache.delete_many([_preparing_key(e, v) for e, found in marked.items() for v in found])

@@ -115,7 +115,6 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "axes.middleware.AxesMiddleware",
-    "tournament.middleware.PreparePagesMiddleware",
 ]
 
 AUTHENTICATION_BACKENDS = [

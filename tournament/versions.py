@@ -30,9 +30,6 @@ database (a test run, the demo loaded again) never matches a row that reuses its
 from __future__ import annotations
 
 import secrets
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from django.db import connection, transaction
@@ -85,27 +82,6 @@ def _bump(key: tuple[Any, ...], events: QuerySet, seasons: QuerySet | None) -> N
     events.update(version=F("version") + 1)
     if connection.in_atomic_block:
         transaction.on_commit(_Marker(key))
-    told = getattr(_watch, "told", None)
-    if told is not None:
-        for pk, version in events.values_list("pk", "version"):
-            told(pk, version)
-
-
-_watch = threading.local()
-
-
-@contextmanager
-def watching(told: Callable[[int, int], None]) -> Iterator[None]:
-    """Within the block, each change of an event's version is told at once, inside the write's
-    transaction (before anyone can read the new version): ``told(event_id, new_version)``. A
-    write request uses it so that its readers get the previous page while it computes the new
-    one (``tournament.pagecache``)."""
-    before = getattr(_watch, "told", None)
-    _watch.told = told
-    try:
-        yield
-    finally:
-        _watch.told = before
 
 
 def changed(event: Any) -> None:

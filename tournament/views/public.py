@@ -8,13 +8,9 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from django.conf import settings
-from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Max, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
-from django.urls import reverse
-from django.utils import translation
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -255,7 +251,7 @@ def round_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @require_GET
 def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
     season = get_object_or_404(Season, slug=slug)
-    page = CachedPage(request, "season", season.pk, season.version, event=False)
+    page = CachedPage(request, "season", season.pk, season.version)
     if (ready := page.ready()) is not None:
         return ready
 
@@ -354,33 +350,6 @@ def projector_rows(request: HttpRequest, slug: str) -> HttpResponse:
         if not standings_page.query:
             standings_page.warm("tournament/cached/standings.html", _standings_of(request, event))
     return response
-
-
-def prepare_event_pages(request: HttpRequest, event_id: int) -> None:
-    """After a write (``pagecache.writing``): the pages the hall reads at once, the standings'
-    first page and the projector's rows, in the hall's language, computed as an anonymous
-    reader's request would compute them; only for an event whose standings someone reads (a
-    desk entering a whole paper list computes nothing ahead)."""
-    event = Event.objects.filter(pk=event_id).first()
-    if event is None:
-        return
-    reader = HttpRequest()
-    reader.method = "GET"
-    reader.path = reader.path_info = reverse("event_standings", args=[event.slug])
-    reader.META = {
-        name: request.META[name]
-        for name in ("SERVER_NAME", "SERVER_PORT", "HTTP_HOST", "wsgi.url_scheme")
-        if name in request.META
-    }
-    reader.LANGUAGE_CODE = settings.LANGUAGE_CODE
-    reader.user = AnonymousUser()
-    with translation.override(settings.LANGUAGE_CODE):
-        page = CachedPage(reader, "standings", event.pk, event.version)
-        rows = _rows_page(reader, event)
-        if not (page.was_read() or rows.was_read()):
-            return  # nobody follows this event's standings: none are computed ahead
-        page.warm("tournament/cached/standings.html", _standings_of(reader, event))
-        rows.warm(*_rows_of(event))
 
 
 def _rows_page(request: HttpRequest, event: Event) -> CachedPage:
