@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 
 from .. import access
 from ..models import Event, Round, Seat, Table
@@ -60,3 +61,21 @@ def xlsx_response(content: bytes, filename: str) -> HttpResponse:
     )
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def corrected_player(request: HttpRequest, form: Any) -> Any:
+    """A player form sent: the player corrected (for every event, kept in the history) with a
+    message, or None with the refusal on the form. Nothing is done for a GET or an invalid form."""
+    from .. import services
+
+    if request.method != "POST" or not form.is_valid():
+        return None
+    try:
+        player = services.correct_player(
+            player=form.instance, values=form.values(), user=request.user
+        )
+    except services.Refused as exc:
+        form.add_error(None, str(exc))
+        return None
+    messages.success(request, _("%(player)s saved.") % {"player": player})
+    return player

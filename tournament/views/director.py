@@ -26,7 +26,15 @@ from ..forms import (
     whole_number,
 )
 from ..models import Entry, Event, Player, Round, Table
-from .common import SEED_MAX, event_or_404, protected, refused, round_or_404, table_or_404
+from .common import (
+    SEED_MAX,
+    corrected_player,
+    event_or_404,
+    protected,
+    refused,
+    round_or_404,
+    table_or_404,
+)
 
 
 def join_names(items: list[str]) -> str:
@@ -215,14 +223,8 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     entry = _entry_or_404(event, pk)
     player = entry.player
     form = PlayerForm(request.POST or None, instance=player)
-    if request.method == "POST" and form.is_valid():
-        try:
-            player = services.correct_player(player=player, values=form.values(), user=request.user)
-        except services.Refused as exc:
-            form.add_error(None, str(exc))
-        else:
-            messages.success(request, _("%(player)s saved.") % {"player": player})
-            return redirect("event_players", slug=event.slug)
+    if corrected_player(request, form) is not None:
+        return redirect("event_players", slug=event.slug)
     may_merge = access.is_director(request.user)
     context = {
         "event": event,

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods
 from .. import access, collation, history, names, services
 from ..forms import PlayerForm
 from ..models import Entry, Player
-from .common import protected
+from .common import corrected_player, protected
 
 # a search shows this many players; a longer list asks for a narrower search
 REGISTER_LIMIT = 200
@@ -148,14 +148,8 @@ def register_player(request: HttpRequest, uid: uuid.UUID) -> HttpResponse:
     access.require_director(request)
     player = _player_or_404(uid)
     form = PlayerForm(request.POST or None, instance=player)
-    if request.method == "POST" and form.is_valid():
-        try:
-            player = services.correct_player(player=player, values=form.values(), user=request.user)
-        except services.Refused as exc:
-            form.add_error(None, str(exc))
-        else:
-            messages.success(request, _("%(player)s saved.") % {"player": player})
-            return redirect("register_player", uid=player.uid)
+    if (saved := corrected_player(request, form)) is not None:
+        return redirect("register_player", uid=saved.uid)
     player.refresh_from_db()  # the heading shows the saved name, not the rejected one
     return render(
         request,
