@@ -32,8 +32,6 @@ import io
 import posixpath
 import re
 import zipfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from html import unescape
 from pathlib import Path
@@ -143,37 +141,17 @@ def build_site(season: Season) -> dict[str, bytes]:
             raise PublishError(f"the app's {asset} is missing")
         files[f"static/{posixpath.basename(asset)}"] = Path(found).read_bytes()
     when = timezone.localtime()
-    with _every_event_ranked(season):
-        for language in LANGUAGES:
-            with translation.override(language):
-                for page in pages:
-                    html = _render_page(season, page, language, published, when)
-                    files[f"{language}/{page.path}"] = html.encode()
-                files[f"{language}/{PLAYERS}"] = _players_page(season, language, when).encode()
+    for language in LANGUAGES:
+        with translation.override(language):
+            for page in pages:
+                html = _render_page(season, page, language, published, when)
+                files[f"{language}/{page.path}"] = html.encode()
+            files[f"{language}/{PLAYERS}"] = _players_page(season, language, when).encode()
     with translation.override(LANGUAGES[0]):
         files["index.html"] = render_to_string(
             "publish/index.html", {"season": season, "languages": _language_names()}
         ).encode()
     return files
-
-
-@contextmanager
-def _every_event_ranked(season: Season) -> Iterator[None]:
-    """Keep the standings of every event the season's players played while publishing. The
-    player page ranks each of a player's events through ``views.public._ranked``, which keeps
-    the few events of one day (``RANKED_KEPT``); a season's player pages ask for all of its
-    events in turn, each page again, and would compute every event's standings once per player
-    and language (200 players, 14 events: 0.56 s a page instead of 0.01 s)."""
-    from .views import public
-
-    played = Entry.objects.filter(event__season=season).played().values("player_id")
-    events = Entry.objects.filter(player__in=played).values("event_id").distinct().count()
-    kept = public.RANKED_KEPT
-    public.RANKED_KEPT = max(kept, events)
-    try:
-        yield
-    finally:
-        public.RANKED_KEPT = kept
 
 
 def _language_names() -> list[tuple[str, str]]:

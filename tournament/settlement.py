@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Q, Sum
+from django.db.models import Sum
 
 from . import collation
 from .models import Entry, Event, Result, Seat, Table
@@ -217,7 +217,7 @@ def event_settlement(event: Event) -> Settlement:
         Entry.objects.filter(event=event)
         .played()
         .select_related("player")
-        .annotate(points=Sum("results__points", filter=Q(results__counts=True)))
+        .annotate(points=Sum("seats__points"))  # each seat's counting results, summed
         .order_by("player__last_name", "player__first_name", "start_number")
     )
     lines = [Line(e.player, e.points or 0, (e.points or 0) * value) for e in entries]

@@ -162,6 +162,16 @@ def _season_key(game: GameType, sums: dict[str, int]) -> tuple[int, ...]:
     )
 
 
+def season_sums(
+    game: GameType, events: list[dict[str, int]], best_of: int, fields: Sequence[str]
+) -> dict[str, int]:
+    """A player's season sums of ``fields`` from each event's sums: all events, or the best
+    ``best_of`` of them in the game's standings order."""
+    if best_of:
+        events = sorted(events, key=lambda sums: _season_key(game, sums))[:best_of]
+    return {name: sum(sums[name] for sums in events) for name in fields}
+
+
 def season_standings(
     season: Season, category: str = ""
 ) -> tuple[list[Event], list[dict[str, Any]]]:
@@ -197,10 +207,7 @@ def season_standings(
     )
     result = []
     for player_id, first_name, last_name, club, uid in names:
-        ranked = figures[player_id]
-        if season.best_of:
-            ranked = sorted(ranked, key=lambda f: _season_key(game, f))[: season.best_of]
-        sums = {name: sum(f[name] for f in ranked) for name in summed}
+        sums = season_sums(game, figures[player_id], season.best_of, summed)
         row = {
             "name": f"{last_name}, {first_name}",
             "name_key": collation.name_key(last_name, first_name),

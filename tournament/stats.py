@@ -33,7 +33,7 @@ from . import formatting, games
 from .charts import Chart
 from .games.base import GameType
 from .models import Entry, Event, Hand, Player, Result, Season
-from .standings import _season_key, shared_ranks
+from .standings import _season_key, season_sums, shared_ranks
 
 HAND = Hand.Kind.HAND
 FIELDS = ("points", "inflicted", "matches_won", "games_lost")
@@ -388,17 +388,11 @@ class PlayerStats:
 
 def _sums(entries: Any) -> list[tuple[Any, ...]]:
     """Each entry's counting sums: (pk, event, player, lot, points, inflicted, matches won, games
-    lost). One grouped query."""
-    counted = Q(results__counts=True)
+    lost), added up from its seats' sums as the standings do. One grouped query."""
     return list(
         entries.played()
         .values_list("pk", "event_id", "player_id", "lot")
-        .annotate(
-            **{
-                f"sum_{name}": Coalesce(Sum(f"results__{name}", filter=counted), Value(0))
-                for name in FIELDS
-            }
-        )
+        .annotate(**{f"sum_{name}": Coalesce(Sum(f"seats__{name}"), Value(0)) for name in FIELDS})
         .order_by()
     )
 
@@ -436,10 +430,7 @@ def _trajectory(
         played.append(any(row[2] == player.pk for row in here))
         standing = []
         for player_id, sums_list in figures.items():
-            counted = sums_list
-            if season.best_of:
-                counted = sorted(counted, key=lambda f: _season_key(game, f))[: season.best_of]
-            sums = {name: sum(f[name] for f in counted) for name in FIELDS}
+            sums = season_sums(game, sums_list, season.best_of, FIELDS)
             standing.append((_season_key(game, sums), player_id, sums["points"]))
         standing.sort(key=lambda item: item[0])
         rank_of = shared_ranks([key for key, _p, _t in standing])

@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from django.contrib import messages
-from django.db.models import Count, Max, Q, QuerySet, Sum, Value
+from django.db.models import Count, Max, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -251,6 +251,6 @@ def _entries_of(players: list[Player]) -> QuerySet[Entry]:
     return (
         Entry.objects.filter(player__in=players)
         .select_related("event__season")
-        .annotate(total=Coalesce(Sum("results__points", filter=Q(results__counts=True)), Value(0)))
+        .annotate(total=Coalesce(Sum("seats__points"), Value(0)))  # the seats' counting sums
         .order_by("-event__date", "-event__pk")
     )
