@@ -27,9 +27,8 @@ demo: migrate
 run: demo
 	DJANGO_DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-# A real event on the hall's network: gunicorn, static files by WhiteNoise, debug off. Six processes
-# of two threads: a page computed for a new result (tournament.pagecache) holds one process's
-# Python for a few milliseconds, and the others go on answering (measured: bench/load.py). The secret
+# A real event on the hall's network: gunicorn, static files by WhiteNoise, debug off. Its processes
+# and threads are in tournament/gunicorn_settings.py, which the benchmarks read too. The secret
 # key is made once and kept in .secret_key (not in git); phones reach http://<this laptop's IP>:8000,
 # the address printed in the table sheets' QR codes (DJANGO_PUBLIC_URL: the first IPv4 address of
 # `hostname -I` that is not a loopback one, unless set; never 127.0.0.1)
@@ -46,7 +45,7 @@ serve: venv
 	DJANGO_SECRET_KEY=$$(cat $(SECRET_FILE)) \
 	DJANGO_ALLOWED_HOSTS=$${DJANGO_ALLOWED_HOSTS:-localhost,127.0.0.1,$$(hostname -I 2>/dev/null | tr ' ' ',')} \
 	DJANGO_PUBLIC_URL=$${DJANGO_PUBLIC_URL:-$(LAN_URL)} \
-	$(BIN)/gunicorn tournament.wsgi --bind 0.0.0.0:$(PORT) --workers 6 --threads 2 --timeout 60 \
+	$(BIN)/gunicorn -c python:tournament.gunicorn_settings --bind 0.0.0.0:$(PORT) \
 		--error-logfile - --access-logfile -
 
 lint: venv

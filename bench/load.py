@@ -5,11 +5,11 @@
     .venv/bin/python bench/load.py --database postgres://user:pw@127.0.0.1:5432/db
 
 What it simulates: a tournament day as the laptop serves it. gunicorn runs exactly as ``make serve``
-runs it (6 workers, 2 threads, timeout 60, debug off), but bound to a free port on 127.0.0.1 only,
-on the same database, started afresh for each run (an overrun server's queue dies with it) and
-stopped with all its workers whatever happens (Ctrl-C too); its log and Django's go to
-bench/out/load-server.log. Against it, from one asyncio process with one aiohttp session (at most
-100 connections at once, a 10 s limit per request):
+runs it (``tournament/gunicorn_settings.py``: 3 workers of 2 threads, timeout 60; debug off), but
+bound to a free port on 127.0.0.1 only, on the same database, started afresh for each run (an
+overrun server's queue dies with it) and stopped with all its workers whatever happens (Ctrl-C
+too); its log and Django's go to bench/out/load-server.log. Against it, from one asyncio process
+with one aiohttp session (at most 100 connections at once, a 10 s limit per request):
 
 - **phones**: every player's phone opens the event's standings (``/turnier/<slug>/rangliste/``) and
   the projector rows (``/turnier/<slug>/beamer/zeilen/``) every 15 s, each phone with its own random
@@ -72,7 +72,7 @@ HALL_POST_GAP = (120.0, 180.0)  # a table enters a game every 2-3 minutes
 TIMEOUT = 10.0  # a request not answered by then is an error
 WARMUP = 5.0
 SECONDS = 45.0
-# connections to the server at once: far more than its 12 threads, far fewer than 1,500 phones
+# connections to the server at once: far more than its threads, far fewer than 1,500 phones
 CONNECTIONS = 100
 HALL = "bench-hall"
 SERVER_LOG = ROOT / "bench" / "out" / "load-server.log"  # gunicorn's and Django's, every run
@@ -193,15 +193,10 @@ def gunicorn(log: Log) -> Iterator[tuple[str, subprocess.Popen]]:
     env.pop("DJANGO_DEBUG", None)
     command = [
         str(Path(sys.executable).with_name("gunicorn")),
-        "tournament.wsgi",
+        "-c",
+        "python:tournament.gunicorn_settings",  # processes, threads and timeout of make serve
         "--bind",
         f"127.0.0.1:{port}",
-        "--workers",
-        "6",
-        "--threads",
-        "2",
-        "--timeout",
-        "60",
         "--error-logfile",
         str(server_log),
         "--access-logfile",
@@ -625,6 +620,7 @@ def run_load(
 ) -> None:
     """The load figures: for each event a run at the hall's rate (info) and one at ``scale``."""
     from bench import generate
+    from tournament import gunicorn_settings
 
     def scenarios(slug: str, tokens: list[str]) -> Iterator[tuple[float, Scenario]]:
         for factor in sorted({1.0, float(scale)}):
@@ -642,7 +638,10 @@ def run_load(
 
     SERVER_LOG.parent.mkdir(exist_ok=True)
     SERVER_LOG.write_text("")
-    log(f"      load: gunicorn as make serve runs it (6 workers x 2 threads), log in {SERVER_LOG}")
+    log(
+        f"      load: gunicorn as make serve runs it ({gunicorn_settings.workers} workers x "
+        f"{gunicorn_settings.threads} threads), log in {SERVER_LOG}"
+    )
     previous = signal.signal(signal.SIGTERM, _stop)
     try:
         if "demo day" in events:

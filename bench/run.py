@@ -548,15 +548,10 @@ def bench_http() -> None:
     server = subprocess.Popen(
         [
             str(Path(sys.executable).with_name("gunicorn")),
-            "tournament.wsgi",
+            "-c",
+            "python:tournament.gunicorn_settings",  # as make serve runs it
             "--bind",
             f"127.0.0.1:{port}",
-            "--workers",
-            "4",
-            "--threads",
-            "4",
-            "--timeout",
-            "60",
         ],
         cwd=ROOT,
         env=env,

@@ -191,9 +191,24 @@ def test_an_error_500_is_logged_to_stderr_with_its_traceback_when_debug_is_off()
 def test_make_serve_runs_gunicorn_with_its_error_and_access_log_on_stderr():
     makefile = (ROOT / "Makefile").read_text()
     serve = makefile.split("\nserve:", 1)[1].split("\n\n", 1)[0]
-    gunicorn = serve[serve.index("gunicorn tournament.wsgi") :]
+    gunicorn = serve[serve.index("gunicorn -c python:tournament.gunicorn_settings") :]
     assert "--error-logfile -" in gunicorn
     assert "--access-logfile -" in gunicorn
+
+
+def test_make_serve_and_the_benchmarks_run_gunicorn_with_the_same_settings():
+    """The load figures are measured on the server the hall gets: one settings module."""
+    from gunicorn.config import Config
+
+    from tournament import gunicorn_settings
+
+    config = Config()
+    for name in ("workers", "threads", "timeout", "wsgi_app"):
+        config.set(name, getattr(gunicorn_settings, name))
+    assert config.wsgi_app == "tournament.wsgi"
+    assert (config.workers, config.threads, config.timeout) == (3, 2, 60)
+    for user in ("Makefile", "bench/load.py", "bench/run.py"):
+        assert "python:tournament.gunicorn_settings" in (ROOT / user).read_text(), user
 
 
 # --- PostgreSQL restarts --------------------------------------------------------------------------

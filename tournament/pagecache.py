@@ -17,8 +17,11 @@ memcached for several servers). A request then costs one query: the event's row 
   login and without a message waiting to be shown (a logged-in user's page shows their name, a
   message is shown once).
 - **Computed once.** When a version is new, the first request computes the page while the others
-  that ask for the same page at the same moment wait for it (up to ``WAIT`` seconds) instead of
-  computing it too.
+  that ask for the same page at the same moment wait for it instead of computing it too: on the
+  laptop's file cache they sleep on a file lock every process shares (``tournament.cache``); with
+  another cache (several servers) they look again every ``POLL`` seconds, up to ``WAIT``. Pages
+  made of the same figures (the standings and the projector's rows) share one lock and are
+  computed together, by whichever request comes first.
 - **Kept whole.** A response the same for everybody (no login, no message waiting) is kept whole
   and compressed as well: the next request of the version gets it without a template rendered.
   Such a page holds no form token (the language switch needs none: tournament.urls).
@@ -33,7 +36,8 @@ from __future__ import annotations
 import gzip
 import hashlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.conf import settings
@@ -47,7 +51,9 @@ from . import versions
 
 TIMEOUT = 3600  # a page of an old version is never read again: it just expires
 LOCK_TIMEOUT = 30  # a computation that died leaves its lock this long at most
-WAIT = 5.0  # how long a request waits for another's computation before doing it itself
+# without the file cache's lock: how long a request waits for another's computation before
+# doing it itself, and how often it looks
+WAIT = 5.0
 POLL = 0.01
 
 # the query parameters a cached page may depend on; others (?x=1, ?x=2, ...) share the page
@@ -56,6 +62,30 @@ PAGE_PARAMETERS = ("category", "page", "per_page", "sort")
 
 def _digest(*parts: Any) -> str:
     return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
+
+
+@contextmanager
+def computing(lock: str, key: str) -> Iterator[None]:
+    """Held while the page under ``key`` is computed. The file cache's lock where there is one;
+    else a marker entry in the cache, and a request that finds it looks every ``POLL`` seconds
+    whether the page is there or the marker gone, up to ``WAIT`` seconds (a request that died
+    computing leaves its marker for ``LOCK_TIMEOUT`` seconds at most), then goes on itself."""
+    shared_lock = getattr(cache, "computing", None)
+    if shared_lock is not None:
+        with shared_lock(lock):
+            yield
+        return
+    marker = lock + ":computing"
+    held = cache.add(marker, True, LOCK_TIMEOUT)
+    deadline = time.monotonic() + WAIT
+    while not held and time.monotonic() < deadline and not cache.has_key(key):
+        time.sleep(POLL)
+        held = cache.add(marker, True, LOCK_TIMEOUT)
+    try:
+        yield
+    finally:
+        if held:
+            cache.delete(marker)
 
 
 class CachedPage:
@@ -67,11 +97,14 @@ class CachedPage:
         version: int,
         *variant: Any,
         fragment: bool = False,
+        together: str = "",
     ) -> None:
         """``name`` and ``owner`` (an event's or season's id) with its ``version`` say which page
         of what; ``variant`` is whatever else the page depends on besides the language and the
         address's page parameters. A ``fragment`` is a response without the page around it (the
-        projector's rows): the same for everyone, logged in or not."""
+        projector's rows): the same for everyone, logged in or not. Pages with the same
+        ``together`` (unless asked for with page parameters) are computed under one lock: the
+        request that computes one computes the others it is given as ``then`` too."""
         self.request = request
         self.fragment = fragment
         self.computed = False  # whether this request computed the body
@@ -82,6 +115,9 @@ class CachedPage:
                     self.query.setlist(name_, request.GET.getlist(name_))
         query = sorted(self.query.lists())
         self.key = "page:" + _digest(name, owner, version, request.LANGUAGE_CODE, query, *variant)
+        self.lock = self.key
+        if together and not query:
+            self.lock = "page:" + _digest(together, owner, version)
         # the same body within another page around it (another address) is another ETag; a
         # fragment's ETag is its key's, wherever it is shown (the projector page hands it on)
         self.etag = '"' + _digest(self.key, "" if fragment else request.path) + '"'
@@ -124,46 +160,37 @@ class CachedPage:
         language switch and the login come back to it)."""
         return self.key + ":whole:" + _digest(self.request.get_full_path())
 
-    def body(self, render: Callable[[], str]) -> SafeString:
-        """The page's cached part, computed by ``render`` the first time it is asked for."""
+    def body(self, render: Callable[[], str], then: Callable[[], None] | None = None) -> SafeString:
+        """The page's cached part, computed by ``render`` the first time it is asked for; ``then``
+        computes the pages computed together with it (``fill``), under the same lock."""
         text = cache.get(self.key)
         if text is None:
-            text = self._compute(render)
-            self.computed = True
+            with computing(self.lock, self.key):
+                text = cache.get(self.key)  # computed while this request waited
+                if text is None:
+                    text = self._store(render)
+                    self.computed = True
+                    if then is not None:
+                        then()
         return mark_safe(text)  # HTML our own templates rendered
 
-    def warm(self, template: str, context: Callable[[], dict[str, Any]]) -> None:
-        """Compute the page now unless it is cached or being computed: a page that is read
-        right after another one of the same version (the standings and the projector's rows),
-        while what both are made of is at hand. Never waits."""
-        if cache.has_key(self.key) or not cache.add(self.key + ":computing", True, LOCK_TIMEOUT):
-            return
-        try:
+    def fill(self, template: str, context: Callable[[], dict[str, Any]]) -> None:
+        """Compute the page now unless it is cached: a page computed together with another one
+        (the standings and the projector's rows), as the other's ``then``, under its lock."""
+        if not cache.has_key(self.key):
             self._store(self._renderer(template, context))
-        finally:
-            cache.delete(self.key + ":computing")
 
-    def render(self, template: str, context: Callable[[], dict[str, Any]]) -> SafeString:
+    def render(
+        self,
+        template: str,
+        context: Callable[[], dict[str, Any]],
+        then: Callable[[], None] | None = None,
+    ) -> SafeString:
         """``body`` for a template rendered with what ``context()`` computes."""
-        return self.body(self._renderer(template, context))
+        return self.body(self._renderer(template, context), then)
 
     def _renderer(self, template: str, context: Callable[[], dict[str, Any]]) -> Callable[[], str]:
         return lambda: render_to_string(template, context(), self.request)
-
-    def _compute(self, render: Callable[[], str]) -> str:
-        lock = self.key + ":computing"
-        if not cache.add(lock, True, LOCK_TIMEOUT):
-            # another request computes this page now: wait for it rather than compute it twice
-            deadline = time.monotonic() + WAIT
-            while time.monotonic() < deadline:
-                time.sleep(POLL)
-                text = cache.get(self.key)
-                if text is not None:
-                    return text
-        try:
-            return self._store(render)
-        finally:
-            cache.delete(lock)
 
     def _store(self, render: Callable[[], str]) -> str:
         # rendered as if the address had only the parameters the key holds: a link on the page

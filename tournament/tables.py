@@ -10,6 +10,7 @@ render method's signature), which made the sortable page with 1,000 rows take a 
 from __future__ import annotations
 
 import html
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -26,8 +27,9 @@ from django.utils.safestring import SafeData, SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 from django_tables2.columns import BoundColumn, ManyToManyColumn
 from django_tables2.columns.linkcolumn import BaseLinkColumn
+from django_tables2.data import TableListData
 from django_tables2.rows import BoundRow
-from django_tables2.utils import A, AttributeDict, signature
+from django_tables2.utils import A, AttributeDict, OrderByTuple, signature
 
 from .formatting import VOID, signed
 from .games.base import Figure, GameType
@@ -156,6 +158,38 @@ class RowsInPython:
     the same rows, classes and cells as the library's template, without per-cell template work.
     The header, pagination and empty text stay in the template; a table's ``Meta`` names it:
     ``template_name = ROWS_TEMPLATE``."""
+
+    # the column the rows usually arrive sorted by (the standings, by rank: ranks shared, names in
+    # German order within a rank): asked for that order, rows that are in it already are kept as
+    # they are (what django-tables2's stable sort would give) instead of sorted again through its
+    # accessors, a few milliseconds for 1,000 rows
+    arrives_sorted_by = ""
+
+    @property
+    def order_by(self) -> Any:
+        return tables.Table.order_by.fget(self)  # type: ignore[attr-defined]
+
+    @order_by.setter
+    def order_by(self, value: Any) -> None:
+        wanted = value.split(",") if isinstance(value, str) else list(value or ())
+        column = self.arrives_sorted_by
+        if column and [str(alias) for alias in wanted] == [column] and self._in_order(column):
+            self._order_by = OrderByTuple([column])
+            return
+        tables.Table.order_by.fset(self, value)  # type: ignore[attr-defined]
+
+    def _in_order(self, column: str) -> bool:
+        data: Any = self.data  # type: ignore[attr-defined]
+        if not isinstance(data, TableListData):
+            return False
+        values = [
+            row[column] if isinstance(row, dict) else getattr(row, column, None)
+            for row in data.data
+        ]
+        try:
+            return all(a <= b for a, b in itertools.pairwise(values))
+        except TypeError:  # a row without a value there
+            return False
 
     def body_html(self) -> SafeString:
         table: Any = self
@@ -290,6 +324,8 @@ DETAIL = {"td": {"class": "num detail"}, "th": {"class": "num detail"}}
 
 
 class StandingsTable(RowsInPython, tables.Table):
+    arrives_sorted_by = "rank"
+
     rank = tables.Column(verbose_name=_("Rank"), attrs={"td": {"class": "num rank"}})
     start_number = NumberColumn(
         verbose_name=_("No."), attrs={"td": {"class": "num no"}, "th": {"class": "num no"}}
@@ -384,6 +420,8 @@ class SeasonEventColumn(SignedColumn):
 
 
 class SeasonTable(RowsInPython, tables.Table):
+    arrives_sorted_by = "rank"
+
     rank = tables.Column(verbose_name=_("Rank"), attrs={"td": {"class": "num rank"}})
     name = tables.Column(verbose_name=_("Name"), order_by="name_key")
     club = tables.Column(verbose_name=_("Club"))

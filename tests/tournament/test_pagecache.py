@@ -400,6 +400,103 @@ def test_a_computation_that_never_finishes_does_not_block_the_page(monkeypatch):
     assert cache.get(page.key) == "<p>here</p>"
 
 
+def test_the_standings_and_the_projector_rows_of_a_new_version_are_computed_together(
+    django_assert_num_queries: Any,
+):
+    """The request that computes the standings computes the projector's rows too (and the other
+    way round): the projector asking next finds its rows ready, one query."""
+    table = _world()
+    client = Client()
+    for first, second in (("standings", "projector rows"), ("projector rows", "standings")):
+        services.record_hand(table=table, data=cego("halbe", 1, 40))  # a new version
+        assert client.get(pages(table)[first]).status_code == 200
+        with django_assert_num_queries(1):
+            answer = client.get(pages(table)[second])
+        assert answer.status_code == 200
+        assert b"SpielerRot" in answer.content or b"SpielerBlau" in answer.content
+
+
+def _file_cache(tmp_path):
+    from tournament.cache import PageFileCache
+
+    return PageFileCache(str(tmp_path / "pages"), {})
+
+
+def test_on_the_laptops_file_cache_a_request_sleeps_until_the_computing_one_is_done(
+    tmp_path, monkeypatch
+):
+    """The file cache's lock is shared by every process and thread: the second request neither
+    computes nor looks every few milliseconds, it gets the first one's page when it is done."""
+    from tournament import pagecache
+
+    files = _file_cache(tmp_path)
+    monkeypatch.setattr(pagecache, "cache", files)
+    page = _page()
+    computing = threading.Event()
+    release = threading.Event()
+
+    def first() -> str:
+        computing.set()
+        release.wait(5)
+        return "<p>computed once</p>"
+
+    worker = threading.Thread(target=lambda: page.body(first))
+    worker.start()
+    computing.wait(5)
+    computed = []
+    answers = []
+    second = _page()  # here: the language is the thread's
+    waiting = threading.Thread(
+        target=lambda: answers.append(second.body(lambda: computed.append(1) or "<p>twice</p>"))
+    )
+    waiting.start()
+    time.sleep(0.2)
+    assert answers == []  # still waiting, as long as the first one computes
+    release.set()
+    worker.join(5)
+    waiting.join(5)
+    assert answers == ["<p>computed once</p>"]
+    assert computed == []
+
+
+def test_a_process_that_dies_computing_leaves_no_lock_behind(tmp_path, monkeypatch):
+    """gunicorn kills a worker stuck past its timeout: its lock goes with it, and the next
+    request computes the page."""
+    import subprocess
+    import sys
+
+    from tournament import pagecache
+
+    files = _file_cache(tmp_path)
+    monkeypatch.setattr(pagecache, "cache", files)
+    page = _page()
+    path = files._lock_path(page.lock)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import fcntl, os, sys, time; d = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT);"
+            " fcntl.flock(d, fcntl.LOCK_EX); print('held', flush=True); time.sleep(60)",
+            path,
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        answers = []
+        waiting = threading.Thread(target=lambda: answers.append(page.body(lambda: "<p>here</p>")))
+        waiting.start()
+        time.sleep(0.2)
+        assert answers == []  # the holder is alive: the request waits
+        holder.kill()
+        waiting.join(5)
+        assert answers == ["<p>here</p>"]
+    finally:
+        holder.kill()
+        holder.wait()
+
+
 def test_another_version_is_another_page():
     request = RequestFactory().get("/x/")
     request.LANGUAGE_CODE = "de"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import django_tables2
 import pytest
 from django.test import Client, RequestFactory
 from django.urls import reverse
@@ -181,3 +182,27 @@ def test_the_season_and_team_rows_are_the_ones_django_tables2_writes(eventful) -
     fast, library = both_ways(lambda: tables_.SideTable(standings.team_standings(eventful)))
     assert fast == library
     assert "Rot &amp; &lt;Weiß&gt;" in fast
+
+
+def test_standings_given_in_rank_order_keep_the_order_django_tables2_would_sort_them_into(
+    eventful,
+) -> None:
+    """The standings arrive by rank (names in German order within a rank): the table keeps them
+    as they are instead of sorting them again, and the order is the one the library's own
+    (stable) sort gives."""
+    kept = _standings(eventful)()
+    by_library = _standings(eventful)()
+    django_tables2.Table.order_by.fset(by_library, ("rank",))  # the library's own sort
+    order = [row.record.pk for row in kept.rows]
+    assert order == [row.record.pk for row in by_library.rows]
+    ranks = [row.record.rank for row in kept.rows]
+    assert len(set(ranks)) < len(ranks)  # players share a rank: the order within it counts
+
+
+def test_standings_given_out_of_rank_order_are_sorted_by_rank(eventful) -> None:
+    rounds = standings.rounds_of(eventful)
+    rows = standings.named_rows(Entry.objects.standings(eventful, rounds))
+    table = tables_.standings_table(eventful, list(reversed(rows)), rounds)
+    ranks = [row.record.rank for row in table.rows]
+    assert ranks == sorted(ranks)
+    assert ranks != [row.rank for row in reversed(rows)]
