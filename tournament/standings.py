@@ -52,8 +52,14 @@ def prize_list(rows: Sequence[Any]) -> list[Any]:
 
 
 def rounds_of(event: Event) -> list[Round]:
-    """The event's rounds, each with ``voided_tables`` (one query)."""
-    return list(event.rounds.annotate(voided_tables=Count("tables", filter=Q(tables__voided=True))))
+    """The event's rounds in order, each with ``voided_tables`` (one query). The order is asked
+    for: Django leaves a model's default ordering out of a query with GROUP BY, and PostgreSQL
+    then gives the rounds in any order (the standings' round columns swapped now and then)."""
+    return list(
+        event.rounds.annotate(
+            voided_tables=Count("tables", filter=Q(tables__voided=True))
+        ).order_by("number")
+    )
 
 
 def voided_entries(rounds: Sequence[Round]) -> dict[int, set[int]]:

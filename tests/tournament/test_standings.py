@@ -626,3 +626,16 @@ def test_standings_entries_are_whole_entries_read_in_one_query(django_assert_num
     rows[0].save(update_fields=["status"])
     assert Entry.objects.get(pk=rows[0].pk).status == Entry.Status.WITHDRAWN
     assert Entry.objects.standings(event).filter(pk=rows[0].pk).get().total == 60
+
+
+def test_the_rounds_come_in_their_order_whatever_order_their_rows_were_made_in(client):
+    """Rounds counted with GROUP BY lose the model's default ordering in Django: asked for by
+    number, else PostgreSQL (and SQLite, by row id) may give round 2 before round 1, and the
+    standings' round columns and the event page's rounds come swapped."""
+    event = make_event("cego")
+    later = Round.objects.create(event=event, number=2)
+    earlier = Round.objects.create(event=event, number=1)
+    assert later.pk < earlier.pk
+    assert [r.number for r in standings.rounds_of(event)] == [1, 2]
+    page = client.get(f"/turnier/{event.slug}/").content.decode()
+    assert page.index("/durchgang/1/") < page.index("/durchgang/2/")

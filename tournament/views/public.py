@@ -43,7 +43,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "tournament/home.html",
         {
             "events": events,
-            "seasons": Season.objects.annotate(event_count=Count("events")),
+            # the order asked for: a GROUP BY query leaves the model's default ordering out
+            "seasons": Season.objects.annotate(event_count=Count("events")).order_by("-id"),
             "games": games.all_games(),
         },
     )
@@ -56,7 +57,7 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
         event.rounds.annotate(
             table_count=Count("tables", distinct=True),
             voided=Count("tables", filter=Q(tables__voided=True), distinct=True),
-        )
+        ).order_by("number")  # asked for: a GROUP BY query leaves the model's ordering out
     )
     entries = event.entries.aggregate(
         total=Count("id"), active=Count("id", filter=Q(status=Entry.Status.ACTIVE))
