@@ -70,3 +70,50 @@ def test_a_backup_never_overwrites_an_existing_file(tmp_path):
 def test_on_postgresql_the_backup_command_points_to_pg_dump(tmp_path):
     with pytest.raises(CommandError, match="pg_dump"):
         call_command("backup", str(tmp_path / "x"))
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's online backup")
+def test_a_backup_restored_as_the_readme_says_over_a_database_with_later_writes(tmp_path):
+    """The README's restore: the server stopped, the old database's -wal and -shm deleted, the
+    backup copied to its name. The database it replaces has later writes still in its
+    write-ahead log; they must not leak into the restored file."""
+    import shutil
+
+    table = make_table()
+    services.record_hand(table=table, data=cego("halbe", 0, 34))
+    event = table.round.event
+    expected = [[e.start_number, e.rank, e.total] for e in Entry.objects.standings(event)]
+    backup = tmp_path / "backup.sqlite3"
+    call_command("backup", str(backup))
+    live = tmp_path / "db.sqlite3"
+    shutil.copy(backup, live)
+    # the day went on after the backup, and the server was killed rather than stopped: its
+    # last writes are still in the write-ahead log beside the database
+    killed = (
+        "import os, sqlite3, sys; db = sqlite3.connect(sys.argv[1]);"
+        " db.execute('PRAGMA journal_mode=WAL'); db.execute('PRAGMA wal_autocheckpoint=0');"
+        " db.execute('UPDATE tournament_seat SET points = points + 1000'); db.commit();"
+        " os._exit(0)"
+    )
+    subprocess.run([sys.executable, "-c", killed, str(live)], check=True, timeout=60)
+    assert (tmp_path / "db.sqlite3-wal").stat().st_size > 0
+    # the README's steps
+    for leftover in ("db.sqlite3-wal", "db.sqlite3-shm"):
+        (tmp_path / leftover).unlink(missing_ok=True)
+    shutil.copy(backup, live)
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))},
+        "DJANGO_SETTINGS_MODULE": "tournament.settings",
+        "DJANGO_SECRET_KEY": "x" * 50,
+        "DATABASE_URL": f"sqlite:///{live}",
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", STANDINGS.format(slug=event.slug)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == expected

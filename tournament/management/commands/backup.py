@@ -8,7 +8,8 @@ from django.db import connection
 class Command(BaseCommand):
     help = (
         "Write a consistent copy of the SQLite database to FILE while the app keeps running "
-        "(SQLite's online backup). Restore by copying the file back as db.sqlite3 (or pointing "
+        "(SQLite's online backup). To restore: stop the server, delete db.sqlite3-wal and "
+        "db.sqlite3-shm, copy the file to db.sqlite3 and start the server again (or point "
         "DATABASE_URL at it). For PostgreSQL use pg_dump instead."
     )
 
