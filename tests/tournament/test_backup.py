@@ -28,6 +28,26 @@ STANDINGS = (
 )
 
 
+def standings_in(database: Path, slug: str) -> list[list[int]]:
+    """The event's standings as a new process reads them from the SQLite file ``database``."""
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))},
+        "DJANGO_SETTINGS_MODULE": "tournament.settings",
+        "DJANGO_SECRET_KEY": "x" * 50,
+        "DATABASE_URL": f"sqlite:///{database}",
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", STANDINGS.format(slug=slug)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's online backup")
 def test_a_backup_restored_on_a_fresh_checkout_gives_the_same_standings(tmp_path):
     table = make_table()
@@ -38,22 +58,7 @@ def test_a_backup_restored_on_a_fresh_checkout_gives_the_same_standings(tmp_path
     backup = tmp_path / "backup.sqlite3"
     call_command("backup", str(backup))
     # "restore": a new process whose database is the backup file
-    env = {
-        **{k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))},
-        "DJANGO_SETTINGS_MODULE": "tournament.settings",
-        "DJANGO_SECRET_KEY": "x" * 50,
-        "DATABASE_URL": f"sqlite:///{backup}",
-    }
-    result = subprocess.run(
-        [sys.executable, "-c", STANDINGS.format(slug=event.slug)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout) == expected
+    assert standings_in(backup, event.slug) == expected
     assert expected[0][2] != 0
 
 
@@ -101,19 +106,4 @@ def test_a_backup_restored_as_the_readme_says_over_a_database_with_later_writes(
     for leftover in ("db.sqlite3-wal", "db.sqlite3-shm"):
         (tmp_path / leftover).unlink(missing_ok=True)
     shutil.copy(backup, live)
-    env = {
-        **{k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))},
-        "DJANGO_SETTINGS_MODULE": "tournament.settings",
-        "DJANGO_SECRET_KEY": "x" * 50,
-        "DATABASE_URL": f"sqlite:///{live}",
-    }
-    result = subprocess.run(
-        [sys.executable, "-c", STANDINGS.format(slug=event.slug)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout) == expected
+    assert standings_in(live, event.slug) == expected
