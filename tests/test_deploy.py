@@ -198,13 +198,14 @@ def test_make_serve_runs_gunicorn_with_its_error_and_access_log_on_stderr():
 
 def test_make_serve_and_the_benchmarks_run_gunicorn_with_the_same_settings():
     """The load figures are measured on the server the hall gets: one settings module."""
+    from gunicorn.app.wsgiapp import WSGIApplication
     from gunicorn.config import Config
 
-    from tournament import gunicorn_settings
-
-    config = Config()
-    for name in ("workers", "threads", "timeout", "wsgi_app"):
-        config.set(name, getattr(gunicorn_settings, name))
+    # as gunicorn reads "-c python:tournament.gunicorn_settings" at its start
+    app = WSGIApplication.__new__(WSGIApplication)
+    app.cfg = Config()
+    app.load_config_from_module_name_or_filename("python:tournament.gunicorn_settings")
+    config = app.cfg
     assert config.wsgi_app == "tournament.wsgi"
     assert (config.workers, config.threads, config.timeout) == (3, 2, 60)
     for user in ("Makefile", "bench/load.py", "bench/run.py"):

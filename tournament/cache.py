@@ -58,7 +58,8 @@ class PageFileCache(FileBasedCache):
         file.write(zlib.compress(pickle.dumps(value, self.pickle_protocol), 1))
 
     def _lock_path(self, name: str) -> str:
-        number = hashlib.blake2b(name.encode(), digest_size=4).digest()[0] % LOCK_FILES
+        digest = hashlib.blake2b(name.encode(), digest_size=4).digest()
+        number = int.from_bytes(digest) % LOCK_FILES
         folder = os.path.join(self._dir, "locks")  # beside the entries: clear() leaves it
         os.makedirs(folder, mode=0o700, exist_ok=True)
         return os.path.join(folder, f"{number:02x}.lock")

@@ -183,7 +183,7 @@ class RowsInPython:
         if not isinstance(data, TableListData):
             return False
         values = [
-            row[column] if isinstance(row, dict) else getattr(row, column, None)
+            row.get(column) if isinstance(row, dict) else getattr(row, column, None)
             for row in data.data
         ]
         try:

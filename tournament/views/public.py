@@ -79,7 +79,7 @@ def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
     # (computed under the same lock, unless this is a page of its own: ?page=2, a category ...)
     rows = _rows_page(request, event)
     then = None if page.query else lambda: rows.fill(*_rows_of(event))
-    body = page.render("tournament/cached/standings.html", _standings_of(request, event), then)
+    body = page.render(*_standings_of(request, event), then=then)
     top, _marker, table = body.partition(PERSONAL)
     # the organiser's part, never cached: the ties on prize places with their lot buttons
     ties = []
@@ -368,11 +368,12 @@ def _rows_page(request: HttpRequest, event: Event) -> CachedPage:
 def _rows(page: CachedPage, event: Event) -> str:
     request = page.request
     standings_page = _standings_page(request, event)
-    then = None
-    if not standings_page.query:  # the projector page's address may have a ?category=...
-        then = lambda: standings_page.fill(  # noqa: E731
-            "tournament/cached/standings.html", _standings_of(request, event)
-        )
+    # the projector page's address may have a ?category=...: that standings page is one of its own
+    then = (
+        None
+        if standings_page.query
+        else lambda: standings_page.fill(*_standings_of(request, event))
+    )
     return page.render(*_rows_of(event), then=then)
 
 
@@ -380,8 +381,8 @@ def _rows_of(event: Event) -> tuple[str, Callable[[], dict[str, Any]]]:
     return "tournament/includes/projector_rows.html", lambda: _projector_data(event)
 
 
-def _standings_of(request: HttpRequest, event: Event) -> Callable[[], dict[str, Any]]:
-    return lambda: _standings(request, event)
+def _standings_of(request: HttpRequest, event: Event) -> tuple[str, Callable[[], dict[str, Any]]]:
+    return "tournament/cached/standings.html", lambda: _standings(request, event)
 
 
 def _projector_data(event: Event) -> dict[str, Any]:
