@@ -17,7 +17,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 # SQLite tests use a database file, as the app does on a laptop, so that tests with threads see
 # one database with WAL and the busy timeout (an in-memory test database is private per thread).
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+if DATABASES["default"]["ENGINE"] == "tournament.sqlite":  # noqa: F405
     DATABASES["default"]["TEST"] = {  # noqa: F405
         "NAME": os.path.join(tempfile.gettempdir(), f"cego-test-{os.getpid()}.sqlite3")
     }

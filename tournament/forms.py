@@ -41,6 +41,7 @@ from .services import (
     TOTAL_MAX,
     check_totals,
     game_fixed_message,
+    next_game_number,
     preview_hand,
 )
 from .validators import single_line
@@ -565,6 +566,13 @@ class HandForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.setup()
 
+    def game_number(self) -> int:
+        """The game this form enters: the number it was given, else the table's next game (read
+        once per form: the form's set-up and its check both need it)."""
+        if self.number is None:
+            self.number = next_game_number(self.table)
+        return self.number
+
     def setup(self) -> None:  # pragma: no cover - overridden
         pass
 
@@ -577,7 +585,7 @@ class HandForm(forms.Form):
             return data
         try:
             hand = self.to_hand(data)
-            self.result = preview_hand(table=self.table, data=hand, number=self.number)
+            self.result = preview_hand(table=self.table, data=hand, number=self.game_number())
         except scoring.InvalidHand as exc:
             field = self.field_for(exc.field)
             if field in self.fields:

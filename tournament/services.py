@@ -567,32 +567,40 @@ def seat_sitting_out(table: Table, number: int | None = None) -> int | None:
     """The seat that sits out hand ``number`` (the next hand when None), if the game has one
     (Cego's dealer at a five-seat table). Without a number it costs a query."""
     game = table.round.event.game_type
-    return game.sitting_out(table.size, number if number is not None else _next_number(table))
+    return game.sitting_out(table.size, number if number is not None else next_game_number(table))
 
 
-def preview_hand(*, table: Table, data: dict[str, Any], number: int | None = None) -> list[int]:
+def preview_hand(
+    *,
+    table: Table,
+    data: dict[str, Any],
+    number: int | None = None,
+    hands: Sequence[Hand] | None = None,
+) -> list[int]:
     """The results a hand would give, without saving it (raises InvalidHand). The hands before
-    it are replayed too where the game needs them (Ziege's doubled deal)."""
+    it are replayed too where the game needs them (Ziege's doubled deal); ``hands``, the table's
+    stored hands in game order, saves reading them again."""
     event = table.round.event
     game = event.game_type
     if number is None:
-        number = _next_number(table)
-    previous = (
-        list(
-            Hand.objects.filter(table=table, number__lt=number, kind=Hand.Kind.HAND).order_by(
-                "number"
-            )
-        )
-        if game.scores_on_earlier_hands
-        else []
-    )
+        number = next_game_number(table)
+    previous: list[Hand] = []
+    if game.scores_on_earlier_hands:
+        if hands is None:
+            hands = Hand.objects.filter(table=table, number__lt=number).order_by("number")
+        previous = [h for h in hands if h.number < number and h.kind == Hand.Kind.HAND]
     hands = [*engine_hands(event, table, previous), game.engine_hand(data, table.size, number)]
     *_before, last = game.replay(hands, table.size, event.full_rules())
     return [seat.points for seat in last]
 
 
-def _next_number(table: Table) -> int:
-    taken = set(table.hands.values_list("number", flat=True))
+def next_game_number(table: Table, hands: Sequence[Hand] | None = None) -> int:
+    """The table's first free game number (``hands``: its stored hands, if read already)."""
+    taken = (
+        {h.number for h in hands}
+        if hands is not None
+        else set(table.hands.values_list("number", flat=True))
+    )
     number = 1
     while number in taken:
         number += 1
@@ -634,8 +642,12 @@ def record_hand(
     table = _locked_table(table)
     event = table.round.event
     key = _submission_key(submission_key)
+    # the table's hands, read once under the lock: the form's key, the next number and the replay
+    # are all answered from them (each was a query of its own, inside the write lock of every
+    # saved game)
+    hands = list(Hand.objects.filter(table=table).order_by("number"))
     if key is not None:
-        earlier = Hand.objects.filter(table=table, submission_key=key).first()
+        earlier = next((h for h in hands if h.submission_key == key), None)
         if earlier is not None:
             if earlier.data != _as_stored(data):
                 raise AlreadySaved(earlier)
@@ -654,11 +666,12 @@ def record_hand(
         raise Refused(
             _("This table has handed in its sheet; a scorer can reopen it to add a game.")
         )
-    if table.hands.filter(kind=Hand.Kind.TOTALS).exists():
+    if any(h.kind == Hand.Kind.TOTALS for h in hands):
         raise Refused(_("This table's totals were entered directly; delete them to enter games."))
-    next_number = _next_number(table)
+    next_number = next_game_number(table, hands)
     if number is not None and number != next_number:
-        raise NumberTaken(number, next_number, table.hands.filter(number=number).first())
+        taken = next((h for h in hands if h.number == number), None)
+        raise NumberTaken(number, next_number, taken)
     number = next_number
     wanted = event.hands_for(table.size)
     if wanted is not None and number > wanted:
@@ -670,7 +683,8 @@ def record_hand(
             )
             % {"n": wanted}
         )
-    preview_hand(table=table, data=data, number=number)  # raises InvalidHand before any write
+    # raises InvalidHand before any write
+    preview_hand(table=table, data=data, number=number, hands=hands)
     try:
         with transaction.atomic():
             hand = Hand(
@@ -686,8 +700,12 @@ def record_hand(
         raise Refused(
             _("Another game was saved at this table at the same moment; try again.")
         ) from exc
-    rescore_table(table, from_number=number)
+    rescore_table(table, from_number=number, hands=sorted([*hands, hand], key=_by_number))
     return hand
+
+
+def _by_number(hand: Hand) -> int:
+    return hand.number
 
 
 def note_phone(*, table: Table, waiting: int, refused: int, refusal: str = "") -> None:
@@ -956,16 +974,24 @@ def _result_rows(
     return rows
 
 
-def rescore_table(table: Table, from_number: int = 1, *, check_lots: bool = True) -> None:
+def rescore_table(
+    table: Table,
+    from_number: int = 1,
+    *,
+    check_lots: bool = True,
+    hands: Sequence[Hand] | None = None,
+) -> None:
     """Rebuild the result cache of one table from its hands, from game ``from_number`` on.
 
     Ziege's doubled deals and match ends and Hennes Sibbe's lost games depend on the order of the
     hands, so a change to one hand can change every later one: those are scored again too. Earlier
     hands are followed through the engine for that state but their stored results stay. A draw by
-    lot whose tie the new results change lapses (``lapse_stale_lots``).
+    lot whose tie the new results change lapses (``lapse_stale_lots``). ``hands``: the table's
+    hands in game order as they are stored now, if the caller has read them already.
     """
     event = table.round.event
-    hands = list(Hand.objects.filter(table=table).order_by("number"))
+    if hands is None:
+        hands = list(Hand.objects.filter(table=table).order_by("number"))
     seats = dict(Seat.objects.filter(table=table).values_list("position", "entry_id"))
     rows = _result_rows(event, event.full_rules(), table, hands, seats, from_number)
     # by hand id, not through a join to the hands: a plain indexed DELETE on every database

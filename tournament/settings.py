@@ -168,6 +168,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # PostgreSQL: a cached page took 3.2 ms when each request opened the file and set WAL and the
     # pragmas, 1.05 ms with the connection kept (Django keeps one per thread, none is shared).
     # A backup is restored with the server stopped (README, "Backup").
+    DATABASES["default"]["ENGINE"] = "tournament.sqlite"
     DATABASES["default"]["OPTIONS"] = {
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         "transaction_mode": "IMMEDIATE",

@@ -81,7 +81,9 @@ class CegoHandForm(HandForm):
         ]
         # RULES.md 2.1: at five seats the dealer sits out the game: he neither declares nor
         # takes part in a Räuber, so he is not offered for either
-        self.sitting_out = None if self.every_seat else seat_sitting_out(self.table, self.number)
+        self.sitting_out = (
+            None if self.every_seat else seat_sitting_out(self.table, self.game_number())
+        )
         out = self.sitting_out
         self.fields["declarer"].choices = seat_choices(self.players, "—", without=out)
         self.fields["announcer"].choices = seat_choices(self.players, _("nobody"), without=out)
