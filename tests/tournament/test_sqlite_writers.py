@@ -129,7 +129,7 @@ def test_a_killed_server_process_leaves_no_writer_waiting():
             sys.executable,
             "-c",
             textwrap.dedent(
-                f"""
+                """
                 import time, django
                 django.setup()
                 from django.db import connection, transaction
