@@ -4,6 +4,7 @@ tables, side rankings, teams, seasons; and a fixed number of queries whatever th
 from __future__ import annotations
 
 import re
+import uuid
 
 import pytest
 from django.conf import settings
@@ -264,6 +265,39 @@ def test_a_table_sheet_costs_the_same_queries_for_2_and_20_games(client):
     short, long = _event_of(4, 2), _event_of(4, 20)
     urls = [f"/tisch/{e.rounds.get().tables.get().pk}/" for e in (short, long)]
     assert _queries(client, urls[0]) == _queries(client, urls[1])
+
+
+def _post_game(client, table, number: int) -> int:
+    """A game sent from the table link as a phone sends it; returns the queries it cost."""
+    data = {
+        "submission": str(uuid.uuid4()),
+        "contract": "halbe",
+        "declarer": str(number % 4),
+        "declarer_points": "40",
+        "action": "save",
+    }
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.post(f"/t/{table.token}/", data)
+    assert response.status_code == 302, response.content.decode()[:500]
+    return len(ctx.captured_queries)
+
+
+@pytest.mark.django_db(transaction=True)  # the game's own transaction, as on the day
+def test_a_game_from_the_table_link_costs_sixteen_queries_for_the_2nd_game_and_the_20th(client):
+    table = make_table(hands_per_round={"4": 24})
+    _post_game(client, table, 1)  # the phone's first game also gives it its device cookie
+    second = _post_game(client, table, 2)
+    for number in range(3, 20):
+        _post_game(client, table, number)
+    twentieth = _post_game(client, table, 20)
+    # Expect 16: before the write lock the table, its players and the next game's number (the
+    # form's set-up and its check share it); under the lock the table again, its games (the
+    # form's key, the next number and the replay all come from them), the history's key check,
+    # the game and its history row, the season's and the event's versions, the seats, the
+    # results replaced, the seats' sums, the event's lots; after it the results as stored, for
+    # the message. BEGIN, COMMIT and the savepoint's two statements are counted too.
+    assert (second, twentieth) == (16 + 4, 16 + 4)
+    assert table.hands.count() == 20
 
 
 def test_season_standings_cost_the_same_queries_for_one_and_three_events(client):
