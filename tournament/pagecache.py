@@ -26,9 +26,11 @@ memcached for several servers). A request then costs one query: the event's row 
   and compressed as well: the next request of the version gets it without a template rendered.
   Such a page holds no form token (the language switch needs none: tournament.urls).
 
-A view uses it in three steps: ``page = CachedPage(request, "standings", event.pk, event.version,
-...)``; ``page.ready()`` (a 304, the whole response kept, or None); ``page.respond(response)``
-around the response built with ``page.body(render)``.
+A view uses it in two steps: ``page = CachedPage(request, "standings", event.pk, event.version,
+...)``, then ``return page.serve(build)``, where ``build()`` makes the response around
+``page.body(render)`` (or ``page.render(template, context)``). ``serve`` answers with a 304 or the
+whole response kept where it can, and otherwise builds under the page's lock, so that the requests
+waiting for a new version get the whole response ready-made.
 """
 
 from __future__ import annotations
@@ -108,6 +110,7 @@ class CachedPage:
         self.request = request
         self.fragment = fragment
         self.computed = False  # whether this request computed the body
+        self.holding = False  # whether this request holds the page's lock (``serve``)
         self.query = QueryDict(mutable=True)
         if not fragment:
             for name_ in PAGE_PARAMETERS:
@@ -152,19 +155,47 @@ class CachedPage:
         else:
             response.content = gzip.decompress(packed)
         patch_vary_headers(response, ["Accept-Encoding"])
-        return self.respond(response)
+        return self.respond(response, keep=False)  # kept already
+
+    def serve(self, build: Callable[[], HttpResponse]) -> HttpResponse:
+        """The page's response: ``ready()`` if it is, else ``build()`` (which makes the page
+        around ``body()``), marked by ``respond``. A request the same for everybody builds under
+        the page's lock and keeps its lock until its whole response is kept: the requests that
+        waited for the new version then get that response ready-made, one after the other,
+        instead of each building the page around the body again at the same moment (the
+        projector's rows gzipped anew by each: a few milliseconds of every core's time per
+        waiting phone, after every saved game)."""
+        if (ready := self.ready()) is not None:
+            return ready
+        if not self.shared:
+            return self.respond(build())
+        with computing(self.lock, self.key):
+            if (ready := self.ready()) is not None:  # made while this request waited
+                return ready
+            self.holding = True
+            try:
+                return self.respond(build())
+            finally:
+                self.holding = False
 
     @property
     def whole_key(self) -> str:
         """The whole response's key: the page around the body names the full address (the
-        language switch and the login come back to it)."""
+        language switch and the login come back to it); a fragment is the same at any address."""
+        if self.fragment:
+            return self.key + ":whole"
         return self.key + ":whole:" + _digest(self.request.get_full_path())
 
     def body(self, render: Callable[[], str], then: Callable[[], None] | None = None) -> SafeString:
         """The page's cached part, computed by ``render`` the first time it is asked for; ``then``
         computes the pages computed together with it (``fill``), under the same lock."""
         text = cache.get(self.key)
-        if text is None:
+        if text is None and self.holding:  # ``serve`` holds the lock
+            text = self._store(render)
+            self.computed = True
+            if then is not None:
+                then()
+        elif text is None:
             with computing(self.lock, self.key):
                 text = cache.get(self.key)  # computed while this request waited
                 if text is None:
@@ -178,7 +209,9 @@ class CachedPage:
         """Compute the page now unless it is cached: a page computed together with another one
         (the standings and the projector's rows), as the other's ``then``, under its lock."""
         if not cache.has_key(self.key):
-            self._store(self._renderer(template, context))
+            text = self._store(self._renderer(template, context))
+            if self.fragment:  # its whole response is the body itself: kept ready too
+                self._keep_whole(HttpResponse(text))
 
     def render(
         self,
@@ -204,15 +237,18 @@ class CachedPage:
         finally:
             self.request.GET = asked
 
-    def respond(self, response: HttpResponse) -> HttpResponse:
+    def _keep_whole(self, response: HttpResponse) -> None:
+        packed = gzip.compress(response.content, compresslevel=6, mtime=0)
+        cache.set(self.whole_key, (response["Content-Type"], packed), TIMEOUT)
+
+    def respond(self, response: HttpResponse, *, keep: bool = True) -> HttpResponse:
         """Mark ``response`` with the page's ETag: the browser keeps it and asks again with it
         (Cache-Control: no-cache means "check with the server before each use"). A response the
         same for everybody is kept whole, compressed, for the next request of this version."""
         if self.shared:
             response["ETag"] = self.etag
-            if response.status_code == 200 and "Content-Encoding" not in response:
-                packed = gzip.compress(response.content, compresslevel=6, mtime=0)
-                cache.set(self.whole_key, (response["Content-Type"], packed), TIMEOUT)
+            if keep and response.status_code == 200 and "Content-Encoding" not in response:
+                self._keep_whole(response)
         response["Cache-Control"] = "no-cache"
         patch_vary_headers(response, ["Cookie"])
         return response

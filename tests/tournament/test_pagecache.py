@@ -459,6 +459,65 @@ def test_on_the_laptops_file_cache_a_request_sleeps_until_the_computing_one_is_d
     assert computed == []
 
 
+@real_transactions
+def test_phones_that_waited_for_a_new_version_get_the_response_ready_made(tmp_path, monkeypatch):
+    """After a saved game the phones asking at that moment wait for the one request computing the
+    standings and the projector's rows; then each is answered with the whole response that
+    request kept, instead of each building and compressing the page again (after every game, a
+    few milliseconds of the server's time per waiting phone)."""
+    from tournament import pagecache
+    from tournament.views import public
+
+    monkeypatch.setattr(pagecache, "cache", _file_cache(tmp_path))
+    table = _world()
+    urls = pages(table)
+    computing, release = threading.Event(), threading.Event()
+    standings_of = public._standings
+
+    def slow_standings(request: Any, event: Event) -> dict[str, Any]:
+        computing.set()
+        release.wait(10)
+        return standings_of(request, event)
+
+    monkeypatch.setattr(public, "_standings", slow_standings)
+    compressed: list[int] = []
+    compress = gzip.compress
+    monkeypatch.setattr(
+        pagecache.gzip, "compress", lambda data, **kw: compressed.append(1) or compress(data, **kw)
+    )
+    answers: dict[str, list[Any]] = {"standings": [], "projector rows": []}
+
+    def phone(name: str) -> None:
+        try:
+            answers[name].append(Client().get(urls[name]))
+        finally:
+            from django.db import connection
+
+            connection.close()
+
+    first = threading.Thread(target=phone, args=("standings",))
+    first.start()
+    assert computing.wait(10)
+    waiting = [
+        threading.Thread(target=phone, args=(name,))
+        for name in ("projector rows", "standings", "projector rows", "standings", "projector rows")
+    ]
+    for thread in waiting:
+        thread.start()
+    time.sleep(0.3)
+    assert sum(map(len, answers.values())) == 0  # all of them wait for the first
+    release.set()
+    for thread in [first, *waiting]:
+        thread.join(10)
+    assert [r.status_code for r in answers["standings"] + answers["projector rows"]] == [200] * 6
+    assert len({text(r) for r in answers["standings"]}) == 1
+    assert len({r.content for r in answers["projector rows"]}) == 1
+    assert "SpielerRot0" in text(answers["standings"][0])
+    assert b"SpielerRot0" in answers["projector rows"][0].content
+    # once for the standings page, once for the rows: by the request that computed them
+    assert len(compressed) == 2
+
+
 def test_a_process_that_dies_computing_leaves_no_lock_behind(tmp_path, monkeypatch):
     """gunicorn kills a worker stuck past its timeout: its lock goes with it, and the next
     request computes the page."""

@@ -73,20 +73,19 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_or_404(slug)
     page = _standings_page(request, event)
-    if (ready := page.ready()) is not None:
-        return ready
-    # a new version: the projector's rows are asked for next, and the standings are at hand
-    # (computed under the same lock, unless this is a page of its own: ?page=2, a category ...)
-    rows = _rows_page(request, event)
-    then = None if page.query else lambda: rows.fill(*_rows_of(event))
-    body = page.render(*_standings_of(request, event), then=then)
-    top, _marker, table = body.partition(PERSONAL)
-    # the organiser's part, never cached: the ties on prize places with their lot buttons
-    ties = []
-    if access.can_organise(request.user, event):
-        ties = standings.prize_ties(event, standings.rounds_of(event))
-    return page.respond(
-        render(
+
+    def build() -> HttpResponse:
+        # a new version: the projector's rows are asked for next, and the standings are at hand
+        # (computed under the same lock, unless this is a page of its own: ?page=2, a category)
+        rows = _rows_page(request, event)
+        then = None if page.query else lambda: rows.fill(*_rows_of(event))
+        body = page.render(*_standings_of(request, event), then=then)
+        top, _marker, table = body.partition(PERSONAL)
+        # the organiser's part, never cached: the ties on prize places with their lot buttons
+        ties = []
+        if access.can_organise(request.user, event):
+            ties = standings.prize_ties(event, standings.rounds_of(event))
+        return render(
             request,
             "tournament/standings.html",
             {
@@ -96,7 +95,8 @@ def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
                 "ties": ties,
             },
         )
-    )
+
+    return page.serve(build)
 
 
 # where a cached body leaves room for what differs from user to user
@@ -164,16 +164,17 @@ def _standings(request: HttpRequest, event: Event) -> dict[str, Any]:
 def event_teams(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_or_404(slug)
     page = CachedPage(request, "teams", event.pk, event.version)
-    if (ready := page.ready()) is not None:
-        return ready
 
     def context() -> dict[str, Any]:
         ranking = tables_.SideTable(standings.team_standings(event))
         RequestConfig(request, paginate=False).configure(ranking)
         return {"event": event, "ranking": ranking}
 
-    body = page.render("tournament/cached/teams.html", context)
-    return page.respond(render(request, "tournament/teams.html", {"event": event, "body": body}))
+    def build() -> HttpResponse:
+        body = page.render("tournament/cached/teams.html", context)
+        return render(request, "tournament/teams.html", {"event": event, "body": body})
+
+    return page.serve(build)
 
 
 @require_GET
@@ -236,27 +237,25 @@ def round_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     rnd = round_or_404(slug, number)
     event = rnd.event
     page = CachedPage(request, "round_results", event.pk, event.version, rnd.number)
-    if (ready := page.ready()) is not None:
-        return ready
-    body = page.render(
-        "tournament/cached/round_results.html",
-        lambda: {"event": event, "round": rnd, "tables": standings.round_tables(rnd)},
-    )
-    return page.respond(
-        render(
+
+    def build() -> HttpResponse:
+        body = page.render(
+            "tournament/cached/round_results.html",
+            lambda: {"event": event, "round": rnd, "tables": standings.round_tables(rnd)},
+        )
+        return render(
             request,
             "tournament/round_results.html",
             {"event": event, "round": rnd, "body": body},
         )
-    )
+
+    return page.serve(build)
 
 
 @require_GET
 def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
     season = get_object_or_404(Season, slug=slug)
     page = CachedPage(request, "season", season.pk, season.version)
-    if (ready := page.ready()) is not None:
-        return ready
 
     def context() -> dict[str, Any]:
         category = season_category(request)
@@ -271,8 +270,11 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "categories": [c for c in Player.Category.choices if c[0]],
         }
 
-    body = page.render("tournament/cached/season.html", context)
-    return page.respond(render(request, "tournament/season.html", {"season": season, "body": body}))
+    def build() -> HttpResponse:
+        body = page.render("tournament/cached/season.html", context)
+        return render(request, "tournament/season.html", {"season": season, "body": body})
+
+    return page.serve(build)
 
 
 @require_GET
@@ -344,9 +346,7 @@ def projector_rows(request: HttpRequest, slug: str) -> HttpResponse:
     the ETag of the rows it shows: 304 Not Modified while nothing changed."""
     event = event_or_404(slug)
     page = _rows_page(request, event)
-    if (ready := page.ready()) is not None:
-        return ready
-    return page.respond(HttpResponse(_rows(page, event)))
+    return page.serve(lambda: HttpResponse(_rows(page, event)))
 
 
 # the standings page and the projector's rows are made of the same standings: whichever is asked

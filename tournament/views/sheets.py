@@ -117,8 +117,6 @@ def _public_sheet(request: HttpRequest, table: Table) -> HttpResponse:
     version of the event (tournament.pagecache)."""
     event = table.round.event
     page = CachedPage(request, "table", event.pk, event.version, table.pk)
-    if (ready := page.ready()) is not None:
-        return ready
     game = event.game_type
 
     def context() -> dict[str, Any]:
@@ -129,14 +127,15 @@ def _public_sheet(request: HttpRequest, table: Table) -> HttpResponse:
             "counter": game.card_counter(prefix="cc") if game.card_counter else None,
         }
 
-    body = page.render("tournament/cached/table.html", context)
-    return page.respond(
-        render(
+    def build() -> HttpResponse:
+        body = page.render("tournament/cached/table.html", context)
+        return render(
             request,
             "tournament/table.html",
             {"event": event, "round": table.round, "table": table, "body": body},
         )
-    )
+
+    return page.serve(build)
 
 
 @protected

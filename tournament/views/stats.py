@@ -19,15 +19,14 @@ def event_statistics(request: HttpRequest, slug: str) -> HttpResponse:
     prize-giving the whole hall looks at it."""
     event = event_or_404(slug)
     page = CachedPage(request, "statistics", event.pk, event.version)
-    if (ready := page.ready()) is not None:
-        return ready
-    body = page.render(
-        "tournament/stats/event_body.html",
-        lambda: {"event": event, "stats": stats.event_stats(event)},
-    )
-    director = access.can_organise(request.user, event)
-    return page.respond(
-        render(
+
+    def build() -> HttpResponse:
+        body = page.render(
+            "tournament/stats/event_body.html",
+            lambda: {"event": event, "stats": stats.event_stats(event)},
+        )
+        director = access.can_organise(request.user, event)
+        return render(
             request,
             "tournament/stats/event.html",
             {
@@ -37,4 +36,5 @@ def event_statistics(request: HttpRequest, slug: str) -> HttpResponse:
                 "pace": stats.table_pace(event) if director else [],
             },
         )
-    )
+
+    return page.serve(build)
