@@ -210,6 +210,15 @@ def test_make_serve_and_the_benchmarks_run_gunicorn_with_the_same_settings():
     assert (config.workers, config.threads, config.timeout) == (3, 2, 60)
     for user in ("Makefile", "bench/load.py", "bench/run.py"):
         assert "python:tournament.gunicorn_settings" in (ROOT / user).read_text(), user
+    # a worker with the app loaded sets the app's objects aside from the garbage collector
+    import gc
+
+    frozen = gc.get_freeze_count()
+    try:
+        config.post_worker_init(None)
+        assert gc.get_freeze_count() > frozen
+    finally:
+        gc.unfreeze()
 
 
 # --- PostgreSQL restarts --------------------------------------------------------------------------

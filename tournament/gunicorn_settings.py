@@ -14,6 +14,7 @@ threads still answer a hall's 20 reads a second in a few milliseconds each; a lo
 Excel export of a big event, a bundle's import) holds one of them for a few seconds.
 """
 
+import gc
 import os
 
 # GUNICORN_WORKERS / GUNICORN_THREADS: another machine's count (a server with more cores)
@@ -23,3 +24,14 @@ threads = int(os.environ.get("GUNICORN_THREADS", "2"))
 # any lock it held while computing a page)
 timeout = 60
 wsgi_app = "tournament.wsgi"
+
+
+def post_worker_init(worker: object) -> None:
+    """Once a worker has loaded the app, the objects it holds (Django, the templates, the
+    collation table ...) are set aside from Python's garbage collection: they live as long as the
+    process, and a full collection would go through all of them again. A new version of the
+    standings builds a few thousand objects, which sets off collections: 10 ms of the 61 ms the
+    1,000-player event's standings and projector rows took, 2.7 ms of 56 ms with the objects set
+    aside (median of 20 versions, one process, 2026-12-01). ``gc.freeze`` is Python's own tool for
+    this."""
+    gc.freeze()
