@@ -623,7 +623,6 @@ def _locked_table(table: Table) -> Table:
     return Table.objects.select_for_update().select_related("round__event").get(pk=table.pk)
 
 
-@transaction.atomic
 def record_hand(
     *,
     table: Table,
@@ -639,6 +638,29 @@ def record_hand(
     the game number the hand was entered as (a phone's queue, issue 14): stored only as that
     number, else NumberTaken.
     """
+    try:
+        return _record_hand(
+            table=table, data=data, user=user, submission_key=submission_key, number=number
+        )
+    except _SameMoment as exc:
+        raise Refused(
+            _("Another game was saved at this table at the same moment; try again.")
+        ) from exc
+
+
+class _SameMoment(Exception):
+    """The game's number was taken by a write the table's lock did not hold back."""
+
+
+@transaction.atomic
+def _record_hand(
+    *,
+    table: Table,
+    data: dict[str, Any],
+    user: User,
+    submission_key: uuid.UUID | str | None,
+    number: int | None,
+) -> Hand:
     table = _locked_table(table)
     event = table.round.event
     key = _submission_key(submission_key)
@@ -685,22 +707,24 @@ def record_hand(
         )
     # raises InvalidHand before any write
     preview_hand(table=table, data=data, number=number, hands=hands)
+    hand = Hand(
+        table=table,
+        number=number,
+        dealer=dealer_for(number, table.size),
+        data=data,
+        entered_by=_user(user),
+        submission_key=key,
+    )
+    # Without a savepoint of its own (two statements less for every game): the same number
+    # written at the same moment elsewhere rolls the whole transaction back, and nothing was
+    # written before this
     try:
-        with transaction.atomic():
-            hand = Hand(
-                table=table,
-                number=number,
-                dealer=dealer_for(number, table.size),
-                data=data,
-                entered_by=_user(user),
-                submission_key=key,
-            )
-            _noted(hand, user, "").save(force_insert=True)
-    except IntegrityError as exc:  # the same number written at the same moment elsewhere
-        raise Refused(
-            _("Another game was saved at this table at the same moment; try again.")
-        ) from exc
-    rescore_table(table, from_number=number, hands=sorted([*hands, hand], key=_by_number))
+        _noted(hand, user, "").save(force_insert=True)
+    except IntegrityError as exc:
+        raise _SameMoment from exc
+    rows = rescore_table(table, from_number=number, hands=sorted([*hands, hand], key=_by_number))
+    # the results as stored, for the message that says them (no query to read them back)
+    hand.seat_points = [row.points for row in rows if row.hand is hand]
     return hand
 
 
@@ -980,14 +1004,15 @@ def rescore_table(
     *,
     check_lots: bool = True,
     hands: Sequence[Hand] | None = None,
-) -> None:
+) -> list[Result]:
     """Rebuild the result cache of one table from its hands, from game ``from_number`` on.
 
     Ziege's doubled deals and match ends and Hennes Sibbe's lost games depend on the order of the
     hands, so a change to one hand can change every later one: those are scored again too. Earlier
     hands are followed through the engine for that state but their stored results stay. A draw by
     lot whose tie the new results change lapses (``lapse_stale_lots``). ``hands``: the table's
-    hands in game order as they are stored now, if the caller has read them already.
+    hands in game order as they are stored now, if the caller has read them already. Returns
+    the result rows written, by game and seat.
     """
     event = table.round.event
     if hands is None:
@@ -1002,6 +1027,7 @@ def rescore_table(
     versions.changed(event)  # the result rows are written in bulk, which sends no signal
     if check_lots:
         lapse_stale_lots(event=event)
+    return rows
 
 
 SEAT_SUMS = ("points", "inflicted", "matches_won", "games_lost")

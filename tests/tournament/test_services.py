@@ -7,6 +7,7 @@ import uuid
 from typing import Any
 
 import pytest
+from django.db import transaction
 
 import scoring
 from tests.factories import (
@@ -800,3 +801,20 @@ def test_ziege_seats_sum_defeat_points_and_matches_as_the_results_do():
     assert seat_sums(table, "matches_won") == [1, 0, 1, 0]
     for field in ("points", "inflicted", "matches_won", "games_lost"):
         assert seat_sums(table, field) == result_sums(table, field)
+
+
+def test_a_game_number_taken_at_the_same_moment_is_refused_and_nothing_is_stored(monkeypatch):
+    """The table's lock keeps two games from one number; should a write get past it, the
+    database's rule still refuses the second and the scorer is told to try again."""
+    table = make_table()
+    first = services.record_hand(table=table, data=cego("halbe", 0, 40))
+    monkeypatch.setattr(services, "next_game_number", lambda table, hands=None: 1)
+    with transaction.atomic():  # inside a transaction of the caller's (the queue, a test) ...
+        with pytest.raises(services.Refused, match="at the same moment"):
+            services.record_hand(table=table, data=cego("halbe", 1, 50))
+        # ... which goes on as if the refused game had never been tried
+        assert list(table.hands.values_list("pk", flat=True)) == [first.pk]
+    with pytest.raises(services.Refused, match="at the same moment"):
+        services.record_hand(table=table, data=cego("halbe", 1, 50))
+    assert list(table.hands.values_list("pk", flat=True)) == [first.pk]
+    assert Result.objects.filter(table=table).count() == 4

@@ -1540,6 +1540,24 @@ def test_a_resent_game_form_with_the_same_values_says_saved_with_the_stored_resu
     assert table.hands.count() == 1
 
 
+def test_the_message_after_a_saved_game_names_each_players_result_as_stored(
+    client: Client,
+) -> None:
+    table = make_table()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    client.post(link("table_link", table), cego_post(), follow=True)  # game 1, its message read
+    response = client.post(link("table_link", table), cego_post(declarer="2"))  # game 2
+    stored = table.hands.get(number=2).results.order_by("position")
+    names = [str(seat.entry.player) for seat in table.seats.order_by("position")]
+    # as the paper sheet writes them: +20, −60 (a minus sign), 0
+    expected = ", ".join(
+        f"{name} {'+' if r.points > 0 else ''}{r.points}".replace("-", "\u2212")
+        for name, r in zip(names, stored, strict=True)
+    )
+    assert [m for m in messages_of(response) if "saved" in m] == [f"Game 2 saved: {expected}"]
+    assert {r.points for r in stored} != {0}  # a game that moved points
+
+
 def test_the_table_link_takes_back_the_last_game_only_with_a_reason(client: Client) -> None:
     table = make_table()
     first = services.record_hand(table=table, data=cego())

@@ -70,7 +70,10 @@ def enter_hand(
 
 
 def _stored_results(hand: Hand, players: list[str]) -> str:
-    points = hand.results.order_by("position").values_list("points", flat=True)
+    # a game just saved holds its results (services.record_hand); an earlier one reads them
+    points = getattr(hand, "seat_points", None)
+    if points is None:
+        points = hand.results.order_by("position").values_list("points", flat=True)
     return ", ".join(f"{name} {signed(p)}" for name, p in zip(players, points, strict=False))
 
 
