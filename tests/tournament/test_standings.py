@@ -25,6 +25,7 @@ from tests.factories import (
 )
 from tournament import services, standings
 from tournament.models import Entry, Event, Player, Round, Team
+from tournament.querysets import provisional_entries
 
 pytestmark = pytest.mark.django_db
 
@@ -298,6 +299,27 @@ def test_a_game_from_the_table_link_costs_fifteen_queries_for_the_2nd_game_and_t
     # were written, without reading them back. BEGIN and COMMIT are counted too.
     assert (second, twentieth) == (15 + 2, 15 + 2)
     assert table.hands.count() == 20
+
+
+def test_only_games_of_unconfirmed_counting_sheets_are_marked_provisional(client):
+    """The * of the standings: players at a table with games whose sheet is not confirmed yet;
+    not at a confirmed sheet, a voided table or a table without games."""
+    event = make_event()
+    make_entries(event, 16)
+    rnd = make_round(event)
+    open_, confirmed, voided, empty = rnd.tables.order_by("number")
+    for table in (open_, confirmed, voided):
+        services.record_hand(table=table, data=cego("halbe", 0, 40))
+    services.confirm_table(table=confirmed)
+    services.void_table(table=voided, reason="unleserlich")
+    assert provisional_entries(event) == set(open_.seats.values_list("entry_id", flat=True))
+    assert empty.hands.count() == 0
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    url = f"/turnier/{event.slug}/rangliste/"
+    assert "Provisional: results marked *" in client.get(url).content.decode()
+    services.confirm_table(table=open_)
+    assert provisional_entries(event) == set()
+    assert "Provisional:" not in client.get(url).content.decode()
 
 
 def test_season_standings_cost_the_same_queries_for_one_and_three_events(client):
