@@ -722,7 +722,9 @@ def _record_hand(
         _noted(hand, user, "").save(force_insert=True)
     except IntegrityError as exc:
         raise _SameMoment from exc
-    rows = rescore_table(table, from_number=number, hands=sorted([*hands, hand], key=_by_number))
+    rows = rescore_table(
+        table, from_number=number, hands=sorted([*hands, hand], key=_by_number), new=hand
+    )
     # the results as stored, for the message that says them (no query to read them back)
     hand.seat_points = [row.points for row in rows if row.hand is hand]
     return hand
@@ -1004,6 +1006,7 @@ def rescore_table(
     *,
     check_lots: bool = True,
     hands: Sequence[Hand] | None = None,
+    new: Hand | None = None,
 ) -> list[Result]:
     """Rebuild the result cache of one table from its hands, from game ``from_number`` on.
 
@@ -1011,8 +1014,9 @@ def rescore_table(
     hands, so a change to one hand can change every later one: those are scored again too. Earlier
     hands are followed through the engine for that state but their stored results stay. A draw by
     lot whose tie the new results change lapses (``lapse_stale_lots``). ``hands``: the table's
-    hands in game order as they are stored now, if the caller has read them already. Returns
-    the result rows written, by game and seat.
+    hands in game order as they are stored now, if the caller has read them already; ``new``, a
+    hand stored just now in this transaction, which has no results to replace yet. Returns the
+    result rows written, by game and seat.
     """
     event = table.round.event
     if hands is None:
@@ -1021,7 +1025,9 @@ def rescore_table(
     rows = _result_rows(event, event.full_rules(), table, hands, seats, from_number)
     # by hand id, not through a join to the hands: a plain indexed DELETE on every database
     # (PostgreSQL planned the joined form badly on freshly filled tables)
-    Result.objects.filter(hand_id__in=[h.pk for h in hands if h.number >= from_number]).delete()
+    replaced = [h.pk for h in hands if h.number >= from_number and h is not new]
+    if replaced:
+        Result.objects.filter(hand_id__in=replaced).delete()
     Result.objects.bulk_create(rows)
     sum_seats(table)
     versions.changed(event)  # the result rows are written in bulk, which sends no signal
