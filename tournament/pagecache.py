@@ -191,19 +191,20 @@ class CachedPage:
         computes the pages computed together with it (``fill``), under the same lock."""
         text = cache.get(self.key)
         if text is None and self.holding:  # ``serve`` holds the lock
-            text = self._store(render)
-            self.computed = True
-            if then is not None:
-                then()
+            text = self._compute(render, then)
         elif text is None:
             with computing(self.lock, self.key):
                 text = cache.get(self.key)  # computed while this request waited
                 if text is None:
-                    text = self._store(render)
-                    self.computed = True
-                    if then is not None:
-                        then()
+                    text = self._compute(render, then)
         return mark_safe(text)  # HTML our own templates rendered
+
+    def _compute(self, render: Callable[[], str], then: Callable[[], None] | None) -> str:
+        text = self._store(render)
+        self.computed = True
+        if then is not None:
+            then()
+        return text
 
     def fill(self, template: str, context: Callable[[], dict[str, Any]]) -> None:
         """Compute the page now unless it is cached: a page computed together with another one

@@ -12,6 +12,7 @@ import uuid
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -723,15 +724,11 @@ def _record_hand(
     except IntegrityError as exc:
         raise _SameMoment from exc
     rows = rescore_table(
-        table, from_number=number, hands=sorted([*hands, hand], key=_by_number), new=hand
+        table, from_number=number, hands=sorted([*hands, hand], key=attrgetter("number")), new=hand
     )
     # the results as stored, for the message that says them (no query to read them back)
     hand.seat_points = [row.points for row in rows if row.hand is hand]
     return hand
-
-
-def _by_number(hand: Hand) -> int:
-    return hand.number
 
 
 def note_phone(*, table: Table, waiting: int, refused: int, refusal: str = "") -> None:
