@@ -283,8 +283,9 @@ def test_a_request_after_the_database_dropped_the_apps_connection_is_answered_no
                 time.sleep(0.1)
         assert first == 200
         with connection.cursor() as cursor:
+            # ended and gone, as after a restart (waiting up to 5 s for the process to end)
             cursor.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity "
                 "WHERE application_name = %s",
                 [name],
             )

@@ -64,7 +64,9 @@ def test_debug_needs_no_secret_key():
 def test_a_postgres_url_switches_the_database_engine():
     code = (
         "import django; django.setup(); from django.conf import settings; "
-        "print(settings.DATABASES['default']['ENGINE'], settings.DATABASES['default']['NAME'])"
+        "from django.db import connection; "
+        "print(settings.DATABASES['default']['ENGINE'], settings.DATABASES['default']['NAME'], "
+        "connection.vendor)"
     )
     result = run(
         "-c",
@@ -72,7 +74,8 @@ def test_a_postgres_url_switches_the_database_engine():
         DJANGO_SECRET_KEY="x" * 50,
         DATABASE_URL="postgres://u:p@127.0.0.1:5432/cego",
     )
-    assert result.stdout.split() == ["django.db.backends.postgresql", "cego"], result.stderr
+    # Django's PostgreSQL backend with the health check of tournament/postgresql/base.py
+    assert result.stdout.split() == ["tournament.postgresql", "cego", "postgresql"], result.stderr
 
 
 def test_the_address_for_phones_from_the_environment_is_served():
