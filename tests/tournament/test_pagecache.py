@@ -404,16 +404,23 @@ def test_the_standings_and_the_projector_rows_of_a_new_version_are_computed_toge
     django_assert_num_queries: Any,
 ):
     """The request that computes the standings computes the projector's rows too (and the other
-    way round): the projector asking next finds its rows ready, one query."""
+    way round): the projector asking next finds its rows ready, one query. The standings asked
+    for next find their body ready: the event's version, then the event itself for the page
+    around the body, and nothing computed again."""
     table = _world()
     client = Client()
-    for first, second in (("standings", "projector rows"), ("projector rows", "standings")):
+    for first, second, queries in (
+        ("standings", "projector rows", 1),
+        ("projector rows", "standings", 2),
+    ):
         services.record_hand(table=table, data=cego("halbe", 1, 40))  # a new version
         assert client.get(pages(table)[first]).status_code == 200
-        with django_assert_num_queries(1):
+        with django_assert_num_queries(queries) as asked:
             answer = client.get(pages(table)[second])
         assert answer.status_code == 200
         assert b"SpielerRot" in answer.content or b"SpielerBlau" in answer.content
+        tables = {re.findall(r'FROM "(\w+)"', q["sql"])[0] for q in asked.captured_queries}
+        assert tables == {"tournament_event"}
 
 
 def _file_cache(tmp_path):

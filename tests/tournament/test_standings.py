@@ -251,13 +251,14 @@ def test_standings_and_lists_cost_the_same_queries_for_8_and_40_players(client, 
     )
 
 
-def test_the_event_standings_page_costs_five_queries_and_readies_the_projector(client):
+def test_the_event_standings_page_costs_six_queries_and_readies_the_projector(client):
     event = _event_of(12, 2)
-    # Expect 5 queries: the event (with its season), its rounds, the entries with unconfirmed
-    # results (marked provisional), the standings themselves, and the projector's "last result"
-    # line: the projector's rows of this version are computed with the standings, from the same
-    # rows (tournament.views.public._ranked)
-    assert _queries(client, f"/turnier/{event.slug}/rangliste/") == 5
+    # Expect 6 queries: the event's version (is the page ready? the one query of every request
+    # that finds it so), the event itself (with its season), its rounds, the entries with
+    # unconfirmed results (marked provisional), the standings themselves, and the projector's
+    # "last result" line: the projector's rows of this version are computed with the standings,
+    # from the same rows (tournament.views.public._ranked)
+    assert _queries(client, f"/turnier/{event.slug}/rangliste/") == 6
     # and the projector then reads them from the cache: the event's row alone
     assert _queries(client, f"/turnier/{event.slug}/beamer/zeilen/") == 1
 

@@ -7,7 +7,8 @@ from functools import wraps
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.db import connection
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
@@ -19,6 +20,21 @@ SEED_MAX = 2**62  # draw seeds are stored in a 64-bit column
 
 def event_or_404(slug: str) -> Event:
     return get_object_or_404(Event.objects.select_related("season"), slug=slug)
+
+
+def event_version_or_404(slug: str) -> tuple[int, int]:
+    """The event's id and version: what a cached page needs to know whether it is ready. Written
+    as SQL once: the ORM built ``event_or_404``'s query anew for every request, half of the time
+    a cached page took (0.5 of 0.9 ms in one process, 2026-12-01)."""
+    with connection.cursor() as cursor:
+        cursor.execute(EVENT_VERSION, [slug])
+        found = cursor.fetchone()
+    if found is None:
+        raise Http404("No event with this address.")
+    return found[0], found[1]
+
+
+EVENT_VERSION = f'SELECT id, version FROM "{Event._meta.db_table}" WHERE slug = %s'
 
 
 def round_or_404(slug: str, number: int) -> Round:

@@ -27,7 +27,7 @@ from ..forms import SwapForm, explain, rule_settings, whole_number
 from ..models import Entry, Event, Hand, Player, Round, Season, Seat, TablePhone
 from ..pagecache import CachedPage
 from ..querysets import provisional_entries
-from .common import event_or_404, round_or_404
+from .common import event_or_404, event_version_or_404, round_or_404
 
 
 @require_GET
@@ -71,13 +71,13 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
-    event = event_or_404(slug)
-    page = _standings_page(request, event)
+    page = _standings_page(request, *event_version_or_404(slug))
 
     def build() -> HttpResponse:
+        event = event_or_404(slug)
         # a new version: the projector's rows are asked for next, and the standings are at hand
         # (computed under the same lock, unless this is a page of its own: ?page=2, a category)
-        rows = _rows_page(request, event)
+        rows = _rows_page(request, event.pk, event.version)
         then = None if page.query else lambda: rows.fill(*_rows_of(event))
         body = page.render(*_standings_of(request, event), then=then)
         top, _marker, table = body.partition(PERSONAL)
@@ -326,7 +326,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
     """Standings for the projector: large type, refreshed in place, scrolling by itself."""
     event = event_or_404(slug)
     refresh = whole_number(request.GET.get("refresh"), 120) or PROJECTOR_REFRESH
-    page = _rows_page(request, event)
+    page = _rows_page(request, event.pk, event.version)
     return render(
         request,
         "tournament/projector.html",
@@ -344,9 +344,8 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
 def projector_rows(request: HttpRequest, slug: str) -> HttpResponse:
     """The projector's table body alone, fetched every few seconds by the projector page with
     the ETag of the rows it shows: 304 Not Modified while nothing changed."""
-    event = event_or_404(slug)
-    page = _rows_page(request, event)
-    return page.serve(lambda: HttpResponse(_rows(page, event)))
+    page = _rows_page(request, *event_version_or_404(slug))
+    return page.serve(lambda: HttpResponse(_rows(page, event_or_404(slug))))
 
 
 # the standings page and the projector's rows are made of the same standings: whichever is asked
@@ -354,20 +353,26 @@ def projector_rows(request: HttpRequest, slug: str) -> HttpResponse:
 TOGETHER = "standings"
 
 
-def _standings_page(request: HttpRequest, event: Event) -> CachedPage:
-    return CachedPage(request, "standings", event.pk, event.version, together=TOGETHER)
+# The two pages every phone and the projector ask for, again and again: a request is told whether
+# its page is ready from the event's id and version alone (``event_version_or_404``), and reads
+# the event itself only when the page is to be built. The key's version is read before the page is
+# computed, so the page shows at least that version (pagecache: "Never stale").
 
 
-def _rows_page(request: HttpRequest, event: Event) -> CachedPage:
+def _standings_page(request: HttpRequest, event_id: int, version: int) -> CachedPage:
+    return CachedPage(request, "standings", event_id, version, together=TOGETHER)
+
+
+def _rows_page(request: HttpRequest, event_id: int, version: int) -> CachedPage:
     # the rows alone: the same for everybody, so that a logged-in projector gets its 304s too
     return CachedPage(
-        request, "projector_rows", event.pk, event.version, fragment=True, together=TOGETHER
+        request, "projector_rows", event_id, version, fragment=True, together=TOGETHER
     )
 
 
 def _rows(page: CachedPage, event: Event) -> str:
     request = page.request
-    standings_page = _standings_page(request, event)
+    standings_page = _standings_page(request, event.pk, event.version)
     # the projector page's address may have a ?category=...: that standings page is one of its own
     then = (
         None
