@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import models
 from django.db.models import Exists, F, OuterRef, Q, Sum, Value, Window
 from django.db.models.base import ModelState
-from django.db.models.expressions import CombinedExpression
+from django.db.models.expressions import BaseExpression, CombinedExpression
 from django.db.models.functions import Coalesce, Rank
 from django.db.models.query import ModelIterable
 
@@ -42,9 +42,25 @@ STANDINGS_FIELDS = (
 SEATS = "seats__"
 
 
+class _Whole:
+    """A whole number, taken as the database gives it: the standings' sums (of whole numbers) and
+    ranks are Python ints from SQLite and PostgreSQL alike, and Django's converter for them
+    (``int(value)``, called for every value) took 2 ms of the 1,000-player standings."""
+
+    convert_value = staticmethod(BaseExpression._convert_value_noop)
+
+
+class WholeSum(_Whole, Coalesce):
+    pass
+
+
+class WholeRank(_Whole, Window):
+    pass
+
+
 def _sum(field: F | CombinedExpression, condition: Q | None = None) -> Coalesce:
     """An entry's sum of a figure over its seats (each seat holds its counting results summed)."""
-    return Coalesce(Sum(field, filter=condition), Value(0))
+    return WholeSum(Sum(field, filter=condition), Value(0))
 
 
 def ranking_order(game: GameType) -> list:
@@ -128,7 +144,7 @@ class EntryQuerySet(models.QuerySet):
         qs = qs.annotate(**annotations)
         keys = ranking_order(game)
         rank_keys = [*keys, F("lot").asc(nulls_last=True)]
-        qs = qs.annotate(rank=Window(expression=Rank(), order_by=rank_keys)).order_by(
+        qs = qs.annotate(rank=WholeRank(expression=Rank(), order_by=rank_keys)).order_by(
             *rank_keys, "player__last_name", "player__first_name", "start_number"
         )
         qs._iterable_class = StandingsIterable

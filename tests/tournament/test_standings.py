@@ -86,6 +86,35 @@ def test_ziege_orders_by_matches_won_then_difference_then_fewer_conceded():
     assert [r.rank for r in rows] == [1, 1, 3, 3]
 
 
+A_GAME = {
+    "cego": cego("solo", 1, 50),
+    "ziege": {"team_a_points": 20},
+    "crazy_solo": {"contract": "solo", "bidder": 0, "partner": 1, "soloist_points": 80},
+    "hennes_sibbe": {
+        "claimant": 0,
+        "challenger": 1,
+        "claim": {"count": 5, "colour": "gelb"},
+        "claim_correct": False,
+    },
+}
+
+
+@pytest.mark.parametrize("game", sorted(A_GAME))
+def test_the_standings_figures_are_whole_numbers_as_the_database_gives_them(game: str):
+    """Sums and ranks are taken from the database without Django's converter (querysets._Whole):
+    they must still be Python ints, whatever the game and the database (a Decimal would print
+    and export differently)."""
+    table = make_table(game, 4)
+    services.record_hand(table=table, data=A_GAME[game])
+    event = table.round.event
+    rows = list(Entry.objects.standings(event, list(event.rounds.all())))
+    assert len(rows) == 4
+    assert {row.total for row in rows} != {0}  # the game counted
+    names = ["total", "rank", "round_1", *[f.name for f in event.game_type.figures]]
+    for row in rows:
+        assert {name: type(getattr(row, name)) for name in names} == dict.fromkeys(names, int)
+
+
 def test_hennes_sibbe_fewest_penalty_cards_rank_first_then_fewest_games_lost():
     table = make_table("hennes_sibbe", 3, rules={"penalty_limit": 2})
     seats = by_seat(table)
