@@ -423,6 +423,35 @@ def test_the_standings_and_the_projector_rows_of_a_new_version_are_computed_toge
         assert tables == {"tournament_event"}
 
 
+def test_a_game_saved_while_the_standings_are_built_shows_and_the_rows_computed_with_them_are_ready(
+    django_assert_num_queries: Any, monkeypatch
+):
+    """The standings request reads the event's version, then the event itself to build the page;
+    a game saved in between is in the page (it is computed after both reads), and the projector's
+    rows computed along with it are those of the newer version, which the projector asks for
+    next: ready, one query."""
+    from tournament.views import common, public
+
+    table = _world()
+    urls = pages(table)
+    read = common.event_by_id_or_404
+
+    def a_game_saved_meanwhile(pk: int) -> Event:
+        monkeypatch.setattr(public, "event_by_id_or_404", read)  # once
+        services.record_hand(table=table, data=cego("solo", 2, 70))  # seat 2 wins a Solo
+        return read(pk)
+
+    monkeypatch.setattr(public, "event_by_id_or_404", a_game_saved_meanwhile)
+    client = Client()
+    standings = client.get(urls["standings"])
+    assert standings.status_code == 200
+    with django_assert_num_queries(1):
+        rows = client.get(urls["projector rows"])
+    cache.clear()
+    assert rows.content == Client().get(urls["projector rows"]).content  # as computed afresh
+    assert text(standings) == fresh(Client(), urls["standings"])  # the Solo in both
+
+
 def _file_cache(tmp_path):
     from tournament.cache import PageFileCache
 

@@ -110,6 +110,11 @@ def test_the_standings_figures_are_whole_numbers_as_the_database_gives_them(game
     rows = list(Entry.objects.standings(event, list(event.rounds.all())))
     assert len(rows) == 4
     assert {row.total for row in rows} != {0}  # the game counted
+    # taken as the database gives them: no converter between the row and the page
+    query = Entry.objects.standings(event, list(event.rounds.all())).query
+    assert {
+        name: query.annotations[name].get_db_converters(connection) for name in ("total", "rank")
+    } == {"total": [], "rank": []}
     names = ["total", "rank", "round_1", *[f.name for f in event.game_type.figures]]
     for row in rows:
         assert {name: type(getattr(row, name)) for name in names} == dict.fromkeys(names, int)
@@ -334,7 +339,8 @@ def test_a_game_from_the_table_link_costs_fourteen_queries_for_the_2nd_game_and_
 
 def test_only_games_of_unconfirmed_counting_sheets_are_marked_provisional(client):
     """The * of the standings: players at a table with games whose sheet is not confirmed yet;
-    not at a confirmed sheet, a voided table or a table without games."""
+    not at a confirmed sheet, a voided table or a table without games, nor at another event's
+    open table."""
     event = make_event()
     make_entries(event, 16)
     rnd = make_round(event)
@@ -343,7 +349,12 @@ def test_only_games_of_unconfirmed_counting_sheets_are_marked_provisional(client
         services.record_hand(table=table, data=cego("halbe", 0, 40))
     services.confirm_table(table=confirmed)
     services.void_table(table=voided, reason="unleserlich")
+    elsewhere = make_table()  # another event's open table with a game
+    services.record_hand(table=elsewhere, data=cego("halbe", 0, 40))
     assert provisional_entries(event) == set(open_.seats.values_list("entry_id", flat=True))
+    assert provisional_entries(elsewhere.round.event) == set(
+        elsewhere.seats.values_list("entry_id", flat=True)
+    )
     assert empty.hands.count() == 0
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     url = f"/turnier/{event.slug}/rangliste/"

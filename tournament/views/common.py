@@ -22,6 +22,10 @@ def event_or_404(slug: str) -> Event:
     return get_object_or_404(Event.objects.select_related("season"), slug=slug)
 
 
+def event_by_id_or_404(pk: int) -> Event:
+    return get_object_or_404(Event.objects.select_related("season"), pk=pk)
+
+
 def event_version_or_404(slug: str) -> tuple[int, int]:
     """The event's id and version: what a cached page needs to know whether it is ready. Written
     as SQL once: the ORM built ``event_or_404``'s query anew for every request, half of the time

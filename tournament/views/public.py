@@ -27,7 +27,7 @@ from ..forms import SwapForm, explain, rule_settings, whole_number
 from ..models import Entry, Event, Hand, Player, Round, Season, Seat, TablePhone
 from ..pagecache import CachedPage
 from ..querysets import provisional_entries
-from .common import event_or_404, event_version_or_404, round_or_404
+from .common import event_by_id_or_404, event_or_404, event_version_or_404, round_or_404
 
 
 @require_GET
@@ -71,10 +71,11 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
-    page = _standings_page(request, *event_version_or_404(slug))
+    event_id, version = event_version_or_404(slug)
+    page = _standings_page(request, event_id, version)
 
     def build() -> HttpResponse:
-        event = event_or_404(slug)
+        event = event_by_id_or_404(event_id)
         # a new version: the projector's rows are asked for next, and the standings are at hand
         # (computed under the same lock, unless this is a page of its own: ?page=2, a category)
         rows = _rows_page(request, event.pk, event.version)
@@ -344,8 +345,9 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
 def projector_rows(request: HttpRequest, slug: str) -> HttpResponse:
     """The projector's table body alone, fetched every few seconds by the projector page with
     the ETag of the rows it shows: 304 Not Modified while nothing changed."""
-    page = _rows_page(request, *event_version_or_404(slug))
-    return page.serve(lambda: HttpResponse(_rows(page, event_or_404(slug))))
+    event_id, version = event_version_or_404(slug)
+    page = _rows_page(request, event_id, version)
+    return page.serve(lambda: HttpResponse(_rows(page, event_by_id_or_404(event_id))))
 
 
 # the standings page and the projector's rows are made of the same standings: whichever is asked
@@ -355,8 +357,10 @@ TOGETHER = "standings"
 
 # The two pages every phone and the projector ask for, again and again: a request is told whether
 # its page is ready from the event's id and version alone (``event_version_or_404``), and reads
-# the event itself only when the page is to be built. The key's version is read before the page is
-# computed, so the page shows at least that version (pagecache: "Never stale").
+# the event itself (by its id) only when the page is to be built. The key's version is read before
+# the page is computed, so the page shows at least that version (pagecache: "Never stale"). The
+# page computed along with it is keyed with the version read with the event, which is the key's
+# or a newer one (a game saved in between): the version the next requests ask for.
 
 
 def _standings_page(request: HttpRequest, event_id: int, version: int) -> CachedPage:
