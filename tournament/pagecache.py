@@ -5,7 +5,8 @@ they change at most once for each game saved. A page of this kind (standings, pr
 season, the public table and round pages) is computed from the database once per version of its
 event (``tournament.versions``: every write changes it, in the same transaction) and kept in
 Django's cache (``settings.CACHES``: a folder all gunicorn workers of the laptop share, or Redis or
-memcached for several servers). A request then costs one query: the event's row with its version.
+memcached for several servers). A request then costs one query: the event's version (the
+standings and the projector's rows read it alone, ``views.common.event_version_or_404``).
 
 - **Never stale.** The cache key holds the version read at the start of the request, and the page
   is computed after that read, so a page under a key shows at least that version; a saved game

@@ -107,13 +107,14 @@ def test_the_standings_figures_are_whole_numbers_as_the_database_gives_them(game
     table = make_table(game, 4)
     services.record_hand(table=table, data=A_GAME[game])
     event = table.round.event
-    rows = list(Entry.objects.standings(event, list(event.rounds.all())))
+    standings = Entry.objects.standings(event, list(event.rounds.all()))
+    rows = list(standings)
     assert len(rows) == 4
     assert {row.total for row in rows} != {0}  # the game counted
     # taken as the database gives them: no converter between the row and the page
-    query = Entry.objects.standings(event, list(event.rounds.all())).query
+    annotations = standings.query.annotations
     assert {
-        name: query.annotations[name].get_db_converters(connection) for name in ("total", "rank")
+        name: annotations[name].get_db_converters(connection) for name in ("total", "rank")
     } == {"total": [], "rank": []}
     names = ["total", "rank", "round_1", *[f.name for f in event.game_type.figures]]
     for row in rows:
@@ -293,7 +294,7 @@ def test_the_event_standings_page_costs_six_queries_and_readies_the_projector(cl
     # "last result" line: the projector's rows of this version are computed with the standings,
     # from the same rows (tournament.views.public._ranked)
     assert _queries(client, f"/turnier/{event.slug}/rangliste/") == 6
-    # and the projector then reads them from the cache: the event's row alone
+    # and the projector then reads them from the cache: the event's version alone
     assert _queries(client, f"/turnier/{event.slug}/beamer/zeilen/") == 1
 
 
