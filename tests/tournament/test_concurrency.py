@@ -10,7 +10,7 @@ import threading
 import uuid
 
 import pytest
-from django.db import close_old_connections, connection
+from django.db import OperationalError, close_old_connections, connection, transaction
 from django.utils import translation
 
 from tests.factories import cego, make_entries, make_event, make_round, make_table
@@ -188,3 +188,80 @@ def test_four_concurrent_confirms_of_a_result_import_store_each_game_once():
         numbers = list(Hand.objects.filter(table=table).values_list("number", flat=True))
         assert sorted(numbers) == [1, 2, 3, 4, 5]
         assert Result.objects.filter(table=table).count() == 20
+
+
+postgresql_only = pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="SQLite's writers take turns for the whole transaction (tournament.sqlite)",
+)
+
+
+def _holding_a_game_open(table, held: threading.Event, release: threading.Event) -> None:
+    """A game being stored at ``table``, held at the moment its locks are taken."""
+    try:
+        with transaction.atomic():
+            services._table_for_a_game(table)
+            held.set()
+            assert release.wait(30), "the test never let the held game go"
+    finally:
+        connection.close()
+
+
+def _wait_for_locks_at_most(seconds: float) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(f"SET lock_timeout = '{int(seconds * 1000)}ms'")
+
+
+@postgresql_only
+def test_two_tables_of_one_event_store_their_games_at_the_same_moment():
+    """A game waits for another table's game only while the event's version changes at the end
+    of it, not for the whole of it: the hall's 36 tables post at once (issue 13)."""
+    event = make_event()
+    make_entries(event, 8)
+    first, second = make_round(event).tables.order_by("number")
+    held, release = threading.Event(), threading.Event()
+    other = threading.Thread(target=_holding_a_game_open, args=(first, held, release))
+    other.start()
+    try:
+        assert held.wait(30)
+        _wait_for_locks_at_most(5)
+        hand = services.record_hand(table=second, data=cego("halbe", 0, 47))
+        assert hand.number == 1
+        assert not release.is_set()  # the other table's game was open the whole time
+    finally:
+        release.set()
+        other.join(30)
+        with connection.cursor() as cursor:
+            cursor.execute("RESET lock_timeout")
+    assert Result.objects.filter(table=second).count() == 4
+
+
+@postgresql_only
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda t: services.change_event_settings(
+            event=t.round.event, values={"rules": {"win_threshold": 34}}, reason="Hausregel"
+        ),
+        lambda t: services.close_round(round=t.round),
+    ],
+    ids=["a rule change", "the round's close"],
+)
+def test_a_rule_change_or_a_round_close_waits_for_a_game_being_stored(change):
+    """The game is scored under the rules it is stored with: a rule change that rescores the
+    event (or the round's close) cannot cross it."""
+    table = make_table(hands_per_round={"4": 1})
+    held, release = threading.Event(), threading.Event()
+    other = threading.Thread(target=_holding_a_game_open, args=(table, held, release))
+    other.start()
+    try:
+        assert held.wait(30)
+        _wait_for_locks_at_most(0.5)
+        with pytest.raises(OperationalError) as waited:
+            change(table)
+        assert waited.value.__cause__.sqlstate == "55P03"  # lock_not_available: it waited
+    finally:
+        release.set()
+        other.join(30)
+        with connection.cursor() as cursor:
+            cursor.execute("RESET lock_timeout")

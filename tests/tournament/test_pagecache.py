@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import Client, RequestFactory
 from django.utils import translation
 
@@ -187,6 +187,30 @@ def test_a_write_changes_the_version_once_however_many_rows_it_touches():
     event = table.round.event
     before = Event.objects.get(pk=event.pk).version
     services.record_hand(table=table, data=cego("eine", 1, 41))  # a hand, its 4 results, a draw
+    assert Event.objects.get(pk=event.pk).version == before + 1
+
+
+@real_transactions
+def test_a_saved_game_changes_the_version_at_its_end_and_a_refused_one_not_at_all():
+    """A saved game writes the event's and the season's versions after its rows, in its own
+    transaction (versions.at_the_end): the rows other tables' games wait for are held for the
+    last statements only. A game refused half-way changes nothing."""
+    table = started()
+    event = table.round.event
+    before = Event.objects.get(pk=event.pk).version
+    statements: list[str] = []
+
+    def note(execute, sql, params, many, context):
+        statements.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(note):
+        services.record_hand(table=table, data=cego("eine", 1, 41))
+    versions_at = [i for i, sql in enumerate(statements) if "SET version = version + 1" in sql]
+    assert versions_at == [len(statements) - 2, len(statements) - 1], statements
+    assert Event.objects.get(pk=event.pk).version == before + 1
+    with pytest.raises(services.Refused):
+        services.record_hand(table=table, data=cego("eine", 1, 200))  # 200 of 120 points
     assert Event.objects.get(pk=event.pk).version == before + 1
 
 

@@ -333,8 +333,11 @@ def test_a_game_from_the_table_link_costs_fourteen_queries_for_the_2nd_game_and_
     # the game and its history row, the season's and the event's versions, the seats, the
     # game's results (a new game has none to delete first), the seats' sums, the event's lots.
     # The message says the results as they were written, without reading them back. BEGIN and
-    # COMMIT are counted too.
-    assert (second, twentieth) == (14 + 2, 14 + 2)
+    # COMMIT are counted too. PostgreSQL asks one more: the round's and the event's rows held
+    # before the table's (services._table_for_a_game), so that two tables' games are stored at
+    # the same moment.
+    held = 1 if connection.vendor == "postgresql" else 0
+    assert (second, twentieth) == (14 + held + 2, 14 + held + 2)
     assert table.hands.count() == 20
 
 
