@@ -46,6 +46,7 @@ from .models import (
     TablePhone,
     Team,
 )
+from .querysets import Prepared
 from .sheets import dealer_for, read_sheet, read_sheets
 
 User = AbstractBaseUser | AnonymousUser | None
@@ -595,12 +596,27 @@ def preview_hand(
     return [seat.points for seat in last]
 
 
+HAND = Hand._meta.db_table
+
+
+def _one_column(sql: str, *values: Any) -> list[Any]:
+    """A column of a read written out in SQL (a model's values are given by their id): the reads
+    of every saved game, whose SQL the ORM took longer to build than to run (issue 13)."""
+    return [row[0] for row in _rows(sql, *values)]
+
+
+def _rows(sql: str, *values: Any) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [getattr(value, "pk", value) for value in values])
+        return cursor.fetchall()
+
+
 def next_game_number(table: Table, hands: Sequence[Hand] | None = None) -> int:
     """The table's first free game number (``hands``: its stored hands, if read already)."""
     taken = (
         {h.number for h in hands}
         if hands is not None
-        else set(table.hands.values_list("number", flat=True))
+        else set(_one_column(f"SELECT number FROM {HAND} WHERE table_id = %s", table))
     )
     number = 1
     while number in taken:
@@ -646,18 +662,28 @@ def _table_for_a_game(table: Table) -> Table:
     if connection.features.has_select_for_update_of:
         with connection.cursor() as cursor:
             cursor.execute(LOCK_ROUND_AND_EVENT, [table.round_id])
-        return (
-            Table.objects.select_for_update(of=("self",))
-            .select_related("round__event")
-            .get(pk=table.pk)
-        )
-    return _locked_table(table)
+        found = GAME_TABLE.first(table.pk)
+    else:
+        found = LOCKED_TABLE.first(table.pk)
+    if found is None:
+        raise Table.DoesNotExist
+    return found
 
 
 LOCK_ROUND_AND_EVENT = (
     f"SELECT 1 FROM {Round._meta.db_table} r JOIN {Event._meta.db_table} e ON e.id = r.event_id "
     "WHERE r.id = %s FOR KEY SHARE"
 )
+GAME_TABLE = Prepared(
+    lambda pk: (
+        Table.objects.select_for_update(of=("self",)).select_related("round__event").filter(pk=pk)
+    )
+)
+LOCKED_TABLE = Prepared(
+    lambda pk: Table.objects.select_for_update().select_related("round__event").filter(pk=pk)
+)
+# a table's games in order, read under its lock for each saved game
+TABLE_HANDS = Prepared(lambda table_id: Hand.objects.filter(table_id=table_id).order_by("number"))
 
 
 def record_hand(
@@ -718,14 +744,14 @@ def _store_hand(
     # the table's hands, read once under the lock: the form's key, the next number and the replay
     # are all answered from them (each was a query of its own, inside the write lock of every
     # saved game)
-    hands = list(Hand.objects.filter(table=table).order_by("number"))
+    hands = TABLE_HANDS.all(table.pk)
     if key is not None:
         earlier = next((h for h in hands if h.submission_key == key), None)
         if earlier is not None:
             if earlier.data != _as_stored(data):
                 raise AlreadySaved(earlier)
             return earlier
-        if Hand.history.filter(table_id=table.pk, submission_key=key).exists():
+        if _taken_back(table, key):
             # the form's game was stored and taken back since: sending the page again (the
             # browser's back button, a retry) must not bring it back
             raise Refused(
@@ -779,6 +805,16 @@ def _store_hand(
     # the results as stored, for the message that says them (no query to read them back)
     hand.seat_points = [row.points for row in rows if row.hand is hand]
     return hand
+
+
+def _taken_back(table: Table, key: uuid.UUID) -> bool:
+    """Whether a game of the table was stored with the form's key and then taken back (deleted
+    or replaced by a correction): its key is in the games' history."""
+    history = Hand.history.model
+    value = history._meta.get_field("submission_key").get_db_prep_value(key, connection)
+    table_name = history._meta.db_table
+    sql = f"SELECT 1 FROM {table_name} WHERE table_id = %s AND submission_key = %s"
+    return bool(_one_column(sql, table, value))
 
 
 def note_phone(*, table: Table, waiting: int, refused: int, refusal: str = "") -> None:
@@ -1068,7 +1104,8 @@ def rescore_table(
     event = table.round.event
     if hands is None:
         hands = list(Hand.objects.filter(table=table).order_by("number"))
-    seats = dict(Seat.objects.filter(table=table).values_list("position", "entry_id"))
+    seat = Seat._meta.db_table
+    seats = dict(_rows(f"SELECT position, entry_id FROM {seat} WHERE table_id = %s", table))
     rows = _result_rows(event, event.full_rules(), table, hands, seats, from_number)
     # by hand id, not through a join to the hands: a plain indexed DELETE on every database
     # (PostgreSQL planned the joined form badly on freshly filled tables)
@@ -1311,7 +1348,11 @@ def decide_by_lot(
 def lapse_stale_lots(*, event: Event, user: User = None) -> list[LotDraw]:
     """A draw by lot splits the tie it was drawn for, and no other (issue 10): once the drawn
     players no longer share the tied figures, or someone else now shares them, the lot stops
-    counting and the tie shows again. One query when the event has no live draw."""
+    counting and the tie shows again. One query when the event has no live draw, written out in SQL
+    (a saved game asks it)."""
+    sql = f"SELECT id FROM {LotDraw._meta.db_table} WHERE event_id = %s AND lapsed_at IS NULL"
+    if not _one_column(sql, event):
+        return []
     # locked: two tables' games stored at the same moment (``_table_for_a_game``) lapse a draw
     # once, the second looks at it after the first's commit
     live = [

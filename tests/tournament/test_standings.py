@@ -10,6 +10,7 @@ import pytest
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import connection
+from django.db.models.sql.compiler import SQLCompiler
 from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 from django.utils.html import escape
@@ -24,8 +25,8 @@ from tests.factories import (
     make_table,
 )
 from tournament import services, standings
-from tournament.models import Entry, Event, Player, Round, Team
-from tournament.querysets import provisional_entries
+from tournament.models import Entry, Event, Hand, Player, Round, Table, Team
+from tournament.querysets import Prepared, provisional_entries
 
 pytestmark = pytest.mark.django_db
 
@@ -339,6 +340,55 @@ def test_a_game_from_the_table_link_costs_fourteen_queries_for_the_2nd_game_and_
     held = 1 if connection.vendor == "postgresql" else 0
     assert (second, twentieth) == (14 + held + 2, 14 + held + 2)
     assert table.hands.count() == 20
+
+
+def _same_rows(read, expected) -> None:
+    """Two instances of a model hold the same values, of the same types, field by field."""
+    assert type(read) is type(expected)
+    for field in type(read)._meta.concrete_fields:
+        mine, theirs = getattr(read, field.attname), getattr(expected, field.attname)
+        assert (mine, type(mine)) == (theirs, type(theirs)), field.name
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_read_written_once_gives_what_the_orm_gives_and_builds_no_sql_again(
+    django_assert_num_queries, monkeypatch
+):
+    """The reads of every saved game (querysets.Prepared): their instances are the ORM's, every
+    value converted as the ORM converts it (the event's rules from JSON, dates, yes/no), the
+    joined rows included; a later run asks one query and builds no SQL."""
+    table = make_table()
+    services.record_hand(table=table, data=cego("halbe", 0, 47))
+    read = Prepared(lambda pk: Table.objects.select_related("round__event").filter(pk=pk))
+    found = read.first(table.pk)
+    expected = Table.objects.select_related("round__event").get(pk=table.pk)
+    _same_rows(found, expected)
+    _same_rows(found.round, expected.round)
+    _same_rows(found.round.event, expected.round.event)
+    assert found.round.event.full_rules() == expected.round.event.full_rules()
+    assert found.round.event._season_at_load == expected.round.event.season_id  # its from_db
+    hands = services.TABLE_HANDS.all(table.pk)
+    assert len(hands) == 1
+    _same_rows(hands[0], Hand.objects.get(table=table))
+
+    other = make_table()
+    slug = Event.objects.get(rounds__tables=other).slug
+
+    def built(*args, **kwargs):
+        raise AssertionError("the SQL was built again")
+
+    monkeypatch.setattr(SQLCompiler, "as_sql", built)
+    with django_assert_num_queries(1):
+        again = read.first(other.pk)
+        assert again.round.event.slug == slug  # no query: read with the table
+    assert read.first(0) is None
+    monkeypatch.undo()
+    found.voided, found.void_reason = True, "unleserlich"
+    found.save()  # an instance read this way is saved as any other
+    assert Table.objects.get(pk=table.pk).void_reason == "unleserlich"
+    shifted = Prepared(lambda pk: Table.objects.filter(pk=pk + 1))
+    with pytest.raises(ValueError, match="parameters"):
+        shifted.first(table.pk)
 
 
 def test_only_games_of_unconfirmed_counting_sheets_are_marked_provisional(client):

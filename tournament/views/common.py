@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from .. import access
 from ..models import Event, Round, Seat, Table
+from ..querysets import Prepared
 
 SEED_MAX = 2**62  # draw seeds are stored in a 64-bit column
 
@@ -69,9 +70,16 @@ def refused(request: HttpRequest, exc: Exception) -> None:
     messages.error(request, str(exc))
 
 
+# read for every table sheet and every saved game
+TABLE_SEATS = Prepared(
+    lambda table_id: (
+        Seat.objects.filter(table_id=table_id).select_related("entry__player").order_by("position")
+    )
+)
+
+
 def table_players(table: Table) -> list[str]:
-    seats = Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
-    return [str(s.entry.player) for s in seats]
+    return [str(s.entry.player) for s in TABLE_SEATS.all(table.pk)]
 
 
 def xlsx_response(content: bytes, filename: str) -> HttpResponse:

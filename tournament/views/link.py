@@ -29,18 +29,20 @@ from .. import access, services
 from ..formatting import describe_hand
 from ..forms import ReasonForm, whole_number
 from ..models import Hand, Round, Table
+from ..querysets import Prepared
 from ..sheets import dealer_for
 from .common import refused, table_players
 from .sheets import _sheet, _stored_results, enter_hand
 
+# read for every request of a table link, every saved game too
+LINK_TABLE = Prepared(
+    lambda token: Table.objects.select_related("round__event").filter(token=token)
+)
+
 
 def _link_table(request: HttpRequest, token: str) -> Table:
     """The table of a link; the request remembers it and the phone, so the history names both."""
-    table = (
-        Table.objects.select_related("round__event").filter(token=token).first()
-        if 16 <= len(token) <= 64
-        else None
-    )
+    table = LINK_TABLE.first(token) if 16 <= len(token) <= 64 else None
     if table is None:
         raise Http404
     request.table_link = table
