@@ -93,18 +93,13 @@ def _loader(
             return None
         if from_db:
             obj = model.from_db(db, attnames, values)
-            for build, local_setter, remote_setter in related:
-                other = build(row)
-                local_setter(obj, other)
-                if other is not None:
-                    remote_setter(other, obj)
-            return obj
-        obj = model.__new__(model)
-        state = ModelState()
-        state.adding = False
-        state.db = db
-        obj.__dict__.update(zip(attnames, values, strict=True))
-        obj.__dict__["_state"] = state
+        else:
+            obj = model.__new__(model)
+            state = ModelState()
+            state.adding = False
+            state.db = db
+            obj.__dict__.update(zip(attnames, values, strict=True))
+            obj.__dict__["_state"] = state
         for build, local_setter, remote_setter in related:
             other = build(row)
             local_setter(obj, other)

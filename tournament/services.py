@@ -6,6 +6,7 @@ scoring engine sees every hand and the result cache never drifts from the hands.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import uuid
@@ -18,7 +19,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Max, Sum
+from django.db.models import Max, Model, Sum
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
@@ -807,10 +808,16 @@ def _store_hand(
     return hand
 
 
+@functools.cache
+def _hand_history() -> type[Model]:
+    """The games' history model (``Hand.history`` builds a manager class on every access)."""
+    return Hand.history.model
+
+
 def _taken_back(table: Table, key: uuid.UUID) -> bool:
     """Whether a game of the table was stored with the form's key and then taken back (deleted
     or replaced by a correction): its key is in the games' history."""
-    history = Hand.history.model
+    history = _hand_history()
     value = history._meta.get_field("submission_key").get_db_prep_value(key, connection)
     table_name = history._meta.db_table
     sql = f"SELECT 1 FROM {table_name} WHERE table_id = %s AND submission_key = %s"

@@ -64,8 +64,8 @@ _put_off = threading.local()
 
 
 def _changed_already(key: tuple[Any, ...]) -> bool:
-    pending = getattr(_put_off, "changes", None)
-    if pending is not None and any(each[0] == key for each in pending):
+    put_off = getattr(_put_off, "changes", None)
+    if put_off is not None and any(each[0] == key for each in put_off):
         return True
     if not connection.in_atomic_block:
         return False
@@ -107,9 +107,9 @@ def at_the_end() -> Iterator[None]:
 def _bump(key: tuple[Any, ...], events: QuerySet, seasons: QuerySet | None) -> None:
     if _changed_already(key):
         return
-    pending = getattr(_put_off, "changes", None)
-    if pending is not None:
-        pending.append((key, events, seasons))
+    put_off = getattr(_put_off, "changes", None)
+    if put_off is not None:
+        put_off.append((key, events, seasons))
         return
     from .models import Event, Season
 
