@@ -92,8 +92,19 @@ class SeasonAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
 
 
+class LocksItsRow:
+    """A change saved here first locks the row, as the services do (the admin's page runs in a
+    transaction): on PostgreSQL a game being stored holds its round's and event's rows shared
+    (``services._table_for_a_game``), and a plain UPDATE would not wait for it."""
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        if change:
+            list(type(obj).objects.select_for_update().filter(pk=obj.pk).values_list("pk"))
+        super().save_model(request, obj, form, change)
+
+
 @admin.register(Event)
-class EventAdmin(NoRevert, SimpleHistoryAdmin):
+class EventAdmin(LocksItsRow, NoRevert, SimpleHistoryAdmin):
     """The game and the rule settings of an existing event change on its edit page only: that page
     rescores the stored games and keeps the reason in the event's history."""
 
@@ -131,7 +142,7 @@ class EntryAdmin(NoRevert, SimpleHistoryAdmin):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(LocksItsRow, admin.ModelAdmin):
     list_display = ["event", "number", "status", "seed", "repeat_meetings"]
     list_filter = ["status"]
 

@@ -17,6 +17,7 @@ from django.db.models.base import ModelState
 from django.db.models.expressions import BaseExpression, CombinedExpression
 from django.db.models.functions import Coalesce, Rank
 from django.db.models.query import ModelIterable
+from django.db.transaction import TransactionManagementError
 
 if TYPE_CHECKING:
     from .games.base import GameType
@@ -119,13 +120,14 @@ class Prepared:
     ORM took longer to build the SQL than the database took to answer it (about 1 ms of CPU
     each for a table with its round and event, or a table's players; issue 13). ``build``'s
     values must be the statement's parameters, in their order, as the database takes them
-    (numbers and text): checked when the SQL is written."""
+    (numbers and text): checked when the SQL is written; later values go to the database as they
+    are, unprepared."""
 
     def __init__(self, build: Callable[..., models.QuerySet]) -> None:
         self.build = build
-        self._written: dict[str, tuple[str, list, Callable[[tuple], Any]]] = {}
+        self._written: dict[str, tuple[str, list, Callable[[tuple], Any], bool]] = {}
 
-    def _statement(self, values: tuple) -> tuple[str, list, Callable[[tuple], Any]]:
+    def _statement(self, values: tuple) -> tuple[str, list, Callable[[tuple], Any], bool]:
         key = f"{connection.alias}:{connection.vendor}"
         written = self._written.get(key)
         if written is None:
@@ -139,12 +141,17 @@ class Prepared:
                 sql,
                 list(compiler.get_converters(fields).items()),
                 _loader(compiler.klass_info, compiler.select, queryset.db, from_db=True),
+                bool(queryset.query.select_for_update),
             )
             self._written[key] = written
         return written
 
     def all(self, *values: Any) -> list[Any]:
-        sql, converters, load = self._statement(values)
+        sql, converters, load, locks = self._statement(values)
+        if locks and connection.get_autocommit():  # as the ORM refuses it, every time
+            raise TransactionManagementError(
+                "select_for_update cannot be used outside a transaction"
+            )
         with connection.cursor() as cursor:
             cursor.execute(sql, values)
             rows = cursor.fetchall()

@@ -638,14 +638,21 @@ def _check_table_open(table: Table, *, new: bool) -> None:
 
 
 def _locked_table(table: Table) -> Table:
-    """The table, its round and its event, locked for the rest of the transaction. On PostgreSQL
-    ``FOR UPDATE`` with the joins locks the round's and the event's rows too, and that is wanted:
-    a game being stored and a change of the event's rules, or the round's close, wait for each
-    other instead of crossing (each of those locks the event's or the round's row first). It also
-    keeps one order of locks with the event's settings: the event's row first, then its season's
-    (``versions``), so the two cannot deadlock. Locking the table's row alone was measured and
-    taken back: the HTTP figure on PostgreSQL was no better (2026-12-01)."""
-    return Table.objects.select_for_update().select_related("round__event").get(pk=table.pk)
+    """The table, its round and its event, locked for the rest of the transaction: a change of a
+    table's games, its confirmation, its void. Every lock on a table's rows is taken in one
+    order, the round's and the event's rows first, then the table's (as a new game takes them,
+    ``_table_for_a_game``, and a rule change or a round's close); taken the other way round, a
+    service holding its table and waiting for the round, and a game holding the round and
+    waiting for that table, would wait for each other for ever (PostgreSQL would end one of them
+    with an error)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(LOCK_ROUND_AND_EVENT.format(mode="UPDATE"), [table.round_id])
+        found = GAME_TABLE.first(table.pk)
+        if found is None:
+            raise Table.DoesNotExist(f"table {table.pk}")
+        return found
+    return Table.objects.select_related("round__event").get(pk=table.pk)
 
 
 def _table_for_a_game(table: Table) -> Table:
@@ -653,36 +660,38 @@ def _table_for_a_game(table: Table) -> Table:
 
     On PostgreSQL the round's and the event's rows are held with ``FOR KEY SHARE``, which other
     games share: the games of two tables are stored at the same moment, while a change of the
-    event's rules or the round's close (``FOR UPDATE`` of the event's or the round's row) waits
-    for them and they for it. Taken before the table's row, in the order of those changes. The
-    games of one event meet only at the change of the event's version, put off to the end of the
-    game's transaction (``versions.at_the_end``). With the event's row locked for the whole
-    game, as ``_locked_table`` does, a game waited 7 ms (median) and 50 ms (p95) for the games
-    of other tables under the HTTP figure's load (issue 13). SQLite's writers take turns for the
-    whole transaction anyway (``tournament.sqlite``)."""
-    if connection.features.has_select_for_update_of:
+    event's rules, the round's close or a service on a table (``FOR UPDATE`` of the round's or
+    the event's row, ``_locked_table``) waits for them and they for it. Taken before the table's
+    row, in the order of those. Games of one event meet at the end of their transactions, where
+    the event's and its season's versions change (``versions.at_the_end``), and at the event's
+    live draws by lot, if it has any. With the event's row locked for the whole game, a game
+    waited 7 ms (median) and 50 ms (p95) for the games of other tables under the HTTP figure's
+    load (issue 13). A service waiting for the round's or the event's row goes on once no game of
+    the event is being stored (at ten times the hall's rate a game is stored in about 15 ms, a
+    few times a second). SQLite's writers take turns for the whole transaction anyway
+    (``tournament.sqlite``)."""
+    if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute(LOCK_ROUND_AND_EVENT, [table.round_id])
+            cursor.execute(LOCK_ROUND_AND_EVENT.format(mode="KEY SHARE"), [table.round_id])
         found = GAME_TABLE.first(table.pk)
     else:
-        found = LOCKED_TABLE.first(table.pk)
+        found = TABLE_WITH_EVENT.first(table.pk)
     if found is None:
-        raise Table.DoesNotExist
+        raise Table.DoesNotExist(f"table {table.pk}")
     return found
 
 
+# the round's and the event's rows of a table's round, locked before the table's (PostgreSQL)
 LOCK_ROUND_AND_EVENT = (
     f"SELECT 1 FROM {Round._meta.db_table} r JOIN {Event._meta.db_table} e ON e.id = r.event_id "
-    "WHERE r.id = %s FOR KEY SHARE"
+    "WHERE r.id = %s FOR {mode}"
 )
 GAME_TABLE = Prepared(
     lambda pk: (
         Table.objects.select_for_update(of=("self",)).select_related("round__event").filter(pk=pk)
     )
 )
-LOCKED_TABLE = Prepared(
-    lambda pk: Table.objects.select_for_update().select_related("round__event").filter(pk=pk)
-)
+TABLE_WITH_EVENT = Prepared(lambda pk: Table.objects.select_related("round__event").filter(pk=pk))
 # a table's games in order, read under its lock for each saved game
 TABLE_HANDS = Prepared(lambda table_id: Hand.objects.filter(table_id=table_id).order_by("number"))
 

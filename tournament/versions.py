@@ -116,20 +116,24 @@ def _bump(key: tuple[Any, ...], events: QuerySet, seasons: QuerySet | None) -> N
     if key[0] == "event" and seasons is None:
         # one event and its season, the change of every saved game: written out in SQL, as the
         # seats' sums are (services.sum_seats); the ORM's form of the season's statement (a join
-        # in a subquery) took longer to build than both statements take to run
+        # in a subquery) took longer to build than both statements take to run. Every change
+        # locks the event's row first, then the season's (a save of the event does so by its own
+        # UPDATE): a game changes them at its end (``at_the_end``) holding the event's row only
+        # shared before, and the other order could cross a change of the event at that moment
         event, season = Event._meta.db_table, Season._meta.db_table
         with connection.cursor() as cursor:
+            cursor.execute(f"UPDATE {event} SET version = version + 1 WHERE id = %s", [key[1]])
             cursor.execute(
                 f"UPDATE {season} SET version = version + 1 "
                 f"WHERE id IN (SELECT season_id FROM {event} WHERE id = %s)",
                 [key[1]],
             )
-            cursor.execute(f"UPDATE {event} SET version = version + 1 WHERE id = %s", [key[1]])
     else:
         if seasons is None:
             seasons = Season.objects.filter(events__in=events.values("pk"))
-        seasons.update(version=F("version") + 1)
+        # the events' rows before the seasons', as everywhere (above)
         events.update(version=F("version") + 1)
+        seasons.update(version=F("version") + 1)
     if connection.in_atomic_block:
         transaction.on_commit(_Marker(key))
 

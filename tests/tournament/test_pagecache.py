@@ -18,7 +18,7 @@ from django.db import connection, transaction
 from django.test import Client, RequestFactory
 from django.utils import translation
 
-from tests.factories import cego, make_event, make_round, make_season, make_user
+from tests.factories import cego, make_entries, make_event, make_round, make_season, make_user
 from tests.tournament.test_history import ON_A_STARTED_TABLE, PREPARED, started
 from tournament import services
 from tournament.models import Event, Player, Season, Table
@@ -191,12 +191,14 @@ def test_a_write_changes_the_version_once_however_many_rows_it_touches():
 
 
 @real_transactions
-def test_a_saved_game_changes_the_version_at_its_end_and_a_refused_one_not_at_all():
+def test_a_saved_game_changes_the_version_at_its_end_and_a_failed_one_not_at_all(monkeypatch):
     """A saved game writes the event's and the season's versions after its rows, in its own
     transaction (versions.at_the_end): the rows other tables' games wait for are held for the
-    last statements only. A game refused half-way changes nothing."""
-    table = started()
-    event = table.round.event
+    last statements only. A game that fails after its first rows are written changes nothing,
+    and the next game changes the version again."""
+    event = make_event(hands_per_round={"4": 24})
+    make_entries(event, 4)
+    table = make_round(event).tables.get()
     before = Event.objects.get(pk=event.pk).version
     statements: list[str] = []
 
@@ -209,9 +211,18 @@ def test_a_saved_game_changes_the_version_at_its_end_and_a_refused_one_not_at_al
     versions_at = [i for i, sql in enumerate(statements) if "SET version = version + 1" in sql]
     assert versions_at == [len(statements) - 2, len(statements) - 1], statements
     assert Event.objects.get(pk=event.pk).version == before + 1
-    with pytest.raises(services.Refused):
-        services.record_hand(table=table, data=cego("eine", 1, 200))  # 200 of 120 points
+
+    def broken(table):
+        raise RuntimeError("the disk is full")
+
+    monkeypatch.setattr(services, "sum_seats", broken)  # after the game and its results
+    with pytest.raises(RuntimeError):
+        services.record_hand(table=table, data=cego("halbe", 2, 50))
     assert Event.objects.get(pk=event.pk).version == before + 1
+    assert table.hands.count() == 1  # the failed game is gone with its transaction
+    monkeypatch.undo()
+    services.record_hand(table=table, data=cego("halbe", 2, 50))
+    assert Event.objects.get(pk=event.pk).version == before + 2
 
 
 @real_transactions
