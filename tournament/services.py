@@ -1332,6 +1332,9 @@ def decide_by_lot(
     of the same players, replaces the earlier one."""
     if len(entries) < 2 or len({e.pk for e in entries}) < len(entries):
         raise Refused(_("Choose at least two tied players for a draw by lot."))
+    # the event's row first, as every change of the event: the tie is read while no game of the
+    # event is being stored, and no game crosses the draw (``_table_for_a_game``)
+    event = Event.objects.select_for_update().get(pk=event.pk)
     keys = _tie_keys(event)
     ties = {keys.get(e.start_number) for e in entries}
     if len(ties) != 1 or None in ties:
