@@ -726,21 +726,8 @@ class _SameMoment(Exception):
 
 
 @transaction.atomic
+@versions.at_the_end()
 def _record_hand(
-    *,
-    table: Table,
-    data: dict[str, Any],
-    user: User,
-    submission_key: uuid.UUID | str | None,
-    number: int | None,
-) -> Hand:
-    with versions.at_the_end():
-        return _store_hand(
-            table=table, data=data, user=user, submission_key=submission_key, number=number
-        )
-
-
-def _store_hand(
     *,
     table: Table,
     data: dict[str, Any],

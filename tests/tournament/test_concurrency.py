@@ -9,6 +9,8 @@ from __future__ import annotations
 import threading
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from django.db import OperationalError, close_old_connections, connection, transaction
@@ -208,6 +210,24 @@ def _holding_a_game_open(table, held: threading.Event, release: threading.Event)
         connection.close()
 
 
+@contextmanager
+def _a_game_held_open(table, lock_timeout: float) -> Iterator[None]:
+    """While the block runs, a game at ``table`` holds its locks in another thread; this
+    thread's statements wait at most ``lock_timeout`` seconds for a lock."""
+    held, release = threading.Event(), threading.Event()
+    other = threading.Thread(target=_holding_a_game_open, args=(table, held, release))
+    other.start()
+    try:
+        assert held.wait(30)
+        _wait_for_locks_at_most(lock_timeout)
+        yield
+    finally:
+        release.set()
+        other.join(30)
+        with connection.cursor() as cursor:
+            cursor.execute("RESET lock_timeout")
+
+
 def _wait_for_locks_at_most(seconds: float) -> None:
     with connection.cursor() as cursor:
         cursor.execute(f"SET lock_timeout = '{int(seconds * 1000)}ms'")
@@ -220,19 +240,9 @@ def test_two_tables_of_one_event_store_their_games_at_the_same_moment():
     event = make_event()
     make_entries(event, 8)
     first, second = make_round(event).tables.order_by("number")
-    held, release = threading.Event(), threading.Event()
-    other = threading.Thread(target=_holding_a_game_open, args=(first, held, release))
-    other.start()
-    try:
-        assert held.wait(30)
-        _wait_for_locks_at_most(5)
+    with _a_game_held_open(first, lock_timeout=5):
         hand = services.record_hand(table=second, data=cego("halbe", 0, 47))
-        assert hand.number == 1
-    finally:
-        release.set()
-        other.join(30)
-        with connection.cursor() as cursor:
-            cursor.execute("RESET lock_timeout")
+    assert hand.number == 1
     assert Result.objects.filter(table=second).count() == 4
 
 
@@ -251,20 +261,9 @@ def test_a_rule_change_or_a_round_close_waits_for_a_game_being_stored(change):
     """The game is scored under the rules it is stored with: a rule change that rescores the
     event (or the round's close) cannot cross it."""
     table = make_table(hands_per_round={"4": 1})
-    held, release = threading.Event(), threading.Event()
-    other = threading.Thread(target=_holding_a_game_open, args=(table, held, release))
-    other.start()
-    try:
-        assert held.wait(30)
-        _wait_for_locks_at_most(0.5)
-        with pytest.raises(OperationalError) as waited:
-            change(table)
-        assert waited.value.__cause__.sqlstate == "55P03"  # lock_not_available: it waited
-    finally:
-        release.set()
-        other.join(30)
-        with connection.cursor() as cursor:
-            cursor.execute("RESET lock_timeout")
+    with _a_game_held_open(table, lock_timeout=0.5), pytest.raises(OperationalError) as waited:
+        change(table)
+    assert waited.value.__cause__.sqlstate == "55P03"  # lock_not_available: it waited
 
 
 @postgresql_only
@@ -277,9 +276,6 @@ def test_a_game_and_a_service_on_another_table_of_the_round_do_not_wait_for_each
     event = make_event()
     make_entries(event, 8)
     first, second = make_round(event).tables.order_by("number")
-    held, release = threading.Event(), threading.Event()
-    other = threading.Thread(target=_holding_a_game_open, args=(first, held, release))
-    other.start()
     voided: list[BaseException | None] = []
 
     def void() -> None:
@@ -292,18 +288,11 @@ def test_a_game_and_a_service_on_another_table_of_the_round_do_not_wait_for_each
             connection.close()
 
     voiding = threading.Thread(target=void)
-    try:
-        assert held.wait(30)
+    with _a_game_held_open(first, lock_timeout=5):
         voiding.start()
         _wait_until_waiting(1)  # the void waits for the game at the first table
-        _wait_for_locks_at_most(5)
         services.record_hand(table=second, data=cego("halbe", 0, 47))
-    finally:
-        release.set()
-        other.join(30)
-        voiding.join(30)
-        with connection.cursor() as cursor:
-            cursor.execute("RESET lock_timeout")
+    voiding.join(30)
     assert voided == [None]
     assert Table.objects.get(pk=second.pk).voided
 
