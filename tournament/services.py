@@ -645,14 +645,7 @@ def _locked_table(table: Table) -> Table:
     service holding its table and waiting for the round, and a game holding the round and
     waiting for that table, would wait for each other for ever (PostgreSQL would end one of them
     with an error)."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(LOCK_ROUND_AND_EVENT.format(mode="UPDATE"), [table.round_id])
-        found = GAME_TABLE.first(table.pk)
-        if found is None:
-            raise Table.DoesNotExist(f"table {table.pk}")
-        return found
-    return Table.objects.select_related("round__event").get(pk=table.pk)
+    return _table_locked(table, "UPDATE")
 
 
 def _table_for_a_game(table: Table) -> Table:
@@ -670,9 +663,16 @@ def _table_for_a_game(table: Table) -> Table:
     the event is being stored (at ten times the hall's rate a game is stored in about 15 ms, a
     few times a second). SQLite's writers take turns for the whole transaction anyway
     (``tournament.sqlite``)."""
+    return _table_locked(table, "KEY SHARE")
+
+
+def _table_locked(table: Table, round_and_event: str) -> Table:
+    """The table with its round and event, read after the round's and the event's rows are
+    locked in the mode given (``UPDATE`` or ``KEY SHARE``) and then the table's row ``FOR UPDATE``
+    (PostgreSQL; SQLite's writers take turns for the whole transaction)."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute(LOCK_ROUND_AND_EVENT.format(mode="KEY SHARE"), [table.round_id])
+            cursor.execute(LOCK_ROUND_AND_EVENT.format(mode=round_and_event), [table.round_id])
         found = GAME_TABLE.first(table.pk)
     else:
         found = TABLE_WITH_EVENT.first(table.pk)
