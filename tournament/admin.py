@@ -142,7 +142,11 @@ class EntryAdmin(NoRevert, SimpleHistoryAdmin):
 
 
 @admin.register(Round)
-class RoundAdmin(LocksItsRow, admin.ModelAdmin):
+class RoundAdmin(ReadOnly, admin.ModelAdmin):
+    """Read-only: a round is added, drawn, started and closed on the director's pages, which check
+    what each step needs (a round is closed only when every table has entered its games). Its
+    event and number place its results in the standings' columns, its seed is the draw's."""
+
     list_display = ["event", "number", "status", "seed", "repeat_meetings"]
     list_filter = ["status"]
 

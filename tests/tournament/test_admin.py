@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from tests.factories import cego, make_entries, make_event, make_table
 from tournament import services
-from tournament.models import Entry, Event, Hand, LotDraw, Result, Seat, Table
+from tournament.models import Entry, Event, Hand, LotDraw, Result, Round, Seat, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -113,6 +113,19 @@ def test_an_events_game_and_rules_are_read_only_in_the_admin(admin: Client, play
     assert response.status_code == 302
     event.refresh_from_db()
     assert (event.name, event.game, event.rules) == ("Umbenannt", "cego", {})
+
+
+def test_a_round_cannot_be_closed_added_or_deleted_in_the_admin(admin: Client, played: Table):
+    rnd = played.round
+    assert admin.get(change_url(rnd)).status_code == 200  # shown, as the tables are
+    data = {"event": rnd.event_id, "number": 1, "status": Round.Status.CLOSED, "_save": "1"}
+    assert admin.post(change_url(rnd), data).status_code == 403
+    assert admin.get(reverse("admin:tournament_round_add")).status_code == 403
+    delete = reverse("admin:tournament_round_delete", args=[rnd.pk])
+    assert admin.post(delete, {"post": "yes"}).status_code == 403
+    rnd.refresh_from_db()
+    assert rnd.status == Round.Status.PLAYING  # its table has entered one game of many
+    assert Hand.objects.filter(table__round=rnd).count() == 1
 
 
 def test_an_entrys_event_start_number_and_lot_are_read_only_in_the_admin(admin: Client):
