@@ -6,6 +6,7 @@ PostgreSQL server (``DATABASE_URL``).
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 import uuid
@@ -13,7 +14,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import OperationalError, close_old_connections, connection, transaction
+from django.test import Client
+from django.urls import reverse
 from django.utils import translation
 
 from tests.factories import cego, make_entries, make_event, make_round, make_table
@@ -264,6 +268,37 @@ def test_a_rule_change_or_a_round_close_waits_for_a_game_being_stored(change):
     with _a_game_held_open(table, lock_timeout=0.5), pytest.raises(OperationalError) as waited:
         change(table)
     assert waited.value.__cause__.sqlstate == "55P03"  # lock_not_available: it waited
+
+
+@postgresql_only
+def test_the_admins_change_of_an_event_waits_for_a_game_being_stored():
+    """The admin's event page can change what a game is scored and counted with (games per round,
+    the point value, the season): its save locks the event's row as the services do, so a plain
+    UPDATE cannot cross a game that holds the row shared."""
+    table = make_table(hands_per_round={"4": 1})
+    event = table.round.event
+    client = Client()
+    client.force_login(get_user_model().objects.create_superuser("admin", "", "pw-tests-only"))
+    form = {
+        "name": "Umbenannt",
+        "slug": event.slug,
+        "date": event.date.isoformat(),
+        "table_policy": event.table_policy,
+        "target_table_size": event.target_table_size,
+        "hands_per_round": json.dumps({"4": 2}),
+        "rounds_planned": event.rounds_planned,
+        "pairing": event.pairing,
+        "_save": "1",
+    }
+    url = reverse("admin:tournament_event_change", args=[event.pk])
+    with _a_game_held_open(table, lock_timeout=0.5), pytest.raises(OperationalError) as waited:
+        client.post(url, form)
+    assert waited.value.__cause__.sqlstate == "55P03"  # lock_not_available: it waited
+    event.refresh_from_db()
+    assert event.name != "Umbenannt"
+    assert client.post(url, form).status_code == 302  # with no game being stored, it saves
+    event.refresh_from_db()
+    assert (event.name, event.hands_per_round) == ("Umbenannt", {"4": 2})
 
 
 @postgresql_only
