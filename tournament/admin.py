@@ -1,7 +1,7 @@
 """The Django admin for every model.
 
-What the standings are computed from is read-only here: hands, seats, tables, results and draws by
-lot change only through the app's pages and services, where the engine checks every hand, a
+What the standings are computed from is read-only here: rounds, hands, seats, tables, results and
+draws by lot change only through the app's pages and services, where the engine checks every hand, a
 reason is asked and the result cache is rebuilt in the same transaction (issue 10: an admin edit
 left the standings stale and bypassed the engine). An event's game and rule settings change on the
 event's edit page, which rescores the stored games."""
@@ -143,9 +143,10 @@ class EntryAdmin(NoRevert, SimpleHistoryAdmin):
 
 @admin.register(Round)
 class RoundAdmin(ReadOnly, admin.ModelAdmin):
-    """Read-only: a round is added, drawn, started and closed on the director's pages, which check
-    what each step needs (a round is closed only when every table has entered its games). Its
-    event and number place its results in the standings' columns, its seed is the draw's."""
+    """Read-only: a round is added, drawn, started, closed and (until it starts) removed on the
+    director's pages, which check what each step needs (a round is closed only when every table
+    has entered its games). Its event and number place its results in the standings' columns;
+    its seed is the draw's."""
 
     list_display = ["event", "number", "status", "seed", "repeat_meetings"]
     list_filter = ["status"]

@@ -557,6 +557,26 @@ def close_round(*, round: Round) -> Round:
     return rnd
 
 
+@transaction.atomic
+def remove_round(*, round: Round, user: User = None) -> Event:
+    """Remove the event's last round while it has not started: a round added by mistake, or one
+    more than the day has time for (an event is finished only when every round is closed). Its
+    seats, if drawn, go with it, each keeping its history row with the user and the reason, as a
+    new draw does. A started round stays: it has games, or may get them at any moment."""
+    rnd = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
+    if rnd.status not in (Round.Status.DRAFT, Round.Status.SEATED):
+        raise Refused(
+            _("Round %(n)s has started; it can no longer be removed.") % {"n": rnd.number}
+        )
+    if rnd.event.rounds.filter(number__gt=rnd.number).exists():
+        raise Refused(_("Only the last round can be removed; remove the later rounds first."))
+    reason = f"round {rnd.number} removed"
+    for old in [*Seat.objects.filter(round=rnd), *Table.objects.filter(round=rnd)]:
+        _noted(old, user, reason).delete()
+    rnd.delete()
+    return rnd.event
+
+
 # --- hands ------------------------------------------------------------------------------------
 
 

@@ -17,11 +17,13 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 import pytest
+from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.factories import make_entries, make_event, make_player, make_round
+from tests.factories import make_entries, make_event, make_player, make_round, make_user
 from tournament import draw, games, services
 from tournament.models import Entry, Event, Round, Seat
 
@@ -655,6 +657,90 @@ def test_a_late_entry_is_seated_from_round_2():
 
 
 @pytest.mark.django_db
+def test_a_round_added_by_mistake_is_removed_and_the_event_can_be_finished():
+    """One click too many after the last round: the event is finished only when every round is
+    closed, so the director removes the stray round from its seating page."""
+    event = make_event("cego")
+    make_entries(event, 8)
+    play_and_close(make_round(event, seed=1, start=False))
+    stray = services.add_round(event=event)
+    with pytest.raises(services.Refused):
+        services.finish_event(event=event)
+
+    services.remove_round(round=stray)
+    services.finish_event(event=event)
+
+    assert list(event.rounds.values_list("number", "status")) == [(1, Round.Status.CLOSED)]
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+
+
+@pytest.mark.django_db
+def test_a_drawn_round_is_removed_with_its_seats_each_leaving_its_history():
+    event = make_event("cego")
+    make_entries(event, 8)
+    rnd = make_round(event, seed=1, start=False)
+    seat_ids = list(Seat.objects.filter(round=rnd).values_list("pk", flat=True))
+
+    services.remove_round(round=rnd)
+
+    assert not event.rounds.exists()
+    assert not Seat.objects.filter(pk__in=seat_ids).exists()
+    removed = Seat.history.filter(id__in=seat_ids, history_type="-")
+    assert removed.count() == 8
+    assert set(removed.values_list("history_change_reason", flat=True)) == {"round 1 removed"}
+
+
+@pytest.mark.django_db
+def test_a_started_round_or_one_before_the_last_is_not_removed():
+    event = make_event("cego")
+    make_entries(event, 8)
+    playing = make_round(event, seed=1)
+    with pytest.raises(services.Refused) as started:
+        services.remove_round(round=playing)
+    assert mentions(str(started.value), 1)
+
+    seated = make_event("cego")
+    make_entries(seated, 8)
+    first = make_round(seated, seed=1, start=False)
+    Round.objects.create(event=seated, number=2)  # a later round that exists anyway
+    with pytest.raises(services.Refused) as not_last:
+        services.remove_round(round=first)
+    assert "last" in str(not_last.value)
+
+    assert Round.objects.filter(pk__in=[playing.pk, first.pk]).count() == 2
+    assert Seat.objects.filter(round=playing).count() == 8
+    assert Seat.objects.filter(round=first).count() == 8
+
+
+@pytest.mark.django_db
+def test_the_seating_page_offers_to_remove_the_last_round_only_until_it_starts(client):
+    """The director sees the button on round 2 (added after the last round by mistake), not on
+    the closed round 1, and the public never; the removal is said on the event page it leads
+    back to. (The tests read English, tests/conftest.py; the German is checked below.)"""
+    event = make_event("cego")
+    make_entries(event, 8)
+    play_and_close(make_round(event, seed=1, start=False))
+    stray = services.add_round(event=event)
+    second, first = (reverse("round_seating", args=[event.slug, n]) for n in (2, 1))
+    button = "Remove this round"
+    assert button not in client.get(second).content.decode()  # not for the public
+    client.force_login(make_user())
+    assert button in client.get(second).content.decode()
+    assert button not in client.get(first).content.decode()
+
+    response = client.post(reverse("round_action", args=[event.slug, 2, "remove"]), follow=True)
+
+    assert list(event.rounds.values_list("number", flat=True)) == [1]
+    assert not Round.objects.filter(pk=stray.pk).exists()
+    assert response.redirect_chain[-1][0] == event.get_absolute_url()
+    assert "Round 2 removed." in response.content.decode()
+    with translation.override("de"):
+        assert gettext("Remove this round") == "Diesen Durchgang entfernen"
+        assert gettext("Round %(n)s removed.") % {"n": 2} == "Durchgang 2 entfernt."
+
+
+@pytest.mark.django_db
 def test_round_2_cannot_be_added_while_round_1_is_not_closed():
     event = make_event("cego")
     make_entries(event, 8)
@@ -672,7 +758,7 @@ def test_drawing_round_2_is_refused_while_round_1_is_not_closed(first_status):
     event = make_event("cego")
     make_entries(event, 8)
     make_round(event, seed=1, start=first_status == "playing")
-    # a round 2 that exists anyway, e.g. added in the admin
+    # a round 2 that exists anyway (an import of an older bundle, or made in code)
     second = Round.objects.create(event=event, number=2)
 
     with pytest.raises(services.Refused) as refused:

@@ -454,6 +454,19 @@ def close_round() -> Write:
     return Write(url, {"confirmed": "1"}, happened)
 
 
+def remove_round() -> Write:
+    event = make_event()
+    make_entries(event, 4)
+    rnd = make_round(event, start=False)  # drawn, not started
+
+    def happened(response: HttpResponse) -> None:
+        assert not event.rounds.exists()
+        assert not Seat.objects.filter(round_id=rnd.pk).exists()
+        assert response["Location"] == event.get_absolute_url()
+
+    return Write(reverse("round_action", args=[event.slug, 1, "remove"]), {}, happened)
+
+
 def swap_seats() -> Write:
     event = make_event()
     make_entries(event, 4)
@@ -615,6 +628,7 @@ WRITES: list[tuple[str, Callable[[], Write]]] = [
     ("round_action", start_round),
     ("round_action", close_round),
     ("round_action", swap_seats),
+    ("round_action", remove_round),
     ("table_totals", enter_totals),
     ("table_void", void_table),
     ("table_confirm", confirm_sheet),

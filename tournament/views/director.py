@@ -364,6 +364,10 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
                 return _ask_to_close(request, rnd, unconfirmed)
             services.close_round(round=rnd)
             messages.success(request, _("Round closed."))
+        elif action == "remove":
+            event = services.remove_round(round=rnd, user=request.user)
+            messages.success(request, _("Round %(n)s removed.") % {"n": number})
+            return redirect(event)
         elif action == "swap":
             entries = Entry.objects.filter(seats__round=rnd)
             form = SwapForm(request.POST, entries=entries)

@@ -195,10 +195,17 @@ def round_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         swap_form = SwapForm(
             entries=Entry.objects.filter(seats__round=rnd).select_related("player")
         )
+    # a round added by mistake (or one more than the day has time for) can go while not started
+    removable = (
+        access.can_organise(request.user, rnd.event)
+        and rnd.status in (Round.Status.DRAFT, Round.Status.SEATED)
+        and not rnd.event.rounds.filter(number__gt=rnd.number).exists()
+    )
     return render(
         request,
         "tournament/seating.html",
         {
+            "removable": removable,
             "event": rnd.event,
             "round": rnd,
             "tables": sorted(tables.items()),
