@@ -1,10 +1,10 @@
 """The Django admin for every model.
 
-What the standings are computed from is read-only here: rounds, hands, seats, tables, results and
-draws by lot change only through the app's pages and services, where the engine checks every hand, a
-reason is asked and the result cache is rebuilt in the same transaction (issue 10: an admin edit
-left the standings stale and bypassed the engine). An event's game and rule settings change on the
-event's edit page, which rescores the stored games."""
+What the standings are computed from is read-only here: rounds, hands, seats, tables, results,
+confirmations and draws by lot change only through the app's pages and services, where the engine
+checks every hand, a reason is asked and the result cache is rebuilt in the same transaction
+(issue 10: an admin edit left the standings stale and bypassed the engine). An event's game and
+rule settings change on the event's edit page, which rescores the stored games."""
 
 from __future__ import annotations
 
@@ -197,7 +197,11 @@ class EventRoleAdmin(admin.ModelAdmin):
 
 
 @admin.register(Confirmation)
-class ConfirmationAdmin(SimpleHistoryAdmin):
+class ConfirmationAdmin(ReadOnlyHistoryAdmin):
+    """Read-only: a seat is confirmed by its player's phone or by a scorer on the table's page,
+    which lock the table and mark the sheet confirmed once every seat is (the standings' marks
+    of provisional results follow it); a confirmation made or deleted here would do neither."""
+
     list_display = ["table", "position", "via", "user", "confirmed_at"]
     list_select_related = ["table__round__event", "user"]
 

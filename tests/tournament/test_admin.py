@@ -12,7 +12,17 @@ from django.urls import reverse
 
 from tests.factories import cego, make_entries, make_event, make_table
 from tournament import services
-from tournament.models import Entry, Event, Hand, LotDraw, Result, Round, Seat, Table
+from tournament.models import (
+    Confirmation,
+    Entry,
+    Event,
+    Hand,
+    LotDraw,
+    Result,
+    Round,
+    Seat,
+    Table,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +67,7 @@ def test_a_hand_is_shown_but_cannot_be_changed_in_the_admin(admin: Client, playe
     assert totals(played.round.event) == before
 
 
-@pytest.mark.parametrize("model", [Hand, Seat, Table, Result, LotDraw])
+@pytest.mark.parametrize("model", [Hand, Seat, Table, Result, LotDraw, Confirmation])
 def test_what_the_standings_use_cannot_be_added_in_the_admin(admin: Client, model):
     assert admin.get(reverse(f"admin:tournament_{model._meta.model_name}_add")).status_code == 403
 
@@ -68,6 +78,20 @@ def test_what_the_standings_use_cannot_be_deleted_in_the_admin(admin: Client, pl
     delete = reverse(f"admin:tournament_{model._meta.model_name}_delete", args=[obj.pk])
     assert admin.post(delete, {"post": "yes"}).status_code == 403
     assert model.objects.filter(pk=obj.pk).exists()
+
+
+def test_a_confirmation_cannot_be_changed_or_deleted_in_the_admin(admin: Client):
+    played = make_table(hands_per_round={"4": 1})
+    services.record_hand(table=played, data=cego("halbe", 0, 34))
+    services.submit_table(table=played)
+    services.confirm_seat(table=played, position=0, device="phone-of-seat-0")
+    confirmation = Confirmation.objects.get(table=played)
+    assert admin.get(change_url(confirmation)).status_code == 200  # shown, with its history
+    data = {"table": played.pk, "position": 1, "via": confirmation.via, "_save": "1"}
+    assert admin.post(change_url(confirmation), data).status_code == 403
+    delete = reverse("admin:tournament_confirmation_delete", args=[confirmation.pk])
+    assert admin.post(delete, {"post": "yes"}).status_code == 403
+    assert list(Confirmation.objects.filter(table=played).values_list("position", flat=True)) == [0]
 
 
 def test_voiding_a_table_in_the_admin_is_not_possible(admin: Client, played: Table):
