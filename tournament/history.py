@@ -223,8 +223,9 @@ def _table_changes(ids: list[int], names: Names) -> list[Change]:
 
 def _seat_changes(ids: list[int], names: Names, event: Event | None) -> list[Change]:
     records = Seat.history.filter(table_id__in=ids)
-    if event is not None:  # the event's page also shows the players who sat out
-        records = Seat.history.filter(round__event=event)
+    if event is not None:  # the event's page also shows the players who sat out, and the seats
+        # of a round removed before it started (by their entries: the round is gone)
+        records = Seat.history.filter(entry__event=event)
 
     def place(record: Any) -> str:
         if record.table_id is None:

@@ -741,6 +741,68 @@ def test_the_seating_page_offers_to_remove_the_last_round_only_until_it_starts(c
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("later_round", [False, True], ids=["being played", "a later round"])
+def test_no_remove_button_on_a_round_being_played_or_one_before_the_last(client, later_round):
+    event = make_event("cego")
+    make_entries(event, 8)
+    make_round(event, seed=1, start=not later_round)
+    if later_round:
+        Round.objects.create(event=event, number=2)  # a later round that exists anyway
+    client.force_login(make_user())
+    page = client.get(reverse("round_seating", args=[event.slug, 1])).content.decode()
+    assert "Remove this round" not in page
+    assert ("Start round" in page) is later_round  # the organiser's buttons are there
+
+
+@pytest.mark.django_db
+def test_a_drawn_round_is_removed_only_once_the_director_says_so_again(client):
+    event = make_event("cego")
+    make_entries(event, 8)
+    make_round(event, seed=1, start=False)
+    client.force_login(make_user())
+    url = reverse("round_action", args=[event.slug, 1, "remove"])
+
+    asked = client.post(url)
+    assert asked.status_code == 200
+    assert "Remove round 1?" in asked.content.decode()
+    assert event.rounds.count() == 1
+
+    removed = client.post(url, {"confirmed": "1"}, follow=True)
+    assert not event.rounds.exists()
+    assert "Round 1 removed." in removed.content.decode()
+
+    again = client.post(url, {"confirmed": "1"}, follow=True)  # the button pressed twice
+    assert again.redirect_chain[-1][0] == event.get_absolute_url()
+    assert "Round 1 has been removed." in again.content.decode()
+
+    history = client.get(reverse("event_history", args=[event.slug])).content.decode()
+    assert history.count("round 1 removed") == 8  # each seat, with the reason
+
+
+@pytest.mark.django_db
+def test_a_round_removed_while_another_action_waited_for_it_is_said_not_a_server_error(
+    client, monkeypatch
+):
+    """Two tabs: "Start round" in one while "Remove" in the other goes first. The start's
+    service then finds no round (``Round.DoesNotExist``)."""
+    event = make_event("cego")
+    make_entries(event, 8)
+    make_round(event, seed=1, start=False)
+    client.force_login(make_user())
+
+    def removed_meanwhile(*, round):
+        services.remove_round(round=round)
+        return Round.objects.get(pk=round.pk)
+
+    monkeypatch.setattr(services, "start_round", removed_meanwhile)
+    response = client.post(reverse("round_action", args=[event.slug, 1, "start"]), follow=True)
+
+    assert response.status_code == 200
+    assert response.redirect_chain[-1][0] == event.get_absolute_url()
+    assert "Round 1 has been removed." in response.content.decode()
+
+
+@pytest.mark.django_db
 def test_round_2_cannot_be_added_while_round_1_is_not_closed():
     event = make_event("cego")
     make_entries(event, 8)

@@ -464,7 +464,9 @@ def remove_round() -> Write:
         assert not Seat.objects.filter(round_id=rnd.pk).exists()
         assert response["Location"] == event.get_absolute_url()
 
-    return Write(reverse("round_action", args=[event.slug, 1, "remove"]), {}, happened)
+    # its seats are drawn: the director has said "remove all the same"
+    url = reverse("round_action", args=[event.slug, 1, "remove"])
+    return Write(url, {"confirmed": "1"}, happened)
 
 
 def swap_seats() -> Write:

@@ -335,6 +335,12 @@ def round_add(request: HttpRequest, slug: str) -> HttpResponse:
 @protected
 @require_POST
 def round_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
+    if action == "remove" and not Round.objects.filter(event__slug=slug, number=number).exists():
+        # the button pressed twice: the first press removed it
+        event = event_or_404(slug)
+        access.require(request, event, ORGANISER)
+        messages.info(request, _("Round %(n)s has been removed.") % {"n": number})
+        return redirect(event)
     rnd = round_or_404(slug, number)
     access.require(request, rnd.event, ORGANISER)
     try:
@@ -365,6 +371,10 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
             services.close_round(round=rnd)
             messages.success(request, _("Round closed."))
         elif action == "remove":
+            # drawn seats go with the round, and the table links printed on its sheets stop
+            # working: asked once more
+            if rnd.status == Round.Status.SEATED and request.POST.get("confirmed") != "1":
+                return _ask_to_remove(request, rnd)
             event = services.remove_round(round=rnd, user=request.user)
             messages.success(request, _("Round %(n)s removed.") % {"n": number})
             return redirect(event)
@@ -384,7 +394,31 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
             raise Http404
     except services.Refused as exc:
         refused(request, exc)
+    except Round.DoesNotExist:  # removed meanwhile (the remove button pressed twice, two tabs)
+        messages.error(request, _("Round %(n)s has been removed.") % {"n": number})
+        return redirect(rnd.event)
     return redirect("round_seating", slug=slug, number=number)
+
+
+def _ask_to_remove(request: HttpRequest, rnd: Round) -> HttpResponse:
+    """Removing a round whose seats are drawn: the director says so once more (the seating list
+    and table sheets may be printed already)."""
+    return render(
+        request,
+        "tournament/confirm.html",
+        {
+            "event": rnd.event,
+            "title": _("Remove round %(n)s?") % {"n": rnd.number},
+            "question": _(
+                "Its seats are drawn: the seating and the table links on sheets printed for it "
+                "are removed with it. Remove the round all the same?"
+            ),
+            "action": reverse("round_action", args=[rnd.event.slug, rnd.number, "remove"]),
+            "fields": [],
+            "confirm": _("Remove the round"),
+            "cancel": reverse("round_seating", args=[rnd.event.slug, rnd.number]),
+        },
+    )
 
 
 def _ask_to_close(request: HttpRequest, rnd: Round, unconfirmed: list[Table]) -> HttpResponse:

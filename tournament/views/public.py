@@ -191,13 +191,14 @@ def round_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             tables.setdefault(seat.table.number, []).append(seat)
     alphabetical = collation.by_name(seats, lambda s: s.entry.player)
     swap_form = None
-    if access.can_organise(request.user, rnd.event) and rnd.status == Round.Status.SEATED:
+    can_organise = access.can_organise(request.user, rnd.event)
+    if can_organise and rnd.status == Round.Status.SEATED:
         swap_form = SwapForm(
             entries=Entry.objects.filter(seats__round=rnd).select_related("player")
         )
     # a round added by mistake (or one more than the day has time for) can go while not started
     removable = (
-        access.can_organise(request.user, rnd.event)
+        can_organise
         and rnd.status in (Round.Status.DRAFT, Round.Status.SEATED)
         and not rnd.event.rounds.filter(number__gt=rnd.number).exists()
     )
@@ -215,7 +216,7 @@ def round_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "draw_explanation": drawing.explain(rnd.draw_basis, rnd.event.game_type)
             if rnd.draw_basis
             else "",
-            "can_organise": access.can_organise(request.user, rnd.event),
+            "can_organise": can_organise,
             "can_score": access.can_score(request.user, rnd.event),
             "reports": _table_reports(rnd) if access.can_score(request.user, rnd.event) else {},
         },
