@@ -122,6 +122,12 @@ PAGES = [
     ),
     ("add round", "organiser", "post", lambda w: f"/turnier/{w.event.slug}/durchgang/neu/"),
     ("close round", "organiser", "post", lambda w: f"/turnier/{w.event.slug}/durchgang/1/close/"),
+    (
+        "remove round",
+        "organiser",
+        "post",
+        lambda w: f"/turnier/{w.event.slug}/durchgang/1/remove/",
+    ),
     ("void table", "organiser", "post", lambda w: f"/tisch/{w.table.pk}/werten/"),
     ("draw by lot", "organiser", "post", lambda w: f"/turnier/{w.event.slug}/los/"),
     ("enter a game", "scorer", "post", lambda w: f"/tisch/{w.table.pk}/"),
