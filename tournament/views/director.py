@@ -401,47 +401,45 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
 
 
 def _ask_to_remove(request: HttpRequest, rnd: Round) -> HttpResponse:
-    """Removing a round whose seats are drawn: the director says so once more (the seating list
-    and table sheets may be printed already)."""
-    return render(
-        request,
-        "tournament/confirm.html",
-        {
-            "event": rnd.event,
-            "title": _("Remove round %(n)s?") % {"n": rnd.number},
-            "question": _(
-                "Its seats are drawn: the seating and the table links on sheets printed for it "
-                "are removed with it. Remove the round all the same?"
-            ),
-            "action": reverse("round_action", args=[rnd.event.slug, rnd.number, "remove"]),
-            "fields": [],
-            "confirm": _("Remove the round"),
-            "cancel": reverse("round_seating", args=[rnd.event.slug, rnd.number]),
-        },
+    """Removing a round whose seats are drawn: the seating list and table sheets may be printed
+    already."""
+    question = _(
+        "Its seats are drawn: the seating and the table links on sheets printed for it are "
+        "removed with it. Remove the round all the same?"
     )
+    title = _("Remove round %(n)s?") % {"n": rnd.number}
+    return _ask_again(request, rnd, "remove", title, question, _("Remove the round"))
 
 
 def _ask_to_close(request: HttpRequest, rnd: Round, unconfirmed: list[Table]) -> HttpResponse:
-    """Closing a round whose sheets the tables have not all confirmed: the director says so once
-    more (a page, not a script dialog, so it works without JavaScript)."""
+    """Closing a round whose sheets the tables have not all confirmed."""
     count = len(unconfirmed)
+    question = ngettext(
+        "%(count)s table has not confirmed its sheet yet: table %(tables)s. "
+        "Close the round all the same?",
+        "%(count)s tables have not confirmed their sheets yet: tables %(tables)s. "
+        "Close the round all the same?",
+        count,
+    ) % {"count": count, "tables": ", ".join(str(t.number) for t in unconfirmed)}
+    title = _("Close round %(n)s?") % {"n": rnd.number}
+    return _ask_again(request, rnd, "close", title, question, _("Close the round"))
+
+
+def _ask_again(
+    request: HttpRequest, rnd: Round, action: str, title: str, question: str, confirm: str
+) -> HttpResponse:
+    """The director says a round's action once more: a page, not a script dialog, so it works
+    without JavaScript; it posts the action again with ``confirmed=1``."""
     return render(
         request,
         "tournament/confirm.html",
         {
             "event": rnd.event,
-            "title": _("Close round %(n)s?") % {"n": rnd.number},
-            "question": ngettext(
-                "%(count)s table has not confirmed its sheet yet: table %(tables)s. "
-                "Close the round all the same?",
-                "%(count)s tables have not confirmed their sheets yet: tables %(tables)s. "
-                "Close the round all the same?",
-                count,
-            )
-            % {"count": count, "tables": ", ".join(str(t.number) for t in unconfirmed)},
-            "action": reverse("round_action", args=[rnd.event.slug, rnd.number, "close"]),
+            "title": title,
+            "question": question,
+            "action": reverse("round_action", args=[rnd.event.slug, rnd.number, action]),
             "fields": [],
-            "confirm": _("Close the round"),
+            "confirm": confirm,
             "cancel": reverse("round_seating", args=[rnd.event.slug, rnd.number]),
         },
     )
