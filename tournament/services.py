@@ -447,10 +447,7 @@ def draw_round(*, round: Round, seed: int | None = None, user: User = None) -> R
     except drawing.DrawError as exc:
         raise Refused(str(exc)) from exc
 
-    # one by one, not through a queryset: each deleted seat and table keeps its history row with
-    # the user and the reason (a round is drawn again only before play, so there are few)
-    for old in [*Seat.objects.filter(round=rnd), *Table.objects.filter(round=rnd)]:
-        _noted(old, user, f"draw, seed {seed}").delete()
+    _delete_seating(rnd, user, f"draw, seed {seed}")
     tables = bulk_create_with_history(
         [
             Table(round=rnd, number=i + 1, size=len(players))
@@ -557,22 +554,33 @@ def close_round(*, round: Round) -> Round:
     return rnd
 
 
-@transaction.atomic
-def remove_round(*, round: Round, user: User = None) -> Event:
-    """Remove the event's last round while it has not started: a round added by mistake, or one
-    more than the day has time for (an event is finished only when every round is closed). Its
-    seats, if drawn, go with it, each keeping its history row with the user and the reason, as a
-    new draw does. A started round stays: it has games, or may get them at any moment."""
-    rnd = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
-    if rnd.status not in (Round.Status.DRAFT, Round.Status.SEATED):
-        raise Refused(
-            _("Round %(n)s has started; it can no longer be removed.") % {"n": rnd.number}
-        )
-    if rnd.event.rounds.filter(number__gt=rnd.number).exists():
-        raise Refused(_("Only the last round can be removed; remove the later rounds first."))
-    reason = f"round {rnd.number} removed"
+def _delete_seating(rnd: Round, user: User, reason: str) -> None:
+    """A round's seats and tables deleted one by one, not through a queryset: each keeps its
+    history row with the user and the reason (only before play, so there are few)."""
     for old in [*Seat.objects.filter(round=rnd), *Table.objects.filter(round=rnd)]:
         _noted(old, user, reason).delete()
+
+
+def removal_refused(rnd: Round) -> str | None:
+    """Why the round cannot be removed, or None: only the event's last round, and only until it
+    starts (it has games then, or may get them at any moment). A query when it has not started."""
+    if rnd.status not in (Round.Status.DRAFT, Round.Status.SEATED):
+        return _("Round %(n)s has started; it can no longer be removed.") % {"n": rnd.number}
+    if Round.objects.filter(event_id=rnd.event_id, number__gt=rnd.number).exists():
+        return _("Only the last round can be removed; remove the later rounds first.")
+    return None
+
+
+@transaction.atomic
+def remove_round(*, round: Round, user: User = None) -> Event:
+    """Remove the event's last round while it has not started (``removal_refused``): a round
+    added by mistake, or one more than the day has time for (an event is finished only when
+    every round is closed). Its seats, if drawn, go with it, each keeping its history row with
+    the user and the reason, as a new draw does."""
+    rnd = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
+    if (refusal := removal_refused(rnd)) is not None:
+        raise Refused(refusal)
+    _delete_seating(rnd, user, f"round {rnd.number} removed")
     rnd.delete()
     return rnd.event
 

@@ -32,7 +32,6 @@ from .common import (
     event_or_404,
     protected,
     refused,
-    round_or_404,
     table_or_404,
 )
 
@@ -335,13 +334,16 @@ def round_add(request: HttpRequest, slug: str) -> HttpResponse:
 @protected
 @require_POST
 def round_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
-    if action == "remove" and not Round.objects.filter(event__slug=slug, number=number).exists():
+    rounds = Round.objects.select_related("event__season").filter(event__slug=slug, number=number)
+    rnd = rounds.first()
+    if rnd is None:
+        if action != "remove":
+            raise Http404
         # the button pressed twice: the first press removed it
         event = event_or_404(slug)
         access.require(request, event, ORGANISER)
         messages.info(request, _("Round %(n)s has been removed.") % {"n": number})
         return redirect(event)
-    rnd = round_or_404(slug, number)
     access.require(request, rnd.event, ORGANISER)
     try:
         if action == "draw":

@@ -20,7 +20,7 @@ from django_tables2 import RequestConfig
 
 import scoring
 
-from .. import access, collation, games, standings, stats
+from .. import access, collation, games, services, standings, stats
 from .. import draw as drawing
 from .. import tables as tables_
 from ..forms import SwapForm, explain, rule_settings, whole_number
@@ -197,11 +197,7 @@ def round_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             entries=Entry.objects.filter(seats__round=rnd).select_related("player")
         )
     # a round added by mistake (or one more than the day has time for) can go while not started
-    removable = (
-        can_organise
-        and rnd.status in (Round.Status.DRAFT, Round.Status.SEATED)
-        and not rnd.event.rounds.filter(number__gt=rnd.number).exists()
-    )
+    removable = can_organise and services.removal_refused(rnd) is None
     return render(
         request,
         "tournament/seating.html",
