@@ -29,13 +29,16 @@
   }
 
   var timer = null;
+  var asked = 0; // the preview shown is the answer to the latest question only
   function preview() {
     clearTimeout(timer);
     timer = setTimeout(function () {
       var data = new FormData(form);
+      var question = ++asked;
       fetch(form.dataset.previewUrl, { method: "POST", body: data, credentials: "same-origin" })
         .then(function (r) { return r.json(); })
         .then(function (json) {
+          if (question !== asked) return;
           var box = document.getElementById("preview");
           form.querySelectorAll(".live-error").forEach(function (e) { e.remove(); });
           if (json.ok) {
@@ -97,6 +100,18 @@
 
   form.addEventListener("change", function () { update(); clears(); preview(); });
   form.addEventListener("input", preview);
+  // The phone's queue (table_queue.js) empties the form for the next game, or puts in the next
+  // game's inputs: the fields of an empty form are shown, and no preview, which would only say
+  // that a field is required before anyone typed.
+  form.addEventListener("hand-form:fresh", function () {
+    clearTimeout(timer);
+    asked += 1;
+    update();
+    clears();
+    form.querySelectorAll(".live-error").forEach(function (e) { e.remove(); });
+    var box = document.getElementById("preview");
+    if (box) box.innerHTML = "";
+  });
   update();
   clears();
 

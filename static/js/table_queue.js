@@ -103,7 +103,7 @@
     if (!template || !current) return;
     current.replaceWith(template.content.firstElementChild.cloneNode(true));
     shown = n;
-    form.dispatchEvent(new Event("change"));
+    form.dispatchEvent(new Event("hand-form:fresh"));
   }
 
   // the form, ready for the game after the ones kept on the phone
@@ -121,9 +121,7 @@
   function freshForm() {
     form.reset();
     form.elements.submission.value = uuid4();
-    var preview = document.getElementById("preview");
-    if (preview) preview.innerHTML = "";
-    form.dispatchEvent(new Event("change"));
+    form.dispatchEvent(new Event("hand-form:fresh"));
   }
 
   function text(tag, className, content) {

@@ -84,3 +84,28 @@ def log_in(page, base: str, username: str, password: str) -> None:
     page.fill("input[name=password]", password)
     page.click("form button.primary")
     page.wait_for_url(lambda url: "/anmelden/" not in url)
+
+
+# the elements whose right edge lies beyond the window, widest first, for a failure's message
+_STICKING_OUT = """() => [...document.body.querySelectorAll('*')]
+  .map(e => [e, Math.round(e.getBoundingClientRect().right)])
+  .filter(([e, right]) => right > window.innerWidth)
+  .sort((a, b) => b[1] - a[1]).slice(0, 5)
+  .map(([e, right]) => `<${e.tagName.toLowerCase()} class="${e.className}"> ends at ${right} px`)"""
+
+
+def page_width(page) -> int:
+    """How wide the page is once it has loaded (styles and scripts applied), as a person sees it:
+    ``document.documentElement.scrollWidth``. A page that is wider than the window names the
+    elements that stick out in the failure's message (``fits``)."""
+    page.wait_for_load_state("load")
+    return page.evaluate("document.documentElement.scrollWidth")
+
+
+def fits(page, width: int) -> tuple[bool, list[str]]:
+    """Whether nothing of the loaded page sticks out sideways beyond ``width``, and if something
+    does, what: ``ok, culprits = fits(page, 360); assert ok, culprits``."""
+    wide = page_width(page)
+    if wide <= width:
+        return True, []
+    return False, [f"{wide} px wide", *page.evaluate(_STICKING_OUT)]

@@ -25,7 +25,7 @@ import pytest
 from openpyxl import Workbook, load_workbook
 
 import scoring
-from tests.browser.conftest import PHONE, SCREENSHOTS, log_in, shoot
+from tests.browser.conftest import PHONE, SCREENSHOTS, fits, log_in, shoot
 from tests.factories import make_user
 from tournament.models import Event, Hand, Seat, Table
 
@@ -412,8 +412,8 @@ def test_a_cego_day_from_paper_to_phone_to_prize_list(live_server, browser, desk
         hall.agree(f"game {i + 1} at both tables")
     assert hall.provisional_marks() == len(PLAYERS)  # not confirmed yet: provisional
     for _context, phone in phones.values():
-        width = phone.evaluate("document.documentElement.scrollWidth")
-        assert width <= PHONE["width"]
+        ok, culprits = fits(phone, PHONE["width"])
+        assert ok, culprits
 
     # 6. Each table hands in; then each player confirms their own seat on their own phone
     for _n, (_context, phone) in phones.items():

@@ -12,7 +12,7 @@ import polib
 import pytest
 from openpyxl import Workbook, load_workbook
 
-from tests.browser.conftest import PHONE, log_in, shoot
+from tests.browser.conftest import PHONE, fits, log_in, shoot
 from tests.factories import cego, make_entries, make_event, make_round, make_user
 from tournament import services
 from tournament.demo import DEMO_PASSWORD, DEMO_USER, load_demo
@@ -105,8 +105,8 @@ def test_a_table_link_on_a_phone_enters_three_games_and_every_player_confirms(
         # the page the phone shows once the game is stored, with the game's number
         phone.locator(".messages li.success", has_text=f"Spiel {number} gespeichert").wait_for()
     assert Hand.objects.filter(table=table).count() == 3
-    width = phone.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"]  # nothing sticks out sideways on a 360 px screen
+    ok, culprits = fits(phone, PHONE["width"])
+    assert ok, culprits  # nothing sticks out sideways on a 360 px screen
     phone.click("form[action$='/submit/'] button")
     # every player confirms on their own phone: one phone confirms one seat
     phone.locator(".confirm button.big").first.click()
@@ -248,7 +248,7 @@ def test_every_main_page_reads_german_at_desktop_and_phone_width(live_server, br
             text = page.inner_text("body")
             shown = [phrase for phrase in english if phrase in text]
             assert shown == [], f"{path} shows English: {shown[:5]}"
-            width = page.evaluate("document.documentElement.scrollWidth")
-            assert width <= viewport["width"], f"{path} is {width} px wide at {size} width"
+            ok, culprits = fits(page, viewport["width"])
+            assert ok, f"{path} at {size} width: {culprits}"
             shoot(page, f"{name}-de-{size}")
         context.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import PHONE, log_in, shoot
+from tests.browser.conftest import PHONE, fits, log_in, shoot
 from tests.factories import cego, make_table, make_user
 from tournament import services
 
@@ -56,8 +56,8 @@ def test_the_five_seat_dealer_is_not_offered_after_each_game(live_server, phone)
     phone.click("button[value=save]")
     phone.wait_for_selector(".messages li.success")
     assert declarer_options(phone) == ["", "0", "2", "3", "4"]  # seat 1 deals game 2
-    width = phone.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"]
+    ok, culprits = fits(phone, PHONE["width"])
+    assert ok, culprits
 
 
 def test_hennes_sibbe_cards_are_tapped_in_with_buttons(live_server, phone):
@@ -80,8 +80,8 @@ def test_hennes_sibbe_cards_are_tapped_in_with_buttons(live_server, phone):
     drillings = phone.locator(".field[data-field=drillings] .card-buttons")
     assert drillings.locator("button[data-word=bock]").count() == 0
     assert drillings.locator("button[data-word=rot]").count() == 1
-    width = phone.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"]
+    ok, culprits = fits(phone, PHONE["width"])
+    assert ok, culprits
     shoot(phone, "hand-form-hennes-de-phone")
     phone.click("button[value=save]")
     phone.wait_for_selector(".messages li.success")

@@ -264,3 +264,22 @@ def test_offline_each_game_offers_its_own_declarers_at_a_five_seat_table(live_se
         (2, 3),
     ]
     context.close()
+
+
+def test_the_form_left_ready_after_a_refused_game_shows_no_error(live_server, browser):
+    """A phone on an old page sends game 1, which another phone entered meanwhile: the game stays
+    on this phone with both versions, and the form is emptied for the next game without telling
+    the table that a field is required before anyone typed."""
+    table = started()
+    url = f"{live_server.url}/t/{table.token}/"
+    stale_context, stale = hall_phone(browser)
+    stale.goto(url)
+    services.record_hand(table=table, data=cego())  # the other phone's game 1
+    type_game(stale, 1, 47)
+    stale.wait_for_selector("#queue li.refused")
+    stale.wait_for_timeout(1_000)  # longer than the preview's pause after a change
+    form = stale.inner_text("#hand-form")
+    assert "erforderlich" not in form, form
+    assert stale.locator("#hand-form .live-error").count() == 0
+    assert stale.input_value("select[name=contract]") == ""
+    stale_context.close()

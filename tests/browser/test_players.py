@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import log_in, shoot
+from tests.browser.conftest import fits, log_in, shoot
 from tests.factories import make_event, make_player, make_user
 from tournament.models import Player
 
@@ -32,7 +32,8 @@ def test_the_desk_is_asked_whether_uwe_meier_is_the_known_uwe_maier(
     question = page.locator("#same-person")
     question.wait_for()
     assert "CC Triberg" in question.inner_text() and "Schonach" in question.inner_text()
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    ok, culprits = fits(page, width)
+    assert ok, culprits
     shoot(page, f"players-duplicate-question-{width}")
     page.check(f"input[name=same_person][value='{known.pk}']")
     page.click("form.inline-form button.primary")

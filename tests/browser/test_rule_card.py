@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from tests.browser.conftest import SCREENSHOTS, shoot
+from tests.browser.conftest import SCREENSHOTS, fits, shoot
 from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -98,8 +98,8 @@ def test_the_rule_card_prints_as_one_a4_sheet_with_two_identical_a5_cards(
 def test_the_rule_card_reads_on_a_phone(live_server, phone):
     event = make_event("cego")
     phone.goto(f"{live_server.url}/turnier/{event.slug}/regelkarte/")
-    width = phone.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360
+    ok, culprits = fits(phone, 360)
+    assert ok, culprits
     shoot(phone, "rule-card-phone")
 
 
