@@ -112,9 +112,11 @@ def _choice(model: type, name: str) -> Callable[[Any], str]:
     return lambda value: str(labels.get(value, plain(value)))
 
 
-# draws and restores write a reason themselves; these are their words in the reader's language
+# draws, removed rounds, restores and imports write a reason themselves (stored in English, as
+# every reason is kept); these are their words in the reader's language
 MACHINE_REASONS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
     (re.compile(r"^draw, seed (\d+)$"), lambda m: _("draw, seed %(seed)s") % {"seed": m[1]}),
+    (re.compile(r"^round (\d+) removed$"), lambda m: _("round %(n)s removed") % {"n": m[1]}),
     (re.compile(r"^restored$"), lambda m: _("restored")),
     (
         re.compile(r"^imported from bundle (.+) \(exported (.+)\) by (.+?)(?:; entered by (.+))?$"),

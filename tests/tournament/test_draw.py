@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
@@ -777,6 +778,10 @@ def test_a_drawn_round_is_removed_only_once_the_director_says_so_again(client):
 
     history = client.get(reverse("event_history", args=[event.slug])).content.decode()
     assert history.count("round 1 removed") == 8  # each seat, with the reason
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
+    german = client.get(reverse("event_history", args=[event.slug])).content.decode()
+    assert german.count("Durchgang 1 entfernt") == 8  # the reason in the reader's language
+    assert "round 1 removed" not in german
 
 
 @pytest.mark.django_db
