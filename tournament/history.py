@@ -117,6 +117,20 @@ def _choice(model: type, name: str) -> Callable[[Any], str]:
 MACHINE_REASONS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
     (re.compile(r"^draw, seed (\d+)$"), lambda m: _("draw, seed %(seed)s") % {"seed": m[1]}),
     (re.compile(r"^round (\d+) removed$"), lambda m: _("round %(n)s removed") % {"n": m[1]}),
+    (re.compile(r"^finished$"), lambda m: _("finished")),
+    (
+        re.compile(r"^removed: registered by mistake$"),
+        lambda m: _("removed: registered by mistake"),
+    ),
+    # an import's key (in the reason, so that a confirm sent twice is found) is bookkeeping
+    (re.compile(r"^import(?: [0-9a-f]+)?$"), lambda m: _("imported from a list")),
+    (
+        re.compile(r"^merged: player (\d+) \((.*)\) into player (\d+) \((.*)\) by (.+)$"),
+        lambda m: (
+            _("merged: player %(old)s (%(old_name)s) into player %(new)s (%(new_name)s) by %(who)s")
+            % {"old": m[1], "old_name": m[2], "new": m[3], "new_name": m[4], "who": m[5]}
+        ),
+    ),
     (re.compile(r"^restored$"), lambda m: _("restored")),
     (
         re.compile(r"^imported from bundle (.+) \(exported (.+)\) by (.+?)(?:; entered by (.+))?$"),

@@ -356,3 +356,33 @@ def test_rows_written_in_bulk_without_a_user_say_who_acted_like_the_others():
     changes = history.for_event(event)
     assert {c.what.split(" ")[0] for c in changes} == {"Entry", "Seat", "Table", "Event"}
     assert {c.who for c in changes} == {"system"}
+
+
+def test_the_reasons_the_tool_writes_itself_read_german_in_the_event_history():
+    """An import, a removed entry, a merged player, a removed round, a draw and the finish write
+    their own reason: a German director reads each in German, never the stored English."""
+    event = make_event(name="Cego-Turnier Triberg", rounds_planned=1)
+    rows = [["Vorname", "Nachname"], *[["Spieler", f"Nummer{n}"] for n in range(1, 9)]]
+    preview = imports.read_players(event, rows)
+    imports.save_players(event, preview.payload(), key=preview.key)
+    mistake = services.register_player(event=event, player=make_player(last_name="Irrtum"))
+    services.remove_entry(entry=mistake)
+    twin = Player.objects.get(last_name="Nummer8")
+    same = make_player(first_name="Spieler", last_name="Nummer8", club="CC Schonach")
+    services.merge_players(keep=same, remove=twin)
+    services.remove_round(round=make_round(event, seed=5, start=False))
+    rnd = make_round(event, seed=7)
+    for table in rnd.tables.all():
+        services.record_totals(table=table, totals=[0] * table.size)
+    services.close_round(round=rnd)
+    services.finish_event(event=event)
+
+    html = page_text(reader("de"), reverse("event_history", args=[event.slug]))
+    assert "aus einer Liste importiert" in html
+    assert "entfernt: versehentlich angemeldet" in html
+    assert f"zusammengeführt: Spieler {twin.pk} (Spieler Nummer8) in Spieler {same.pk}" in html
+    assert "Durchgang 1 entfernt" in html
+    assert "Auslosung, Startwert 7" in html
+    assert "beendet" in html
+    for english in ("import ", "registered by mistake", "merged:", " removed", "seed", "finished"):
+        assert english not in html, english
