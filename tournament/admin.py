@@ -4,17 +4,21 @@ What the standings are computed from is read-only here: rounds, hands, seats, ta
 confirmations and draws by lot change only through the app's pages and services, where the engine
 checks every hand, a reason is asked and the result cache is rebuilt in the same transaction
 (issue 10: an admin edit left the standings stale and bypassed the engine). An event's game and
-rule settings change on the event's edit page, which rescores the stored games."""
+rule settings change on the event's edit page, which rescores the stored games. An entry's
+corrections here keep the players page's rules."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
 from simple_history.admin import SimpleHistoryAdmin
 
+from . import services
 from .models import (
     CashItem,
     Confirmation,
@@ -123,11 +127,65 @@ class TeamAdmin(admin.ModelAdmin):
     list_filter = ["kind"]
 
 
-@admin.register(Entry)
-class EntryAdmin(NoRevert, SimpleHistoryAdmin):
-    """Status, team and pair may be corrected here; what ties an entry to its results and to a
-    draw by lot (event, start number, lot) may not, nor may an entry with its results be deleted."""
+class EntryAdminForm(forms.ModelForm):
+    """A correction here keeps the rules of the players page: no withdrawal while the player is
+    seated in a round that has not started, a team of the entry's event with at most four
+    players, a Ziege pair of its event with two."""
 
+    class Meta:
+        model = Entry
+        fields = ["player", "status", "late", "squad", "pair"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        kinds = {"squad": Team.Kind.SQUAD, "pair": Team.Kind.PAIR}
+        for name, kind in kinds.items():
+            if name in self.fields:
+                self.fields[name].queryset = Team.objects.filter(
+                    event_id=self.instance.event_id, kind=kind
+                )
+
+    def clean_player(self) -> Player:
+        # the event is read-only here, so the form's own check of "a player once per event"
+        # would be skipped and the database refuse the save
+        player = self.cleaned_data["player"]
+        others = Entry.objects.filter(event_id=self.instance.event_id, player=player)
+        if others.exclude(pk=self.instance.pk).exists():
+            raise ValidationError(_("%(player)s is already registered.") % {"player": player})
+        return player
+
+    def clean_status(self) -> str:
+        status = self.cleaned_data["status"]
+        if status == Entry.Status.WITHDRAWN and self.instance.status != status:
+            refused = services.withdrawal_refused(self.instance)
+            if refused:
+                raise ValidationError(refused)
+        return status
+
+    def _joins(self, name: str, size: int, message: str) -> Team | None:
+        team = self.cleaned_data.get(name)
+        if team is not None and team.pk != getattr(self.instance, f"{name}_id"):
+            members = Entry.objects.filter(**{name: team}).exclude(pk=self.instance.pk)
+            if members.count() >= size:
+                raise ValidationError(message % {"team": team.name})
+        return team
+
+    def clean_squad(self) -> Team | None:
+        return self._joins(
+            "squad", services.SQUAD_SIZE, _("The team %(team)s already has four players.")
+        )
+
+    def clean_pair(self) -> Team | None:
+        return self._joins("pair", 2, _("The pair %(team)s already has two players."))
+
+
+@admin.register(Entry)
+class EntryAdmin(LocksItsRow, NoRevert, SimpleHistoryAdmin):
+    """Status, team and pair may be corrected here, under the players page's rules
+    (``EntryAdminForm``); what ties an entry to its results and to a draw by lot (event, start
+    number, lot) may not, nor may an entry with its results be deleted."""
+
+    form = EntryAdminForm
     readonly_fields = ["event", "start_number", "lot"]
     list_display = ["start_number", "player", "event", "status", "late"]
     list_filter = ["event", "status"]

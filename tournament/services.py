@@ -266,20 +266,28 @@ def correct_player(*, player: Player, values: dict[str, Any], user: User = None)
     return current
 
 
+def withdrawal_refused(entry: Entry) -> str | None:
+    """Why the player cannot be withdrawn now, or None: not while seated at a table of a round
+    that has not started (its table would be one short). The players page and the admin ask."""
+    seated = (
+        entry.seats.filter(round__status=Round.Status.SEATED, table__isnull=False)
+        .select_related("round")
+        .first()
+    )
+    if seated is None:
+        return None
+    return _(
+        "%(player)s is seated in round %(round)s, which has not started: draw that round "
+        "again after the withdrawal, or swap in another player first."
+    ) % {"player": entry.player, "round": seated.round.number}
+
+
 @transaction.atomic
 def withdraw_entry(*, entry: Entry, user: User = None) -> Entry:
     """Withdraw a player: the results so far stay, later draws leave the player out."""
-    seated = entry.seats.filter(
-        round__status=Round.Status.SEATED, table__isnull=False
-    ).select_related("round")
-    if seated:
-        raise Refused(
-            _(
-                "%(player)s is seated in round %(round)s, which has not started: draw that round "
-                "again after the withdrawal, or swap in another player first."
-            )
-            % {"player": entry.player, "round": seated[0].round.number}
-        )
+    refused = withdrawal_refused(entry)
+    if refused:
+        raise Refused(refused)
     entry.status = Entry.Status.WITHDRAWN
     _noted(entry, user, "").save(update_fields=["status"])
     return entry

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import cego, make_entries, make_event, make_table
+from tests.factories import cego, make_entries, make_event, make_round, make_table
 from tournament import services
 from tournament.models import (
     Confirmation,
@@ -22,6 +22,7 @@ from tournament.models import (
     Round,
     Seat,
     Table,
+    Team,
 )
 
 pytestmark = pytest.mark.django_db
@@ -159,3 +160,69 @@ def test_an_entrys_event_start_number_and_lot_are_read_only_in_the_admin(admin: 
     assert 'name="status"' in page
     for field in ("event", "start_number", "lot"):
         assert f'name="{field}"' not in page
+
+
+def entry_form(entry: Entry, **changes) -> dict:
+    """The admin's change form of an entry as it is shown, with ``changes`` typed in."""
+    data = {
+        "player": entry.player_id,
+        "status": entry.status,
+        "squad": entry.squad_id or "",
+        "pair": entry.pair_id or "",
+    }
+    if entry.late:
+        data["late"] = "on"
+    data.update(changes)
+    return data
+
+
+def test_a_player_seated_in_a_round_not_started_is_not_withdrawn_in_the_admin(admin: Client):
+    event = make_event()
+    entries = make_entries(event, 4)
+    rnd = make_round(event, seed=1, start=False)
+    page = admin.post(change_url(entries[0]), entry_form(entries[0], status="withdrawn"))
+    assert page.status_code == 200  # the form again, with the players page's message
+    assert "which has not started: draw that round again" in page.content.decode()
+    entries[0].refresh_from_db()
+    assert entries[0].status == Entry.Status.ACTIVE
+    services.start_round(round=rnd)  # once the round is played, a withdrawal is for later rounds
+    saved = admin.post(change_url(entries[0]), entry_form(entries[0], status="withdrawn"))
+    assert saved.status_code == 302
+    entries[0].refresh_from_db()
+    assert entries[0].status == Entry.Status.WITHDRAWN
+
+
+def test_a_team_and_a_pair_take_no_more_players_in_the_admin_than_at_the_desk(admin: Client):
+    event = make_event("ziege")
+    entries = make_entries(event, 8)
+    squad = Team.objects.create(event=event, name="CC Triberg", kind=Team.Kind.SQUAD)
+    Entry.objects.filter(pk__in=[e.pk for e in entries[:4]]).update(squad=squad)
+    pair = services.create_pair(event=event, name="Dold / Kienzler", entries=entries[4:6])
+    elsewhere = Team.objects.create(event=make_event(), name="Fremd", kind=Team.Kind.SQUAD)
+
+    fifth = admin.post(change_url(entries[6]), entry_form(entries[6], squad=squad.pk))
+    assert "The team CC Triberg already has four players." in fifth.content.decode()
+    third = admin.post(change_url(entries[6]), entry_form(entries[6], pair=pair.pk))
+    assert "The pair Dold / Kienzler already has two players." in third.content.decode()
+    foreign = admin.post(change_url(entries[6]), entry_form(entries[6], squad=elsewhere.pk))
+    assert "Select a valid choice" in foreign.content.decode()
+    entries[6].refresh_from_db()
+    assert (entries[6].squad_id, entries[6].pair_id) == (None, None)
+
+    # a member may stay in its own team, and a pair with room takes the player
+    kept = admin.post(change_url(entries[0]), entry_form(entries[0], late="on"))
+    assert kept.status_code == 302
+    Entry.objects.filter(pk=entries[5].pk).update(pair=None)
+    joined = admin.post(change_url(entries[6]), entry_form(entries[6], pair=pair.pk))
+    assert joined.status_code == 302
+    assert set(pair.pair_members.values_list("pk", flat=True)) == {entries[4].pk, entries[6].pk}
+
+
+def test_an_entry_moved_to_a_player_already_in_the_event_is_refused_in_the_admin(admin: Client):
+    event = make_event()
+    first, second = make_entries(event, 2)
+    page = admin.post(change_url(first), entry_form(first, player=second.player_id))
+    assert page.status_code == 200
+    assert f"{second.player} is already registered." in page.content.decode()
+    first.refresh_from_db()
+    assert first.player_id != second.player_id
