@@ -89,6 +89,9 @@ class PlayerAliasAdmin(admin.ModelAdmin):
     search_fields = ["uid", "player__last_name", "player__first_name"]
     readonly_fields = ["uid", "player", "decided_by", "decided_at"]
 
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # made by a bundle's import or a merge, never typed in
+
 
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
@@ -99,11 +102,19 @@ class SeasonAdmin(admin.ModelAdmin):
 class LocksItsRow:
     """A change saved here first locks the row, as the services do (the admin's page runs in a
     transaction): on PostgreSQL a game being stored holds its round's and event's rows shared
-    (``services._table_for_a_game``), and a plain UPDATE would not wait for it."""
+    (``services._table_for_a_game``), and a plain UPDATE would not wait for it. What the form
+    did not change is then taken from the locked row, not from the page as it was read: a
+    save writes every column, and a draw, a rule change or a finish committed while the form
+    was open must not be undone by a change of the venue."""
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         if change:
-            list(type(obj).objects.select_for_update().filter(pk=obj.pk).values_list("pk"))
+            model = type(obj)
+            current = model.objects.select_for_update().get(pk=obj.pk)
+            typed = set(form.changed_data)
+            for field in model._meta.concrete_fields:
+                if field.name not in typed and not field.primary_key:
+                    setattr(obj, field.attname, getattr(current, field.attname))
         super().save_model(request, obj, form, change)
 
 
@@ -118,13 +129,25 @@ class EventAdmin(LocksItsRow, NoRevert, SimpleHistoryAdmin):
     prepopulated_fields = {"slug": ["name"]}
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return ["game", "rules", "status"] if obj is not None else []
+        # a new event starts in registration: the draw and the finish set its status
+        return ["game", "rules", "status"] if obj is not None else ["status"]
 
 
 @admin.register(Team)
 class TeamAdmin(admin.ModelAdmin):
+    """A team's name may be corrected here. It is made with its first player at registration
+    (a team of four) or on the players page (a Ziege pair); its event and kind stay, and it is
+    not deleted here: its players' results would leave the team ranking and the prizes."""
+
     list_display = ["name", "event", "kind"]
     list_filter = ["kind"]
+    readonly_fields = ["event", "kind"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 class EntryAdminForm(forms.ModelForm):
@@ -176,7 +199,29 @@ class EntryAdminForm(forms.ModelForm):
         )
 
     def clean_pair(self) -> Team | None:
-        return self._joins("pair", 2, _("The pair %(team)s already has two players."))
+        pair = self._joins("pair", 2, _("The pair %(team)s already has two players."))
+        if (pair.pk if pair is not None else None) == self.instance.pair_id:
+            return pair
+        # fixed pairs sit opposite each other: the draw placed them so, and a round of them
+        # drawn or being played keeps its seats
+        seated = (
+            self.instance.seats.filter(
+                round__status__in=[Round.Status.SEATED, Round.Status.PLAYING],
+                table__isnull=False,
+            )
+            .select_related("round")
+            .first()
+        )
+        if seated is not None:
+            raise ValidationError(
+                _(
+                    "%(player)s is seated in round %(round)s: a pair changes only between rounds. "
+                    "If that round has not started, remove it on its seating page, change the "
+                    "pair, then add and draw the round again."
+                )
+                % {"player": self.instance.player, "round": seated.round.number}
+            )
+        return pair
 
 
 @admin.register(Entry)

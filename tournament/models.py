@@ -349,6 +349,10 @@ class Event(Versioned):
         errors: dict[str, Any] = {}
         if self.point_value_cents is None:  # an emptied field: not played for money
             self.point_value_cents = 0
+        if self.hands_per_round is None:  # an emptied field: the game's defaults
+            self.hands_per_round = {}
+        if self.rules is None:
+            self.rules = {}
         try:
             check_slug(self.slug)
         except ValidationError as exc:
@@ -372,10 +376,12 @@ class Event(Versioned):
             errors["target_table_size"] = _(
                 "%(game)s is played at tables of %(low)s to %(high)s."
             ) % {"game": game.name, "low": game.min_seats, "high": game.max_seats}
-        for size, hands in (self.hands_per_round or {}).items():
+        by_size = self.hands_per_round if isinstance(self.hands_per_round, dict) else {"?": None}
+        for size, hands in by_size.items():
             if (
                 not (str(size).isdigit() or size == "*")
                 or not isinstance(hands, int)
+                or isinstance(hands, bool)  # JSON's true is no number of games
                 or not 1 <= hands <= HANDS_MAX
             ):
                 errors["hands_per_round"] = _(

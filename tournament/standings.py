@@ -9,7 +9,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
-from django.db.models import Count, Q, Sum, Value
+from django.db.models import Count, Exists, OuterRef, Q, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
@@ -100,9 +100,11 @@ def prize_ties(event: Event, rounds: list[Round]) -> list[list[Entry]]:
 
 
 def team_standings(event: Event) -> list[dict[str, Any]]:
-    """Teams of four: the sum of their members' totals (RULES.md 6). Two queries."""
+    """Teams of four: the sum of their members' totals (RULES.md 6). Two queries. A team
+    whose players all left it (a correction in the admin) is no team of the ranking."""
     teams = list(
         Team.objects.filter(event=event, kind=Team.Kind.SQUAD)
+        .filter(Exists(Entry.objects.filter(squad=OuterRef("pk"))))
         .annotate(
             total=Coalesce(
                 Sum("squad_members__seats__points"),

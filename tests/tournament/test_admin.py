@@ -10,8 +10,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import cego, make_entries, make_event, make_round, make_table
-from tournament import services
+from tests.factories import cego, make_entries, make_event, make_player, make_round, make_table
+from tournament import services, standings
 from tournament.models import (
     Confirmation,
     Entry,
@@ -226,3 +226,111 @@ def test_an_entry_moved_to_a_player_already_in_the_event_is_refused_in_the_admin
     assert f"{second.player} is already registered." in page.content.decode()
     first.refresh_from_db()
     assert first.player_id != second.player_id
+
+
+def event_form(event: Event, **changes) -> dict:
+    data = {
+        "name": event.name,
+        "slug": event.slug,
+        "date": event.date.isoformat(),
+        "venue": event.venue,
+        "table_policy": event.table_policy,
+        "target_table_size": event.target_table_size,
+        "hands_per_round": json.dumps(event.hands_per_round),
+        "rounds_planned": event.rounds_planned,
+        "pairing": event.pairing,
+        "point_value_cents": event.point_value_cents,
+        "_save": "1",
+    }
+    data.update(changes)
+    return data
+
+
+def test_a_rule_change_made_while_the_admins_form_was_open_is_not_undone(
+    admin: Client, played: Table, monkeypatch
+):
+    """The director rescores the event with other rules while a superuser's event form is
+    being saved (the moment between reading the event and saving it): the admin's change of
+    the venue keeps the new rules and the games scored under them."""
+    event = played.round.event
+    before = totals(event)
+    from tournament.admin import EventAdmin
+
+    typed = EventAdmin.save_form
+
+    def meanwhile(self, request, form, change):
+        services.change_event_settings(
+            event=Event.objects.get(pk=event.pk),
+            values={"rules": {"win_threshold": 30}},
+            reason="Turnierordnung",
+        )
+        return typed(self, request, form, change)
+
+    monkeypatch.setattr(EventAdmin, "save_form", meanwhile)
+    response = admin.post(change_url(event), event_form(event, venue="Gasthaus Sonne"))
+    assert response.status_code == 302
+    event.refresh_from_db()
+    assert event.venue == "Gasthaus Sonne"
+    assert event.rules == {"win_threshold": 30}
+    assert totals(event) != before  # the game stays scored under the new rules
+    assert totals(event) == {e.pk: e.total for e in Entry.objects.standings(event)}
+
+
+def test_an_event_form_emptied_or_mistyped_in_the_admin_is_a_message(admin: Client):
+    event = make_event()
+    emptied = admin.post(change_url(event), event_form(event, hands_per_round=""))
+    assert emptied.status_code == 302  # empty: the game's defaults
+    event.refresh_from_db()
+    assert event.hands_per_round == {}
+    for typed in ("[24]", "24", '{"4": true}'):
+        page = admin.post(change_url(event), event_form(event, hands_per_round=typed))
+        assert page.status_code == 200, typed
+        assert "Give a whole number of games" in page.content.decode(), typed
+    event.refresh_from_db()
+    assert event.hands_per_round == {}
+    added = admin.get(reverse("admin:tournament_event_add")).content.decode()
+    assert 'name="status"' not in added  # a new event starts in registration
+
+
+def test_a_teams_event_and_kind_stay_in_the_admin_and_an_emptied_team_is_not_ranked(
+    admin: Client,
+):
+    event = make_event()
+    entries = [
+        services.register_player(event=event, player=make_player(), team="CC Triberg")
+        for _ in range(4)
+    ]
+    squad = entries[0].squad
+    other = make_event()
+    page = admin.get(change_url(squad)).content.decode()
+    assert 'name="name"' in page and 'name="event"' not in page and 'name="kind"' not in page
+    renamed = admin.post(
+        change_url(squad), {"name": "CC Triberg 1", "event": other.pk, "kind": "pair"}
+    )
+    assert renamed.status_code == 302
+    squad.refresh_from_db()
+    assert (squad.name, squad.event_id, squad.kind) == ("CC Triberg 1", event.pk, "squad")
+    assert admin.get(reverse("admin:tournament_team_add")).status_code == 403
+    assert admin.post(reverse("admin:tournament_team_delete", args=[squad.pk])).status_code == 403
+    alias_add = admin.get(reverse("admin:tournament_playeralias_add"))
+    assert alias_add.status_code == 403
+
+    for entry in entries:  # every player taken out of the team by corrections here
+        admin.post(change_url(entry), entry_form(entry, squad=""))
+    assert standings.team_standings(event) == []
+
+
+def test_a_fixed_pair_is_not_changed_in_the_admin_while_its_round_is_drawn(admin: Client):
+    event = make_event("ziege", pairing="fixed")
+    entries = make_entries(event, 8)
+    for k in range(0, 8, 2):
+        services.create_pair(event=event, name=f"Paar {k // 2 + 1}", entries=entries[k : k + 2])
+    rnd = make_round(event, seed=3, start=False)
+    second = entries[1]
+    page = admin.post(change_url(second), entry_form(second, pair=""))
+    assert page.status_code == 200
+    assert "a pair changes only between rounds" in page.content.decode()
+    second.refresh_from_db()
+    assert second.pair_id is not None
+    services.remove_round(round=rnd)  # as the message says: the round removed, then the change
+    assert admin.post(change_url(second), entry_form(second, pair="")).status_code == 302
