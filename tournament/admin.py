@@ -227,8 +227,10 @@ class EntryAdminForm(forms.ModelForm):
 @admin.register(Entry)
 class EntryAdmin(LocksItsRow, NoRevert, SimpleHistoryAdmin):
     """Status, team and pair may be corrected here, under the players page's rules
-    (``EntryAdminForm``); what ties an entry to its results and to a draw by lot (event, start
-    number, lot) may not, nor may an entry with its results be deleted."""
+    (``EntryAdminForm``), and the player: an entry registered to the wrong one of two namesakes
+    (its results go with it; the history keeps who changed it). What ties an entry to its
+    results and to a draw by lot (event, start number, lot) may not be changed, nor may an
+    entry with its results be deleted."""
 
     form = EntryAdminForm
     readonly_fields = ["event", "start_number", "lot"]
