@@ -87,7 +87,7 @@ class NumberTaken(Refused):
         if stored is not None:
             text = _(
                 "Game %(n)s is on the sheet already, entered elsewhere (by another phone or the "
-                "scorer) while this phone was offline; this game was not stored."
+                "scorer) before this phone sent it; this game was not stored."
             )
         else:
             text = _(

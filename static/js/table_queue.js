@@ -257,14 +257,15 @@
           tell("invalid");
         } else {
           if (json.next_number) serverNext = json.next_number;
-          swap(json);
           now.forEach(function (i) {
             if (i.submission === first.submission) i.refused = json;
           });
-          save(now);
+          save(now); // kept with the reason: the page shows it again after loading
           tell("refused");
-          render();
-          status(texts.stopped, "error");
+          // the sheet has changed under this phone (another phone or the scorer entered a
+          // game, the round was closed): show the server's page as it is now, with the
+          // refused game and those after it from this phone's storage
+          window.location.replace(window.location.href.split("#")[0]);
         }
       })
       .catch(function () {
@@ -317,10 +318,10 @@
       if (answer === "invalid") {
         save([]);
         form.submit();
-      } else if (answer !== "stored") {
+      } else if (answer === "offline") {
         freshForm();
         render();
-      }
+      } // stored or refused: the page loads again from the server
     });
   });
 

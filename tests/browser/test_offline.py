@@ -266,20 +266,36 @@ def test_offline_each_game_offers_its_own_declarers_at_a_five_seat_table(live_se
     context.close()
 
 
-def test_the_form_left_ready_after_a_refused_game_shows_no_error(live_server, browser):
-    """A phone on an old page sends game 1, which another phone entered meanwhile: the game stays
-    on this phone with both versions, and the form is emptied for the next game without telling
-    the table that a field is required before anyone typed."""
+def test_a_phone_online_on_an_old_page_shows_the_sheet_as_it_is_after_a_refusal(
+    live_server, browser
+):
+    """A phone on an old page sends game 1, which the scorer entered meanwhile: the game stays
+    on this phone with both versions, and the page shows the sheet as it is now (the scorer's
+    game counted, in the totals and the list, the take-back for it, the form for game 2), with
+    the form empty and no error before anyone typed, and without blaming a network it had."""
     table = started()
     url = f"{live_server.url}/t/{table.token}/"
     stale_context, stale = hall_phone(browser)
     stale.goto(url)
-    services.record_hand(table=table, data=cego())  # the other phone's game 1
+    scorer = services.record_hand(table=table, data=cego("solo", 2, 50))  # the scorer's game 1
     type_game(stale, 1, 47)
     stale.wait_for_selector("#queue li.refused")
+    refused = stale.inner_text("#queue li.refused")
+    assert "Spiel 1 steht schon auf der Liste" in refused
+    assert "Netz" not in refused
+    assert "1 von 24 Spielen" in stale.inner_text(".lead")
+    names = [str(s.entry.player) for s in table.seats.order_by("position")]
+    results = scoring.score("cego", scorer.data, seats=4, rules=table.round.event.full_rules())
+    totals = stale.inner_text("#link-totals")
+    for name, points in zip(names, results, strict=True):
+        assert name in totals
+        assert (f"+{points}" if points > 0 else f"\u2212{-points}" if points else "0") in totals
+    assert "Spiel 1 zurücknehmen" in stale.inner_text("body")
+    assert "Spiel 2" in stale.inner_text("#hand-form .game-title")
     stale.wait_for_timeout(1_000)  # longer than the preview's pause after a change
     form = stale.inner_text("#hand-form")
     assert "erforderlich" not in form, form
     assert stale.locator("#hand-form .live-error").count() == 0
     assert stale.input_value("select[name=contract]") == ""
+    assert len(queued(stale, table.token)) == 1  # this phone's game 1, kept with the reason
     stale_context.close()
