@@ -42,11 +42,24 @@
           var box = document.getElementById("preview");
           form.querySelectorAll(".live-error").forEach(function (e) { e.remove(); });
           if (json.ok) {
-            var heads = Array.prototype.map.call(document.querySelectorAll("table.sheet thead th.player"), function (th) { return th.textContent; });
-            var cells = json.results.map(function (v) {
-              return "<td class='num'>" + (v > 0 ? "+" + v : v < 0 ? "\u2212" + (-v) : "0") + "</td>";
-            }).join("");
-            box.innerHTML = "<table class='sheet'><tr>" + heads.map(function (h) { return "<th class='num'>" + h.replace(/</g, "&lt;") + "</th>"; }).join("") + "</tr><tr>" + cells + "</tr></table>";
+            // each player's name with the game's result, as the sheet would get it; a list that
+            // wraps, so that a phone shows every player without scrolling sideways
+            var names = JSON.parse(document.getElementById("preview-players").textContent);
+            var list = document.createElement("ul");
+            list.className = "preview-results";
+            json.results.forEach(function (v, i) {
+              var item = document.createElement("li");
+              var who = document.createElement("span");
+              who.className = "who";
+              who.textContent = names[i] || "";
+              var points = document.createElement("strong");
+              points.textContent = v > 0 ? "+" + v : v < 0 ? "\u2212" + (-v) : "0";
+              item.appendChild(who);
+              item.appendChild(document.createTextNode(" "));
+              item.appendChild(points);
+              list.appendChild(item);
+            });
+            box.replaceChildren(list);
           } else {
             box.innerHTML = "";
             Object.keys(json.errors).forEach(function (name) {
@@ -114,6 +127,9 @@
   });
   update();
   clears();
+  // a correction opens with the game as stored: its result is shown at once, and again as the
+  // scorer changes it
+  if (form.dataset.previewNow !== undefined) preview();
 
   var counter = document.getElementById("card-counter");
   if (counter) {

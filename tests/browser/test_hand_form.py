@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+import scoring
 from tests.browser.conftest import PHONE, fits, log_in, shoot
 from tests.factories import cego, make_table, make_user
 from tournament import services
+from tournament.models import Player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -100,3 +102,53 @@ def test_the_scorers_sheet_of_a_five_seat_table_at_desktop_width(live_server, de
     desktop.goto(f"{live_server.url}/tisch/{table.pk}/")
     assert declarer_options(desktop) == ["", "0", "2", "3", "4"]
     shoot(desktop, "table-five-seats-de-desktop")
+
+
+def test_the_live_result_shows_every_player_on_a_phone(live_server, phone):
+    """The table checks the result before saving: on a 360 px phone every player's name and
+    points are on the screen, also at a table of five with long names, nothing to swipe."""
+    table = make_table(players=5)
+    long_names = ["Gisela Ketterer-Schwörer", "Hans-Jörg Kienzler", "Doris Dold", "Georg Hummel"]
+    for seat, name in zip(table.seats.order_by("position")[1:], long_names, strict=True):
+        first, last = name.split(" ", 1)
+        Player.objects.filter(pk=seat.entry.player_id).update(first_name=first, last_name=last)
+    phone.goto(f"{live_server.url}{table.get_link_url()}")
+    phone.select_option("select[name=contract]", "solo")
+    phone.select_option("select[name=declarer]", "1")
+    phone.fill("input[name=declarer_points]", "50")
+    phone.wait_for_selector("#preview .preview-results li")
+    items = phone.locator("#preview .preview-results li")
+    assert items.count() == 5
+    names = [str(s.entry.player) for s in table.seats.order_by("position")]
+    # seat 0 deals game 1 and sits out
+    game = cego("solo", 1, 50, sitting_out=0)
+    results = scoring.score("cego", game, seats=5, rules=table.round.event.full_rules())
+    for i in range(5):
+        item = items.nth(i)
+        box = item.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], names[i]
+        text = item.inner_text()
+        assert names[i] in text.replace("\n", " ")
+        points = results[i]
+        assert (f"+{points}" if points > 0 else f"−{-points}" if points else "0") in text
+    ok, culprits = fits(phone, PHONE["width"])
+    assert ok, culprits
+    shoot(phone, "hand-form-live-result-de-phone")
+
+
+def test_a_correction_shows_the_stored_games_result_at_once_and_as_it_changes(live_server, desktop):
+    table = make_table()
+    services.record_hand(table=table, data=cego("halbe", 0, 34))
+    make_user("leiter", "ein-langes-passwort-2026")
+    log_in(desktop, live_server.url, "leiter", "ein-langes-passwort-2026")
+    desktop.goto(f"{live_server.url}/tisch/{table.pk}/spiel/1/")
+    rules = table.round.event.full_rules()
+    lost = scoring.score("cego", cego("halbe", 0, 34), seats=4, rules=rules)
+    won = scoring.score("cego", cego("halbe", 0, 44), seats=4, rules=rules)
+    first = desktop.locator("#preview .preview-results li").first
+    first.wait_for()
+    assert f"−{-lost[0]}" in first.inner_text()  # the Halbe as stored: lost
+    desktop.fill("input[name=declarer_points]", "44")
+    desktop.wait_for_function(
+        f"document.querySelector('#preview li strong').textContent === '+{won[0]}'"
+    )
