@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import log_in, shoot
-from tests.factories import cego, make_entries, make_event, make_player, make_round, make_user
+from tests.browser.conftest import SCREENSHOTS, log_in, shoot
+from tests.factories import (
+    cego,
+    make_entries,
+    make_event,
+    make_player,
+    make_round,
+    make_table,
+    make_user,
+)
 from tournament import services
 from tournament.models import Event
 
@@ -74,6 +83,71 @@ def test_a_five_seat_table_sheet_prints_on_one_a4_page_with_five_full_names_and_
     # a signature line per player
     assert desktop.locator(".signatures .sig").count() == 5
     assert desktop.locator("table.games tbody tr").count() == 25
+
+
+DPI = 150
+MM = DPI / 25.4  # picture pixels per millimetre
+MARGIN = 12 * MM  # print.css: @page margin
+# a pixel is ink where it is darker than mid-grey: the sheet's lines are #555, 0.3 mm wide
+INK = bytes(ord("#") if grey < 128 else ord(".") for grey in range(256))
+
+
+def printed_page(pdf: Path) -> tuple[int, int, bytes]:
+    """The first page of ``pdf`` as a picture (pdftoppm, grey): width, height, and a byte per
+    pixel, ``#`` for ink and ``.`` for paper."""
+    subprocess.run(
+        ["pdftoppm", "-r", str(DPI), "-gray", "-singlefile", str(pdf), str(pdf.with_suffix(""))],
+        check=True,
+    )
+    data = pdf.with_suffix(".pgm").read_bytes()
+    # binary PGM: "P5", width, height, maximum grey, then one byte per pixel
+    header = re.match(rb"P5\s+(\d+)\s+(\d+)\s+\d+\s", data)
+    assert header
+    width, height = int(header[1]), int(header[2])
+    return width, height, data[header.end() :].translate(INK)
+
+
+def longest_line(pixels: bytes) -> range:
+    """Where the longest unbroken stretch of ink lies among ``pixels`` (a row or a column)."""
+    return max((range(*m.span()) for m in re.finditer(rb"#+", pixels)), key=len, default=range(0))
+
+
+@pytest.mark.parametrize(
+    ("game", "seats"), [("cego", 3), ("cego", 4), ("cego", 5), ("hennes_sibbe", 6)]
+)
+def test_the_printed_table_sheet_shows_the_games_table_s_right_border_inside_the_margins(
+    live_server, desktop, tmp_path, game, seats
+):
+    """A4 in Chromium: the games table spans the page, and its right border, the last player's
+    column's edge, is on the paper like its left border, not cut off at the page margin."""
+    table = make_table(game, seats)
+    make_user("leitung", "sheet-test-2026")
+    log_in(desktop, live_server.url, "leitung", "sheet-test-2026")
+    desktop.goto(
+        f"{live_server.url}/turnier/{table.round.event.slug}/durchgang/1/druck/tischlisten/"
+    )
+    pdf = tmp_path / "sheet.pdf"
+    desktop.pdf(path=str(pdf), format="A4", prefer_css_page_size=True)
+    SCREENSHOTS.mkdir(exist_ok=True)
+    picture = SCREENSHOTS / f"print-sheet-{seats}-seats-pdf"
+    subprocess.run(["pdftoppm", "-r", "60", "-png", "-singlefile", pdf, picture], check=True)
+    width, height, page = printed_page(pdf)
+    # the games table's rules are the longest lines on the sheet
+    rules = max((longest_line(page[y * width : (y + 1) * width]) for y in range(height)), key=len)
+    assert rules.start >= MARGIN - 1
+    assert rules.stop <= width - MARGIN + 1
+    assert len(rules) >= 184 * MM  # the page's whole width for the writing fields
+
+    def upright(columns: range) -> int:
+        """The longest upright line among these columns of pixels."""
+        return max(len(longest_line(page[x::width])) for x in columns)
+
+    left_border = upright(range(rules.start, rules.start + 3))
+    assert left_border >= 60 * MM  # from the column heads down to the totals
+    right_border = upright(range(rules.stop - 3, rules.stop))
+    assert right_border >= left_border - 2, (
+        f"the right border is {right_border / MM:.0f} mm long, the left {left_border / MM:.0f} mm"
+    )
 
 
 def test_the_projector_header_and_column_heads_are_opaque(live_server, desktop):
