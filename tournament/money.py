@@ -386,7 +386,21 @@ class FeeRow:
 
     @property
     def unpaid(self) -> bool:
+        """Owes money: the one test the fee list's marks, its "not paid" filter, its summary and
+        the cash book all use, so the rows marked unpaid are the ones counted."""
         return self.due_cents > 0
+
+    @property
+    def nothing_due(self) -> bool:
+        """Open, but owes nothing (no fee set yet, or a free one such as juniors'): the director
+        must not read it as "not paid"."""
+        return self.status == EntryFee.Status.OPEN and not self.unpaid
+
+    @property
+    def state(self) -> str:
+        """The status the fee list marks (row colour, pressed button): the stored status, except
+        that an open fee of nothing is marked as no status at all."""
+        return "nothing-due" if self.nothing_due else self.status
 
 
 def default_category(categories: Sequence[FeeCategory], player: Player) -> FeeCategory | None:

@@ -3,11 +3,14 @@ the desk, the list of who has not paid, and the history of every change."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
 from tests.factories import make_entries, make_event, make_player, make_user
 from tournament import money, services
+from tournament.formatting import euros
 from tournament.models import EntryFee, FeeCategory, Player
 
 pytestmark = pytest.mark.django_db
@@ -28,6 +31,31 @@ def fees(event) -> tuple[FeeCategory, FeeCategory, FeeCategory]:
 def organiser(client):
     client.force_login(make_user())
     return client
+
+
+def marked_unpaid(page: str) -> set[int]:
+    """The entries the fee list marks as owing: the coloured bar of the row (``fee-open``) and
+    the pressed "not paid" button, which must go together."""
+    marked = set()
+    for row in page.split('<tr id="entry-')[1:]:
+        pk, rest = row.split('"', 1)
+        bar = re.match(r' class="[^"]*\bfee-open\b', rest) is not None
+        pressed = 'value="open" aria-pressed="true"' in row.split("</tr>")[0]
+        assert bar == pressed, f"entry {pk}: bar {bar}, pressed {pressed}"
+        if bar:
+            marked.add(int(pk))
+    return marked
+
+
+def summary_unpaid(page: str) -> tuple[int, str]:
+    """The count and sum the fee list's summary gives as not paid."""
+    found = re.search(r"<strong>\s*(\d+) not paid \(([^)]*)\)", page)
+    assert found, "no summary of who has not paid"
+    return int(found[1]), found[2]
+
+
+def fee_page(client, event, query: str = "") -> str:
+    return client.get(reverse("fee_list", args=[event.slug]) + query).content.decode()
 
 
 def test_a_junior_starts_on_the_free_fee_and_everyone_else_on_the_first():
@@ -236,3 +264,47 @@ def test_taps_on_the_same_row_at_once_make_one_fee_with_its_history():
     last = fee.history.order_by("-history_date", "-history_id").first()
     assert fee.history.count() == len(statuses)
     assert (last.status, last.paid_cents) == (fee.status, fee.paid_cents)
+
+
+def test_before_any_fee_is_set_nobody_is_marked_or_counted_as_not_paid(organiser):
+    event = make_event()
+    make_entries(event, 3)
+    page = fee_page(organiser, event)
+    assert marked_unpaid(page) == set()
+    assert summary_unpaid(page) == (0, euros(0))
+    assert page.count("nothing to pay") == 3
+
+
+def test_a_junior_on_a_free_fee_is_neither_marked_nor_counted_as_not_paid(organiser):
+    event = make_event()
+    fees(event)
+    adults = make_entries(event, 2)
+    juniors = make_entries(event, 2, category=Player.Category.JUNIORS)
+    page = fee_page(organiser, event)
+    assert marked_unpaid(page) == {e.pk for e in adults}
+    assert summary_unpaid(page) == (2, euros(3000))
+    assert page.count("nothing to pay") == len(juniors)
+    # the list of who has not paid yet leaves them out as well
+    assert marked_unpaid(fee_page(organiser, event, "?offen=1")) == {e.pk for e in adults}
+
+
+def test_the_rows_marked_not_paid_are_the_ones_the_summary_and_the_cash_book_count(organiser):
+    event = make_event()
+    _full, members, _juniors = fees(event)
+    cash, ahead, waived, reduced, owing = make_entries(event, 5)
+    free, free_paid = make_entries(event, 2, category=Player.Category.JUNIORS)
+    money.set_entry_fee(entry=cash, status="cash")
+    money.set_entry_fee(entry=ahead, status="ahead")
+    money.set_entry_fee(entry=waived, status="waived")
+    money.set_entry_fee(entry=reduced, category=members)
+    money.set_entry_fee(entry=free_paid, status="cash")
+    page = fee_page(organiser, event)
+    assert marked_unpaid(page) == {reduced.pk, owing.pk}
+    assert summary_unpaid(page) == (2, euros(1000 + 1500))
+    assert page.count("nothing to pay") == 1
+    assert "2 paid cash (" + euros(1500) + ")" in page
+    book = money.cash_book(event)
+    assert (book.open_fees, book.open_cents) == (2, 2500)
+    unpaid_list = fee_page(organiser, event, "?offen=1")
+    assert marked_unpaid(unpaid_list) == {reduced.pk, owing.pk}
+    assert str(free.player.sort_name) not in unpaid_list

@@ -159,16 +159,13 @@ def fee_list(request: HttpRequest, slug: str) -> HttpResponse:
     access.require(request, event, ORGANISER)
     rows = money.fee_rows(event)
     unpaid_only = request.GET.get("offen") == "1"
-    unpaid = [r for r in rows if r.unpaid]
     return render(
         request,
         "tournament/money/fees.html",
         {
             "event": event,
-            "rows": unpaid if unpaid_only else rows,
+            "rows": [r for r in rows if r.unpaid] if unpaid_only else rows,
             "unpaid_only": unpaid_only,
-            "unpaid_count": len(unpaid),
-            "unpaid_cents": sum(r.due_cents for r in unpaid),
             "categories": list(FeeCategory.objects.filter(event=event)),
             "statuses": EntryFee.Status.choices,
             "totals": money.fee_totals(rows),
