@@ -836,7 +836,20 @@ def test_a_raeuber_hand_without_every_seats_points_is_refused(scorer: Client) ->
     data = {"contract": "raeuber", "points_0": "40", "points_1": "39", "action": "save"}
     response = scorer.post(reverse("table", args=[table.pk]), data)
     assert response.status_code == 200
-    assert response.context["form"].errors["points_0"]
+    # said at the first empty field (the third player's)
+    assert response.context["form"].errors["points_2"] == ["enter every player's card points"]
+    assert not table.hands.exists()
+
+
+def test_a_raeuber_hand_whose_points_do_not_add_up_is_said_of_all_of_them(scorer: Client) -> None:
+    table = make_table()
+    data = {"contract": "raeuber", "action": "save"}
+    data.update({f"points_{i}": p for i, p in enumerate(("40", "20", "20", "5"))})
+    response = scorer.post(reverse("table", args=[table.pk]), data)
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert form.non_field_errors() == ["Räuber card points: must add up to 79 card points, got 85"]
+    assert not any(name.startswith("points_") for name in form.errors)
     assert not table.hands.exists()
 
 

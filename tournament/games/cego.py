@@ -32,7 +32,6 @@ class CegoHandForm(HandForm):
         "gegensolo": "gegensolo",
         "declarer_tricks": "declarer_tricks",
         "won": "won",
-        "points": "points_0",
         "announcer": "announcer",
         "forfeit": "forfeit",
         "sitting_out": "declarer",
@@ -105,6 +104,12 @@ class CegoHandForm(HandForm):
                 label=name, required=False, widget=forms.NumberInput(attrs={"class": "raeuber"})
             )
 
+    def field_label(self, engine_field: str) -> str:
+        # the Räuber's sum belongs to no one player's field: said above the form, with a name
+        if engine_field == "points":
+            return str(_("Räuber card points"))
+        return super().field_label(engine_field)
+
     @property
     def sitting_out_name(self) -> str:
         """The player who deals and sits out this game (five-seat Cego), for the form's heading."""
@@ -125,8 +130,11 @@ class CegoHandForm(HandForm):
                 else d.get(f"points_{i}")
                 for i in range(len(self.players))
             ]
-            if any(p is None for p in hand["points"]):
-                raise scoring.InvalidHand("points", str(_("enter every player's card points")))
+            missing = [i for i, p in enumerate(hand["points"]) if p is None]
+            if missing:  # shown at the first empty field
+                raise scoring.InvalidHand(
+                    f"points[{missing[0]}]", str(_("enter every player's card points"))
+                )
             hand["announcer"] = self.seat(d.get("announcer"))
             return hand
         if self.seat(d.get("declarer")) is None:
