@@ -398,6 +398,11 @@ class RegisterForm(forms.Form):
         self.candidates: list[Player] = []
         # two people of one name are told apart by club and town
         self.fields["player"].label_from_instance = described  # type: ignore[attr-defined]
+        if event is not None:  # who is registered already is no choice any more
+            self.fields["player"].queryset = Player.objects.exclude(entries__event=event)
+            self.fields["player"].error_messages["invalid_choice"] = _(
+                "This player is registered for this event already."
+            )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -294,3 +294,20 @@ def test_a_correction_shows_at_once_on_the_standings_a_visitor_reads(director):
     )
     page = visitor.get(standings_url).content.decode()
     assert "Schwörer" in page and entry.player.last_name not in page
+
+
+# --- the players page's list of known players -------------------------------------------------
+
+
+def test_the_known_player_list_leaves_out_who_is_registered_already(director):
+    event = make_event()
+    hubert = make_player(first_name="Hubert", last_name="Albrecht", club="CC Triberg")
+    make_player(first_name="Gisela", last_name="Ketterer", club="CC Schonach")
+    services.register_player(event=event, player=hubert)
+    page = director.get(reverse("event_players", args=[event.slug])).content.decode()
+    assert "Ketterer, Gisela · CC Schonach</option>" in page
+    assert "Albrecht, Hubert · CC Triberg</option>" not in page
+    # a second tab that still offered him: a message, and he is not registered twice
+    again = director.post(reverse("event_players", args=[event.slug]), {"player": hubert.pk})
+    assert "This player is registered for this event already." in again.content.decode()
+    assert event.entries.filter(player=hubert).count() == 1
