@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from tests.factories import make_entries, make_event, make_round, make_user
 from tournament import money, services
-from tournament.models import Entry, Event, Player, Prize, PrizeSettings, Team
+from tournament.models import Entry, Event, LotDraw, Player, Prize, PrizeSettings, Team
 
 pytestmark = pytest.mark.django_db
 
@@ -400,3 +400,27 @@ def test_teams_tied_on_a_prize_place_are_named_for_a_lot():
     prize(event, 1, goods="Pokal", ranking=R.TEAMS)
     ties = money.prize_giving(event).ties
     assert [sorted(t.teams) for t in ties] == [["Die Geißen", "Die Trulls"]]
+
+
+def test_a_lot_drawn_from_the_prize_page_names_the_order_and_returns_there(organiser):
+    event, e = played([40, 40, -40, -40])
+    prize(event, 1, 15000)
+    prize(event, 2, 10000)
+    page = organiser.get(reverse("prize_table", args=[event.slug])).content.decode()
+    assert 'name="back" value="prize_table"' in page
+    url = reverse("decide_lot", args=[event.slug])
+    asked = organiser.post(url, {"entry": [e[0].pk, e[1].pk], "back": "prize_table"})
+    assert reverse("prize_table", args=[event.slug]) in asked.content.decode()  # "cancel"
+    drawn = organiser.post(
+        url, {"entry": [e[0].pk, e[1].pk], "back": "prize_table", "confirmed": "1"}, follow=True
+    )
+    assert drawn.redirect_chain[-1][0] == reverse("prize_table", args=[event.slug])
+    order = LotDraw.objects.get(event=event).entries
+    names = {x.start_number: str(x.player) for x in e}
+    said = f"Drawn by lot, in this order: {names[order[0]]}, {names[order[1]]}."
+    assert said in drawn.content.decode()
+    # a page that is not one of the lot's pages is no way back: the standings
+    other = organiser.post(
+        url, {"entry": [e[2].pk, e[3].pk], "back": "//evil.example", "confirmed": "1"}
+    )
+    assert other["Location"] == reverse("event_standings", args=[event.slug])

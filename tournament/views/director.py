@@ -480,6 +480,10 @@ def decide_lot(request: HttpRequest, slug: str) -> HttpResponse:
     entries = collation.by_name(
         Entry.objects.filter(event=event, pk__in=ids).select_related("player"), lambda e: e.player
     )
+    # back to the page the lot was asked on: the standings, the prize table or the prize giving
+    back = request.POST.get("back", "")
+    if back not in LOT_PAGES:
+        back = "event_standings"
     if len(entries) >= 2 and request.POST.get("confirmed") != "1":
         # a draw by lot is final and recorded with the director's name: asked once more
         return render(
@@ -494,9 +498,9 @@ def decide_lot(request: HttpRequest, slug: str) -> HttpResponse:
                 )
                 % {"players": join_names([str(e.player) for e in entries])},
                 "action": reverse("decide_lot", args=[event.slug]),
-                "fields": [("entry", e.pk) for e in entries],
+                "fields": [("entry", e.pk) for e in entries] + [("back", back)],
                 "confirm": _("Draw lots"),
-                "cancel": reverse("event_standings", args=[event.slug]),
+                "cancel": reverse(back, args=[event.slug]),
             },
         )
     try:
@@ -504,9 +508,13 @@ def decide_lot(request: HttpRequest, slug: str) -> HttpResponse:
     except services.Refused as exc:
         refused(request, exc)
     else:
+        names = {e.start_number: str(e.player) for e in entries}
         messages.success(
             request,
-            _("Drawn by lot: start numbers %(order)s.")
-            % {"order": ", ".join(str(n) for n in draw.entries)},
+            _("Drawn by lot, in this order: %(order)s.")
+            % {"order": ", ".join(names[n] for n in draw.entries)},
         )
-    return redirect("event_standings", slug=event.slug)
+    return redirect(back, slug=event.slug)
+
+
+LOT_PAGES = ("event_standings", "prize_table", "prize_giving")
