@@ -1958,3 +1958,13 @@ def test_a_nul_character_in_the_seat_search_is_ignored(client: Client, world: Wo
     response = client.get(url, {"q": "\x00" + world.player.last_name})
     assert response.status_code == 200
     assert shows(response, str(world.player))
+
+
+def test_a_rounds_name_on_the_event_page_leads_to_its_seating(scorer: Client) -> None:
+    # on a phone the table of rounds is wider than the screen: the first column, always in
+    # view, is the way to the round
+    table = make_table()
+    event = table.round.event
+    page = scorer.get(event.get_absolute_url()).content.decode()
+    seating = reverse("round_seating", args=[event.slug, 1])
+    assert f'<td><a href="{seating}">Round 1</a></td>' in page
