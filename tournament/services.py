@@ -282,6 +282,17 @@ def withdrawal_refused(entry: Entry) -> str | None:
     ) % {"player": entry.player, "round": seated.round.number}
 
 
+def seat_in_play(entry: Entry) -> Seat | None:
+    """The entry's seat at a table of a round being played, or None (one query). A withdrawal
+    leaves that table as it is: the player keeps the seat, the table's games (entered and still
+    to come) count for every seat alike, and its sheet is confirmed for every seat."""
+    return (
+        entry.seats.filter(round__status=Round.Status.PLAYING, table__isnull=False)
+        .select_related("round", "table")
+        .first()
+    )
+
+
 @transaction.atomic
 def withdraw_entry(*, entry: Entry, user: User = None) -> Entry:
     """Withdraw a player: the results so far stay, later draws leave the player out."""

@@ -1,7 +1,10 @@
 """One person, one player: the duplicate question at registration, correcting a player, merging
-two players, removing an entry registered by mistake."""
+two players, removing an entry registered by mistake; withdrawing a player during a round."""
 
 from __future__ import annotations
+
+import html
+import re
 
 import pytest
 from django.contrib.messages import get_messages
@@ -18,7 +21,7 @@ from tests.factories import (
     make_user,
 )
 from tournament import services, standings
-from tournament.models import Entry, EventRole, Player, Result
+from tournament.models import Entry, Event, EventRole, Player, Result, Round, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -283,3 +286,90 @@ def test_the_known_player_list_tells_two_people_of_one_name_apart(director):
     page = director.get(reverse("event_players", args=[make_event().slug])).content.decode()
     assert "Maier, Uwe · CC Triberg · Triberg</option>" in page
     assert "Maier, Uwe · Schonach</option>" in page
+
+
+# --- withdrawing a player during a round --------------------------------------------------------
+
+
+def round_2_with_a_game_at_table_1() -> tuple[Event, Table, Entry, Entry]:
+    """Nine players, round 2 being played, table 1 has played its first game: Christian Ruf
+    (seat 1, who declared and won it) and Markus Ganter sit there, Doris Schwer sits out."""
+    event = make_event(table_policy=Event.TablePolicy.SIT_OUT)
+    make_entries(event, 9)
+    make_round(event)
+    Round.objects.update(status=Round.Status.CLOSED)
+    second = make_round(event, seed=2)
+    table = second.tables.get(number=1)
+    services.record_hand(table=table, data=cego("halbe", 0, 47))
+    ruf, ganter = [s.entry for s in table.seats.order_by("position")[:2]]
+    schwer = second.seats.get(table__isnull=True).entry
+    for entry, first, last in (
+        (ruf, "Christian", "Ruf"),
+        (ganter, "Markus", "Ganter"),
+        (schwer, "Doris", "Schwer"),
+    ):
+        Player.objects.filter(pk=entry.player_id).update(first_name=first, last_name=last)
+    return event, table, ruf, schwer
+
+
+def read(page: bytes) -> str:
+    """A page's text as a person reads it: no tags, entities decoded, spaces collapsed."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page.decode())).split())
+
+
+def marked(text: str, name: str) -> int:
+    """How often ``name`` is followed by the withdrawn mark (after a start number, if any)."""
+    return len(re.findall(re.escape(name) + r"(?: \(\d+\))? \(?withdrawn\b", text))
+
+
+ON_THE_SEATING = {"Christian Ruf": 1, "Ruf, Christian": 1, "Doris Schwer": 1, "Schwer, Doris": 1}
+AT_TABLE_1 = {"Christian Ruf": 1}
+
+
+@pytest.mark.parametrize(
+    ("url", "who", "marks"),
+    [
+        ("/turnier/{event}/durchgang/2/", "anyone", ON_THE_SEATING),
+        ("/turnier/{event}/durchgang/2/", "director", ON_THE_SEATING),
+        ("/turnier/{event}/durchgang/2/druck/sitzplan/", "anyone", ON_THE_SEATING),
+        ("/tisch/{table}/", "director", AT_TABLE_1),
+        ("/tisch/{table}/", "anyone", AT_TABLE_1),
+        ("/turnier/{event}/durchgang/2/druck/tischlisten/?table=1", "director", AT_TABLE_1),
+        ("/turnier/{event}/durchgang/2/ergebnisse/", "anyone", AT_TABLE_1),
+    ],
+)
+def test_a_player_withdrawn_during_a_round_is_marked_on_its_seating_sheets_and_results(
+    client, url, who, marks
+):
+    event, table, ruf, schwer = round_2_with_a_game_at_table_1()
+    services.withdraw_entry(entry=ruf)
+    services.withdraw_entry(entry=schwer)
+    if who == "director":
+        client.force_login(make_user())
+    response = client.get(url.format(event=event.slug, table=table.pk))
+    assert response.status_code == 200
+    text = read(response.content)
+    # each list marks each withdrawn player once, and nobody else
+    assert {name: marked(text, name) for name in marks} == marks, text
+    assert "Markus Ganter" in text and not marked(text, "Markus Ganter"), text
+    assert not marked(text, "Ganter, Markus")
+
+
+def test_withdrawing_a_player_at_a_table_being_played_says_that_table_plays_on(director):
+    event, table, ruf, schwer = round_2_with_a_game_at_table_1()
+    url = reverse("entry_status", args=[event.slug, ruf.pk])
+    text = read(director.post(url, follow=True).content)
+    assert (
+        "Christian Ruf withdrawn; later draws leave the player out. At table 1 of round 2, being "
+        "played now, nothing changes: the player keeps the seat, and the table's games, those "
+        "entered and those still to come, count for the player as for the others."
+    ) in text
+    # so it is: the next game at the table counts for him as for the others
+    services.record_hand(table=table, data=cego("halbe", 0, 47))
+    totals = {e.pk: e.total for e in Entry.objects.standings(event)}
+    assert totals[ruf.pk] == 120
+    # a player who sits the round out has no table to hear about
+    url = reverse("entry_status", args=[event.slug, schwer.pk])
+    text = read(director.post(url, follow=True).content)
+    assert "Doris Schwer withdrawn." in text
+    assert "At table" not in text

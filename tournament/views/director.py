@@ -198,10 +198,24 @@ def entry_status(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             messages.success(request, _("%(player)s is active again.") % {"player": entry.player})
         else:
             services.withdraw_entry(entry=entry, user=request.user)
-            messages.success(request, _("%(player)s withdrawn.") % {"player": entry.player})
+            messages.success(request, _withdrawn(entry))
     except services.Refused as exc:
         refused(request, exc)
     return redirect("event_players", slug=event.slug)
+
+
+def _withdrawn(entry: Entry) -> str:
+    """What a withdrawal did, with what it leaves as it was: the player's table in a round being
+    played keeps the player, so the director knows what becomes of that table."""
+    seat = services.seat_in_play(entry)
+    if seat is None:
+        return _("%(player)s withdrawn.") % {"player": entry.player}
+    return _(
+        "%(player)s withdrawn; later draws leave the player out. At table %(table)s of round "
+        "%(round)s, being played now, nothing changes: the player keeps the seat, and the "
+        "table's games, those entered and those still to come, count for the player as for the "
+        "others."
+    ) % {"player": entry.player, "round": seat.round.number, "table": seat.table.number}
 
 
 def _entry_or_404(event: Event, pk: int) -> Entry:
