@@ -3,29 +3,27 @@
 simple-history records the logged-in user itself; a table link has no user, so its history rows
 name the table and the phone instead ("table link, table 3, phone 1a2b3c"). This is the library's
 documented hook (``pre_create_historical_record``), connected in ``apps.py``.
+The words are stored in English whatever the writer's language, like the reasons the app writes
+itself: the history shows them in the reader's language (``history.actor_text``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext as _
 from simple_history.models import HistoricalRecords
 
 
 def actor_of(request: Any) -> str:
     if request is None:
-        return _("system")
+        return "system"
     table = getattr(request, "table_link", None)
     if table is not None:
         device = getattr(request, "link_device", "")
         if device:
             # the phone, as a short mark: which seats and games came from the same phone
-            return _("table link, table %(n)s, phone %(phone)s") % {
-                "n": table.number,
-                "phone": device[:6],
-            }
-        return _("table link, table %(n)s") % {"n": table.number}
+            return f"table link, table {table.number}, phone {device[:6]}"
+        return f"table link, table {table.number}"
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         return user.get_username()

@@ -5,7 +5,9 @@ players), one query per table of history, with each record compared to the one b
 the same object in Python.
 Everything is said as on the score sheet, in the reader's language: a game as its contract,
 declarer by name and points (``describe_hand``), seats by the player sitting there, yes/no for
-flags, dates in the reader's format; internal fields (tokens, keys, versions) are left out.
+flags, dates in the reader's format; internal fields (tokens, keys, versions) are left out. On the
+event's page a game and a table are named with their round and table ("Round 2 · Table 3 · Game
+11"): every table has a game 11, and every round a table 3.
 """
 
 from __future__ import annotations
@@ -43,8 +45,10 @@ class Names:
     game: str
     players: dict[int, list[str]]  # table id -> player names by seat
     tables: dict[int, int]  # table id -> table number
+    rounds: dict[int, int]  # table id -> round number
     entries: dict[int, str]  # entry id -> player name
     teams: dict[int, str]
+    with_round: bool = False  # the event's page: a table is named with its round
 
     def seat_name(self, table_id: int | None, position: int | None) -> str:
         names = self.players.get(table_id or 0, [])
@@ -55,8 +59,21 @@ class Names:
     def table_name(self, table_id: int | None) -> str:
         if table_id is None:
             return _("sits out")
-        number = self.tables.get(table_id)
-        return _("Table %(number)s") % {"number": number if number is not None else "?"}
+        return self.table_label(table_id, self.tables.get(table_id))
+
+    def table_label(self, table_id: int, number: int | None) -> str:
+        """Table ``number`` (the number a history row holds, which may be an older one)."""
+        number_text = number if number is not None else "?"
+        round_number = self.rounds.get(table_id)
+        if self.with_round and round_number is not None:
+            return _("Round %(r)s · Table %(t)s") % {"r": round_number, "t": number_text}
+        return _("Table %(number)s") % {"number": number_text}
+
+    def game_name(self, table_id: int, number: int) -> str:
+        game = _("Game %(number)s") % {"number": number}
+        if not self.with_round:
+            return game  # the page of one table or one game: the number says which
+        return f"{self.table_name(table_id)} · {game}"
 
     def hand_text(self, table_id: int, data: Any) -> str:
         if not isinstance(data, dict):
@@ -75,21 +92,26 @@ class Names:
         return describe_hand(self.game, data, players)
 
 
-def _names(event: Event, table_ids: Iterable[int]) -> Names:
+def _names(event: Event, table_ids: Iterable[int], *, with_round: bool = False) -> Names:
     ids = list(table_ids)
     players: dict[int, list[str]] = {}
     for seat in (
         Seat.objects.filter(table_id__in=ids).select_related("entry__player").order_by("position")
     ):
         players.setdefault(seat.table_id, []).append(str(seat.entry.player))
+    tables = list(
+        Table.objects.filter(round__event=event).values_list("pk", "number", "round__number")
+    )
     return Names(
         game=event.game,
         players=players,
-        tables=dict(Table.objects.filter(round__event=event).values_list("pk", "number")),
+        tables={pk: number for pk, number, _round in tables},
+        rounds={pk: round_number for pk, _number, round_number in tables},
         entries={
             e.pk: str(e.player) for e in Entry.objects.filter(event=event).select_related("player")
         },
         teams=dict(Team.objects.filter(event=event).values_list("pk", "name")),
+        with_round=with_round,
     )
 
 
@@ -112,6 +134,38 @@ def _choice(model: type, name: str) -> Callable[[Any], str]:
     return lambda value: str(labels.get(value, plain(value)))
 
 
+# who acted without a user (a table link, the system) is stored in English (``audit.actor_of``);
+# these are its words in the reader's language. Rows written before were stored in the writer's
+# language, German or English: both are read.
+ACTORS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
+    (
+        re.compile(r"^(?:table link|Tisch-Link), (?:table|Tisch) (\d+), (?:phone|Handy) (\S+)$"),
+        lambda m: _("table link, table %(n)s, phone %(phone)s") % {"n": m[1], "phone": m[2]},
+    ),
+    (
+        re.compile(r"^(?:table link|Tisch-Link), (?:table|Tisch) (\d+)$"),
+        lambda m: _("table link, table %(n)s") % {"n": m[1]},
+    ),
+    (re.compile(r"^(?:system|System)$"), lambda m: _("system")),
+]
+
+
+def _in_words(
+    rules: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]], text: str
+) -> str:
+    for pattern, words in rules:
+        match = pattern.match(text)
+        if match:
+            return words(match)
+    return text
+
+
+def actor_text(actor: str | None) -> str:
+    """Who acted, as stored in a history row's actor, in the reader's language (a user's name as
+    it is)."""
+    return _in_words(ACTORS, (actor or "").strip())
+
+
 # draws, removed rounds, restores and imports write a reason themselves (stored in English, as
 # every reason is kept); these are their words in the reader's language
 MACHINE_REASONS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
@@ -128,7 +182,13 @@ MACHINE_REASONS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = 
         re.compile(r"^merged: player (\d+) \((.*)\) into player (\d+) \((.*)\) by (.+)$"),
         lambda m: (
             _("merged: player %(old)s (%(old_name)s) into player %(new)s (%(new_name)s) by %(who)s")
-            % {"old": m[1], "old_name": m[2], "new": m[3], "new_name": m[4], "who": m[5]}
+            % {
+                "old": m[1],
+                "old_name": m[2],
+                "new": m[3],
+                "new_name": m[4],
+                "who": actor_text(m[5]),
+            }
         ),
     ),
     (re.compile(r"^restored$"), lambda m: _("restored")),
@@ -136,20 +196,16 @@ MACHINE_REASONS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = 
         re.compile(r"^imported from bundle (.+) \(exported (.+)\) by (.+?)(?:; entered by (.+))?$"),
         lambda m: (
             _("imported from bundle %(file)s (exported %(when)s) by %(who)s")
-            % {"file": m[1], "when": m[2], "who": m[3]}
-            + ("; " + _("entered by %(user)s") % {"user": m[4]} if m[4] else "")
+            % {"file": m[1], "when": m[2], "who": actor_text(m[3])}
+            # a game a table link entered names it and the phone (``bundles._enterers``)
+            + ("; " + _("entered by %(user)s") % {"user": actor_text(m[4])} if m[4] else "")
         ),
     ),
 ]
 
 
 def reason_text(reason: str | None) -> str:
-    reason = (reason or "").strip()
-    for pattern, text in MACHINE_REASONS:
-        match = pattern.match(reason)
-        if match:
-            return text(match)
-    return reason
+    return _in_words(MACHINE_REASONS, (reason or "").strip())
 
 
 def _compare(
@@ -179,7 +235,7 @@ def _compare(
         out.append(
             Change(
                 when=record.history_date,
-                who=user or record.history_actor or "—",
+                who=user or actor_text(record.history_actor) or "—",
                 what=what(record),
                 kind=kind,
                 reason=reason_text(record.history_change_reason),
@@ -201,7 +257,7 @@ def _hand_changes(ids: list[int], names: Names, hand: int | None = None) -> list
         records = records.filter(id=hand)
     return _compare(
         _ordered(records),
-        lambda r: _("Game %(number)s") % {"number": r.number},
+        lambda r: names.game_name(r.table_id, r.number),
         lambda r: names.hand_text(r.table_id, r.data),
         {
             "data": (_("Game"), lambda r, v: names.hand_text(r.table_id, v)),
@@ -224,7 +280,7 @@ def _table_changes(ids: list[int], names: Names) -> list[Change]:
 
     return _compare(
         _ordered(Table.history.filter(id__in=ids)),
-        lambda r: _("Table %(number)s") % {"number": r.number},
+        lambda r: names.table_label(r.id, r.number),
         summary,
         {
             "number": (_("Table number"), lambda r, v: plain(v)),
@@ -368,8 +424,9 @@ def for_tables(event: Event, tables: QuerySet[Table]) -> list[Change]:
 
 
 def for_event(event: Event) -> list[Change]:
+    """Every change of the event, newest first; games and tables named with their round."""
     ids = list(Table.objects.filter(round__event=event).values_list("pk", flat=True))
-    names = _names(event, ids)
+    names = _names(event, ids, with_round=True)
     changes = _hand_changes(ids, names)
     changes += _table_changes(ids, names)
     changes += _seat_changes(ids, names, event)

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from tests.factories import cego, make_entries, make_event, make_player, make_round, make_user
 from tournament import history, imports, services
-from tournament.models import Entry, Event, Player, Table
+from tournament.models import Entry, Event, Hand, Player, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -354,7 +354,7 @@ def test_rows_written_in_bulk_without_a_user_say_who_acted_like_the_others():
     make_entries(event, 4)
     make_round(event, seed=3, start=False)
     changes = history.for_event(event)
-    assert {c.what.split(" ")[0] for c in changes} == {"Entry", "Seat", "Table", "Event"}
+    assert {c.what.split(" ")[0] for c in changes} == {"Entry", "Seat", "Round", "Event"}
     assert {c.who for c in changes} == {"system"}
 
 
@@ -386,3 +386,118 @@ def test_the_reasons_the_tool_writes_itself_read_german_in_the_event_history():
     assert "beendet" in html
     for english in ("import ", "registered by mistake", "merged:", " removed", "seed", "finished"):
         assert english not in html, english
+
+
+# --- which game, and who, on the event's page --------------------------------------------------
+
+
+def two_rounds_of_two_tables() -> Event:
+    """Eight players, two rounds of two tables, game 1 entered at every table."""
+    event = make_event(hands_per_round={"4": 1})
+    make_entries(event, 8)
+    for seed in (3, 4):
+        rnd = make_round(event, seed=seed)
+        for table in rnd.tables.all():
+            services.record_hand(table=table, data=cego("halbe", 0, 34))
+        if seed == 3:
+            services.close_round(round=rnd)
+    return event
+
+
+def test_the_event_history_names_the_round_and_table_of_a_corrected_game():
+    # every table has a game 1: the director must see which one was corrected
+    event = two_rounds_of_two_tables()
+    table = event.rounds.get(number=2).tables.get(number=2)
+    services.edit_hand(hand=table.hands.get(number=1), data=cego("halbe", 0, 44), reason="verzählt")
+    url = reverse("event_history", args=[event.slug])
+    html = page_text(reader("en"), url)
+    assert "<strong>Round 2 · Table 2 · Game 1</strong> · changed" in html
+    assert "<strong>Round 1 · Table 1 · Game 1</strong> · entered" in html
+    assert "<strong>Game 1</strong>" not in html
+    german = page_text(reader("de"), url)
+    assert "<strong>Durchgang 2 · Tisch 2 · Spiel 1</strong> · geändert" in german
+    # the table's own history is one table: the game's number says which
+    own = page_text(reader("en"), reverse("table_history", args=[table.pk]))
+    assert "<strong>Game 1</strong> · changed" in own
+    assert "Round 2 · Table 2 · Game 1" not in own
+
+
+def test_the_event_history_names_the_round_of_a_voided_table():
+    event = two_rounds_of_two_tables()
+    table = event.rounds.get(number=2).tables.get(number=1)
+    services.void_table(table=table, reason="unleserlich")
+    html = page_text(reader("en"), reverse("event_history", args=[event.slug]))
+    assert "<strong>Round 2 · Table 1</strong> · changed" in html
+
+
+def game_from_a_phone(language: str) -> Table:
+    """Game 1 entered through the table link of table 2 by a phone set to ``language``."""
+    event = make_event(hands_per_round={"4": 2})
+    make_entries(event, 8)
+    table = make_round(event, seed=3).tables.get(number=2)
+    phone = Client()
+    phone.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    url = reverse("table_link", args=[table.token])
+    phone.get(url)  # the phone gets its id
+    post = {"contract": "halbe", "declarer": "0", "declarer_points": "34", "action": "save"}
+    assert phone.post(url, post).status_code == 302
+    return table
+
+
+def who_wrote_game_1(language: str, table: Table) -> set[str]:
+    """Who the entry of game 1 names, on the event's history and on the table's."""
+    found = set()
+    for url in (
+        reverse("event_history", args=[table.round.event.slug]),
+        reverse("table_history", args=[table.pk]),
+    ):
+        html = page_text(reader(language), url)
+        found.update(
+            re.findall(
+                r'<tr class="created"><td>[^<]*</td><td>([^<]*)</td> <td><strong>[^<]*'
+                r"(?:Game|Spiel) 1</strong>",
+                html,
+            )
+        )
+    return found
+
+
+@pytest.mark.parametrize("written_in", ["de", "en"])
+def test_the_phone_that_entered_a_game_is_named_in_the_readers_language(written_in: str):
+    table = game_from_a_phone(written_in)
+    phone = Hand.history.get().history_actor[-6:]
+    assert who_wrote_game_1("en", table) == {f"table link, table 2, phone {phone}"}
+    assert who_wrote_game_1("de", table) == {f"Tisch-Link, Tisch 2, Handy {phone}"}
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        "Tisch-Link, Tisch 2, Handy 1be32f",  # written in German before the who was kept in English
+        "table link, table 2, phone 1be32f",
+    ],
+)
+def test_a_stored_who_of_a_table_link_reads_in_the_readers_language(stored: str):
+    table = game_from_a_phone("de")
+    Hand.history.update(history_actor=stored)
+    assert who_wrote_game_1("en", table) == {"table link, table 2, phone 1be32f"}
+    assert who_wrote_game_1("de", table) == {"Tisch-Link, Tisch 2, Handy 1be32f"}
+
+
+def test_the_system_reads_in_the_readers_language_also_when_stored_in_german():
+    event = make_event()
+    make_entries(event, 4)
+    Entry.history.update(history_actor="System")
+    assert {c.who for c in history.for_event(event) if c.what.startswith("Entry")} == {"system"}
+
+
+def test_an_imported_game_names_the_phone_that_entered_it_in_the_readers_language():
+    # a bundle names who entered each game with no user of its own (``bundles._enterers``): a
+    # table link as the other installation stored it, in German before the who was kept in English
+    reason = (
+        "imported from bundle a.cego.json.gz (exported 2026-10-03T20:00:00+00:00) by system; "
+        "entered by Tisch-Link, Tisch 2, Handy 1be32f"
+    )
+    assert history.reason_text(reason) == reason.replace(
+        "Tisch-Link, Tisch 2, Handy", "table link, table 2, phone"
+    )
