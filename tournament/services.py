@@ -354,7 +354,8 @@ def merge_players(*, keep: Player, remove: Player, user: User = None) -> Player:
             )
             % {"keep": keep, "remove": remove, "events": ", ".join(shared)}
         )
-    who = user.get_username() if _user(user) else gettext("system")
+    # stored in English like every reason, read in the reader's language (tournament.history)
+    who = user.get_username() if _user(user) else "system"
     reason = f"merged: player {remove.pk} ({remove}) into player {keep.pk} ({keep}) by {who}"
     for entry in Entry.objects.filter(player=remove):
         entry.player = keep

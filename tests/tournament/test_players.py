@@ -336,6 +336,7 @@ AT_TABLE_1 = {"Christian Ruf": 1}
         ("/tisch/{table}/", "anyone", AT_TABLE_1),
         ("/turnier/{event}/durchgang/2/druck/tischlisten/?table=1", "director", AT_TABLE_1),
         ("/turnier/{event}/durchgang/2/ergebnisse/", "anyone", AT_TABLE_1),
+        ("/t/{token}/", "anyone", AT_TABLE_1),  # the table's phones
     ],
 )
 def test_a_player_withdrawn_during_a_round_is_marked_on_its_seating_sheets_and_results(
@@ -346,7 +347,7 @@ def test_a_player_withdrawn_during_a_round_is_marked_on_its_seating_sheets_and_r
     services.withdraw_entry(entry=schwer)
     if who == "director":
         client.force_login(make_user())
-    response = client.get(url.format(event=event.slug, table=table.pk))
+    response = client.get(url.format(event=event.slug, table=table.pk, token=table.token))
     assert response.status_code == 200
     text = read(response.content)
     # each list marks each withdrawn player once, and nobody else
