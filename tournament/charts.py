@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,6 +78,9 @@ class Chart:
     names: list[str] | None = None
     # counts and ranks: whole numbers on the axis, never 4,2
     whole: bool = False
+    # how the table writes each series' values, where not as a ``number``: a result as the
+    # standings write it (``formatting.signed``, +1030), so the page reads the same above and below
+    texts: tuple[Callable[[Any], str], ...] = ()
 
     def svg(self) -> SafeString:
         return render(self)
@@ -85,8 +88,15 @@ class Chart:
     @property
     def rows(self) -> list[tuple[str, list[str]]]:
         """The table below the chart: one row per label, a formatted value per series."""
+        texts = [self.texts[n] if n < len(self.texts) else number for n in range(len(self.series))]
         return [
-            (label, [number(values[i]) for _name, values in self.series])
+            (
+                label,
+                [
+                    "" if values[i] is None else text(values[i])
+                    for text, (_name, values) in zip(texts, self.series, strict=True)
+                ],
+            )
             for i, label in enumerate(self.names or self.labels)
         ]
 

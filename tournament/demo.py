@@ -202,6 +202,8 @@ def load_demo(*, reset: bool = False) -> bool:
             team = Team.objects.create(event=first, name=club, kind=Team.Kind.SQUAD)
             Entry.objects.filter(pk__in=[m.pk for m in members[:4]]).update(squad=team)
     _run_event(first, rng, user, closed=2)
+    # four weeks ago: its prizes are handed out, its results final (the second one is running)
+    services.finish_event(event=first, user=user)
 
     second = Event.objects.create(
         season=season,

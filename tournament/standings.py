@@ -180,6 +180,26 @@ def season_sums(
     return {name: sum(sums[name] for sums in events) for name in fields}
 
 
+def still_running(event: Event) -> bool:
+    """Whether the event's results may still change: until the director finishes it (every round
+    closed, ``services.finish_event``: "the standings are final") a game can still be entered or
+    corrected. The season counts such an event all the same (RULES.md 6: the sum over the
+    season's events) and marks its figures provisional."""
+    return event.status != Event.Status.FINISHED
+
+
+def running_events(events: Iterable[Event], rows: Iterable[dict[str, Any]]) -> set[int]:
+    """The ids of the season's events still running that have a result in ``rows``
+    (``season_standings``): their columns, and the totals and ranks made of them, are provisional.
+    An event nobody has played yet has nothing to mark."""
+    rows = list(rows)
+    return {
+        event.pk
+        for event in events
+        if still_running(event) and any(row[f"event_{event.pk}"] is not None for row in rows)
+    }
+
+
 def season_standings(
     season: Season, category: str = ""
 ) -> tuple[list[Event], list[dict[str, Any]]]:

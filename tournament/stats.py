@@ -30,10 +30,10 @@ from django.utils.translation import gettext as _
 from scoring import cego, crazy_solo, ziege
 
 from . import formatting, games
-from .charts import Chart
+from .charts import Chart, number
 from .games.base import GameType
 from .models import Entry, Event, Hand, Player, Result, Season
-from .standings import _season_key, season_sums, shared_ranks
+from .standings import _season_key, season_sums, shared_ranks, still_running
 
 HAND = Hand.Kind.HAND
 FIELDS = ("points", "inflicted", "matches_won", "games_lost")
@@ -303,6 +303,8 @@ class Played:
     rank: int | None
     value: int
     text: str
+    # the event is still running: rank and result may change (``standings.still_running``)
+    provisional: bool = False
 
 
 @dataclass
@@ -314,6 +316,8 @@ class Trajectory:
     ranks: list[int | None]
     totals: list[int | None]
     played: list[bool]
+    # per event: still running with results, so the season's rank and total after it may change
+    running: list[bool]
 
     @property
     def rows(self) -> list[tuple[Event, bool, int | None, int | None]]:
@@ -331,12 +335,14 @@ class Trajectory:
             y_title="",
             labels=self.labels(),
             names=[
-                long_label(event)
-                if played
-                else _("%(event)s (not played)") % {"event": long_label(event)}
-                for event, played in zip(self.events, self.played, strict=True)
+                event_label(event, played=played, running=running)
+                for event, played, running in zip(
+                    self.events, self.played, self.running, strict=True
+                )
             ],
             series=[(_("Season rank"), list(self.ranks)), (_("Season total"), list(self.totals))],
+            # the season total as the season page writes it
+            texts=(number, formatting.signed),
         )
 
     @property
@@ -376,6 +382,19 @@ def axis_labels(events: list[Event]) -> list[str]:
 def long_label(event: Event) -> str:
     """An event in a chart's table: date and name."""
     return f"{short_label(event)} {event.name}"
+
+
+def event_label(event: Event, *, played: bool = True, running: bool = False) -> str:
+    """An event in a chart's table, saying where the player did not play it and where it is
+    still running (the figures after it are provisional, as the season page marks them)."""
+    label = long_label(event)
+    if not played and running:
+        return _("%(event)s (not played, still running)") % {"event": label}
+    if not played:
+        return _("%(event)s (not played)") % {"event": label}
+    if running:
+        return _("%(event)s (still running)") % {"event": label}
+    return label
 
 
 @dataclass
@@ -423,8 +442,10 @@ def _trajectory(
     ranks: list[int | None] = []
     totals: list[int | None] = []
     played: list[bool] = []
+    running: list[bool] = []
     for event in events:
         here = by_event.get(event.pk, [])
+        running.append(bool(here) and still_running(event))
         for _pk, _event, player_id, _lot, *values in here:
             figures[player_id].append(dict(zip(FIELDS, values, strict=True)))
         played.append(any(row[2] == player.pk for row in here))
@@ -440,7 +461,7 @@ def _trajectory(
                 mine = (rank, total)
         ranks.append(mine[0])
         totals.append(mine[1])
-    return Trajectory(season, events, ranks, totals, played)
+    return Trajectory(season, events, ranks, totals, played, running)
 
 
 def player_stats(player: Player) -> PlayerStats:
@@ -473,8 +494,8 @@ def player_stats(player: Player) -> PlayerStats:
         value = figure.of_sums(sums) if sums else 0
         if figure.name == "total":
             value = game.shown_total(value, event.full_rules())
-        # as the page wrote it before the statistics: an amount, a minus sign where it is below 0
-        played.append(Played(entry, event, rank, value, formatting.amount(value)))
+        # as the event's standings write it (signed where it is a change: +1030)
+        played.append(Played(entry, event, rank, value, figure.text(value), still_running(event)))
 
     trajectories = [
         _trajectory(
@@ -526,9 +547,10 @@ def player_stats(player: Player) -> PlayerStats:
                     x_title=_("Event"),
                     y_title=str(figure.heading),
                     labels=axis_labels([p.event for p in mine]),
-                    names=[long_label(p.event) for p in mine],
+                    names=[event_label(p.event, running=p.provisional) for p in mine],
                     series=[(str(figure.heading), [p.value for p in mine])],
                     kind="bar",
+                    texts=(figure.text,),
                 ),
             )
         )

@@ -407,11 +407,23 @@ def standings_table(event: Event, data: Any, rounds: list[Round], **kwargs: Any)
 
 
 class SeasonEventColumn(SignedColumn):
-    """One event's score in the season table, marked where the player withdrew from it."""
+    """One event's score in the season table, marked where the player withdrew from it; the
+    heading of an event still running carries the standings' provisional mark (*)."""
 
-    def __init__(self, event: Event) -> None:
+    def __init__(self, event: Event, running: bool = False) -> None:
         self.event_id = event.pk
+        self.running = running
         super().__init__(verbose_name=event.name, accessor=f"event_{event.pk}")
+
+    @property
+    def header(self) -> Any:
+        if not self.running:
+            return self.verbose_name
+        return format_html(
+            '{} <span class="tag provisional" title="{}">*</span>',
+            self.verbose_name,
+            _("still running"),
+        )
 
     def render(self, value: Any, record: dict[str, Any]) -> str:
         if self.event_id in record.get("withdrawn", ()):
@@ -439,9 +451,13 @@ class SeasonTable(RowsInPython, tables.Table):
         template_name = ROWS_TEMPLATE
 
 
-def season_table(events: list[Any], rows: list[dict[str, Any]]) -> SeasonTable:
-    """The season standings: a column per event, then the sum."""
-    extra = [(f"event_{e.pk}", SeasonEventColumn(e)) for e in events]
+def season_table(
+    events: list[Any], rows: list[dict[str, Any]], running: set[int] | None = None
+) -> SeasonTable:
+    """The season standings: a column per event, then the sum; ``running`` names the events
+    still running (``standings.running_events``), whose columns are marked provisional."""
+    running = running or set()
+    extra = [(f"event_{e.pk}", SeasonEventColumn(e, e.pk in running)) for e in events]
     return SeasonTable(rows, extra_columns=extra)
 
 

@@ -3,6 +3,7 @@ tables, side rankings, teams, seasons; and a fixed number of queries whatever th
 
 from __future__ import annotations
 
+import datetime
 import re
 import uuid
 
@@ -25,7 +26,7 @@ from tests.factories import (
     make_table,
 )
 from tournament import services, standings
-from tournament.models import Entry, Event, Hand, Player, Round, Table, Team
+from tournament.models import Entry, Event, Hand, Player, Round, Season, Table, Team
 from tournament.querysets import Prepared, provisional_entries
 
 pytestmark = pytest.mark.django_db
@@ -416,6 +417,75 @@ def test_only_games_of_unconfirmed_counting_sheets_are_marked_provisional(client
     services.confirm_table(table=open_)
     assert provisional_entries(event) == set()
     assert "Provisional:" not in client.get(url).content.decode()
+
+
+def season_of_a_finished_and_a_running_event() -> tuple[Season, Player, list[Event]]:
+    """Two Cego events of a season with the same four players and one game per round: the first
+    finished (its leader ends on +1030), the second running with its game entered (the leader
+    declares a Halbe and wins 60)."""
+    season = make_season()
+    players = [make_player() for _ in range(4)]
+    events = []
+    for name, day in (("Furtwangen", 3), ("Triberg", 31)):
+        event = make_event(
+            season=season, name=name, date=datetime.date(2026, 10, day), hands_per_round={"*": 1}
+        )
+        for player in players:
+            services.register_player(event=event, player=player)
+        events.append(event)
+    first = make_round(events[0], seed=1).tables.get()
+    services.record_totals(table=first, totals=[1030, -10, -500, -520])
+    services.close_round(round=first.round)
+    services.finish_event(event=events[0])
+    leader = first.seats.get(position=0).entry.player
+    second = make_round(events[1], seed=2).tables.get()
+    declarer = second.seats.get(entry__player=leader).position
+    services.record_hand(table=second, data=cego("halbe", declarer, 47))
+    return season, leader, events
+
+
+def headings(html: str) -> list[str]:
+    """The table's column headings as a reader sees them."""
+    return [
+        re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", cell)).strip()
+        for cell in re.findall(r"<th[^>]*>(.*?)</th>", html, re.S)
+    ]
+
+
+def test_a_running_events_column_on_the_season_page_is_provisional_until_it_is_finished(client):
+    season, _leader, (_finished, running) = season_of_a_finished_and_a_running_event()
+    url, paper = f"/saison/{season.slug}/", f"/saison/{season.slug}/druck/"
+    first = client.get(url)
+    html = first.content.decode()
+    # the running event's column is marked, the finished one's is not, and a note says why
+    assert headings(html) == ["Rank", "Name", "Club", "Furtwangen", "Triberg *", "Total"]
+    assert "Provisional: events marked * are still running" in html
+    assert headings(client.get(paper).content.decode())[3:5] == ["1", "2*"]
+
+    # every round closed is not yet final: the director finishes the event for that
+    rnd = running.rounds.get()
+    services.close_round(round=rnd)
+    assert "Triberg *" in headings(client.get(url).content.decode())
+
+    services.finish_event(event=running)
+    # the very next request, even one that holds the page already, shows it final
+    again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 200
+    html = again.content.decode()
+    assert headings(html) == ["Rank", "Name", "Club", "Furtwangen", "Triberg", "Total"]
+    assert "Provisional" not in html and "still running" not in html
+    assert headings(client.get(paper).content.decode())[3:5] == ["1", "2"]
+
+
+def test_the_season_page_writes_results_as_the_event_standings_do(client):
+    season, leader, (finished, _running) = season_of_a_finished_and_a_running_event()
+    html = client.get(f"/saison/{season.slug}/").content.decode()
+    row = next(r for r in re.findall(r"<tr[^>]*>(.*?)</tr>", html, re.S) if leader.last_name in r)
+    cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+    assert cells[3:] == ["+1030", "+60", "+1090"]
+    event_standings = client.get(f"/turnier/{finished.slug}/rangliste/").content.decode()
+    assert '<td class="num">+1030</td>' in event_standings
+    assert "1.030" not in html and "1,030" not in html
 
 
 def test_season_standings_cost_the_same_queries_for_one_and_three_events(client):

@@ -20,6 +20,7 @@ from tests.factories import (
     make_table,
     make_user,
 )
+from tests.tournament.test_standings import season_of_a_finished_and_a_running_event
 from tournament import services, stats
 from tournament.formatting import MINUS
 from tournament.models import Entry, Player, Table
@@ -139,7 +140,7 @@ def test_the_season_course_gives_rank_and_total_after_each_event():
     assert course.ranks == [4, 6]
     assert course.totals == [-210, -150]
     assert [(p.event.name, p.rank, p.text) for p in numbers.played] == [
-        ("Zweites", 1, "60"),
+        ("Zweites", 1, "+60"),
         ("Erstes", 4, f"{MINUS}210"),
     ]
 
@@ -151,7 +152,7 @@ def test_the_charts_draw_the_numbers_of_their_tables():
     (course,) = numbers.trajectories
     assert course.rank_chart.series[0][1] == [row[2] for row in course.rows]
     assert course.total_chart.series[0][1] == [row[3] for row in course.rows]
-    assert course.table.rows == [("11/07/2026 Erstes", ["4", f"{MINUS}210"])]
+    assert course.table.rows == [("11/07/2026 Erstes (still running)", ["4", f"{MINUS}210"])]
     ((_game, per_event),) = numbers.per_event
     assert per_event.series[0][1] == [p.value for p in numbers.played] == [-210]
     (game,) = numbers.games
@@ -286,6 +287,62 @@ def test_the_player_page_shows_charts_as_static_svg_with_their_numbers_in_german
     assert "http://" not in re.sub(r'xmlns(:\w+)?="[^"]+"', "", page)
     assert "Saisonplatz" in page  # the axis and table headings are German
     assert f"{MINUS}210" in page
+
+
+def tables_on(html: str) -> list[list[list[str]]]:
+    """Each table's body rows on a page, each cell's text as a reader sees it."""
+    return [
+        [
+            [
+                re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", cell)).strip()
+                for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)
+            ]
+            for row in re.findall(r"<tr>(.*?)</tr>", body, re.S)
+        ]
+        for body in re.findall(r"<tbody>(.*?)</tbody>", html, re.S)
+    ]
+
+
+def test_the_player_page_marks_an_event_still_running_until_it_is_finished(client: Client):
+    season, leader, (_finished, running) = season_of_a_finished_and_a_running_event()
+    url = reverse("player", args=[leader.uid])
+    played, per_event, course, *_games = tables_on(client.get(url).content.decode())
+    # the events played, newest first: rank and result of the running event are provisional
+    assert played == [
+        ["10/31/2026", "Triberg provisional", season.name, "1", "+60"],
+        ["10/03/2026", "Furtwangen", season.name, "1", "+1030"],
+    ]
+    assert [row[0] for row in per_event + course] == [
+        "10/03/2026 Furtwangen",
+        "10/31/2026 Triberg (still running)",
+    ] * 2
+
+    services.close_round(round=running.rounds.get())
+    services.finish_event(event=running)
+    played, per_event, course, *_games = tables_on(client.get(url).content.decode())
+    assert [row[1] for row in played] == ["Triberg", "Furtwangen"]
+    assert [row[0] for row in per_event + course] == [
+        "10/03/2026 Furtwangen",
+        "10/31/2026 Triberg",
+    ] * 2
+
+
+def test_the_player_page_writes_results_and_season_totals_as_the_standings_do(client: Client):
+    """One way for a number in every table of the page: signed as the event standings and the
+    season page write it (+1030), never 1030 in one table and 1,030 in the next."""
+    _season, leader, (finished, _running) = season_of_a_finished_and_a_running_event()
+    played, per_event, course, *_games = tables_on(
+        client.get(reverse("player", args=[leader.uid])).content.decode()
+    )
+    assert [row[4] for row in played] == ["+60", "+1030"]  # newest first
+    assert per_event == [
+        ["10/03/2026 Furtwangen", "+1030"],
+        ["10/31/2026 Triberg (still running)", "+60"],
+    ]
+    # the season rank and total after each event, as the season page writes the total
+    assert [row[1:] for row in course] == [["1", "+1030"], ["1", "+1090"]]
+    standings = client.get(reverse("event_standings", args=[finished.slug])).content.decode()
+    assert '<td class="num">+1030</td>' in standings
 
 
 def test_the_event_statistics_page_costs_the_same_queries_small_or_big(

@@ -177,6 +177,7 @@ def print_season(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "season": season,
             "events": events,
+            "running": standings.running_events(events, rows),
             "rows": rows,
             "category_name": dict(Player.Category.choices).get(category, "") if category else "",
             "category": category,

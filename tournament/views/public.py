@@ -265,11 +265,14 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
     def context() -> dict[str, Any]:
         category = season_category(request)
         events, rows = standings.season_standings(season, category=category)
-        ranking = tables_.season_table(events, rows)
+        # an event's finish changes its version and so the season's: never a stale mark
+        running = standings.running_events(events, rows)
+        ranking = tables_.season_table(events, rows, running)
         RequestConfig(request, paginate=False).configure(ranking)
         return {
             "season": season,
             "events": events,
+            "running": running,
             "ranking": ranking,
             "category": category,
             "categories": [c for c in Player.Category.choices if c[0]],
