@@ -1968,3 +1968,25 @@ def test_a_rounds_name_on_the_event_page_leads_to_its_seating(scorer: Client) ->
     page = scorer.get(event.get_absolute_url()).content.decode()
     seating = reverse("round_seating", args=[event.slug, 1])
     assert f'<td><a href="{seating}">Round 1</a></td>' in page
+
+
+def test_the_scorer_sees_who_has_confirmed_a_handed_in_sheet_and_who_not(scorer: Client) -> None:
+    table = make_table(hands_per_round={"4": 1})
+    services.record_hand(table=table, data=cego())
+    services.submit_table(table=table)
+    names = [str(s.entry.player) for s in table.seats.order_by("position")]
+    services.confirm_seat(table=table, position=0, device="phone-a")
+    services.confirm_seat(table=table, position=2, device="phone-c")
+    page = " ".join(
+        unescape(
+            re.sub(r"<[^>]+>", " ", scorer.get(f"/tisch/{table.pk}/").content.decode())
+        ).split()
+    )
+    assert f"Confirmed by: {names[0]}, {names[2]} · Still to confirm: {names[1]}, {names[3]}" in (
+        page
+    )
+    # the reason belongs to reopening, in a form of its own
+    assert "Reason for reopening" in page
+    services.confirm_table(table=table)
+    page = scorer.get(f"/tisch/{table.pk}/").content.decode()
+    assert "Still to confirm" not in page

@@ -22,8 +22,15 @@ from .common import event_or_404, protected, refused, table_or_404, table_player
 
 
 def _sheet(table: Table) -> dict[str, Any]:
-    """The paper sheet on screen: a row per hand with each seat's result and running totals."""
-    return read_sheet(table).context()
+    """The paper sheet on screen: a row per hand with each seat's result and running totals;
+    for a sheet handed in and not yet confirmed, who has confirmed it and who has not."""
+    context = read_sheet(table).context()
+    if table.submitted_at and not table.confirmed_at:
+        confirmed = set(table.confirmations.values_list("position", flat=True))
+        names = context["players"]
+        context["confirmed_by"] = [n for i, n in enumerate(names) if i in confirmed]
+        context["still_to_confirm"] = [n for i, n in enumerate(names) if i not in confirmed]
+    return context
 
 
 def enter_hand(
