@@ -105,7 +105,17 @@ class LocksItsRow:
     (``services._table_for_a_game``), and a plain UPDATE would not wait for it. What the form
     did not change is then taken from the locked row, not from the page as it was read: a
     save writes every column, and a draw, a rule change or a finish committed while the form
-    was open must not be undone by a change of the venue."""
+    was open must not be undone by a change of the venue. "Changed" is measured against the
+    values the page showed (each field carries them in a hidden ``initial-`` input), not against
+    the row as it is when the form comes back: a point value set on the event's page after the
+    form was opened stays, unless this form changed it too."""
+
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any):
+        form = super().get_form(request, obj, change=change, **kwargs)  # type: ignore[misc]
+        if obj is not None:
+            for field in form.base_fields.values():
+                field.show_hidden_initial = True
+        return form
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         if change:
@@ -133,6 +143,27 @@ class EventAdmin(LocksItsRow, NoRevert, SimpleHistoryAdmin):
         return ["game", "rules", "status"] if obj is not None else ["status"]
 
 
+class TeamAdminForm(forms.ModelForm):
+    class Meta:
+        model = Team
+        fields = ["name"]
+
+    def clean_name(self) -> str:
+        # the event and kind are read-only here, so the form's own check of "one name per kind
+        # in an event" would be skipped and the database refuse the save
+        name = self.cleaned_data["name"]
+        taken = Team.objects.filter(
+            event_id=self.instance.event_id, kind=self.instance.kind, name=name
+        )
+        if taken.exclude(pk=self.instance.pk).exists():
+            if self.instance.kind == Team.Kind.PAIR:
+                message = _("A pair called %(name)s already exists.")
+            else:
+                message = _("A team called %(name)s already exists.")
+            raise ValidationError(message % {"name": name})
+        return name
+
+
 @admin.register(Team)
 class TeamAdmin(admin.ModelAdmin):
     """A team's name may be corrected here. It is made with its first player at registration
@@ -142,6 +173,7 @@ class TeamAdmin(admin.ModelAdmin):
     list_display = ["name", "event", "kind"]
     list_filter = ["kind"]
     readonly_fields = ["event", "kind"]
+    form = TeamAdminForm
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -162,6 +162,12 @@ def test_an_entrys_event_start_number_and_lot_are_read_only_in_the_admin(admin: 
         assert f'name="{field}"' not in page
 
 
+def as_shown(data: dict) -> dict:
+    """A form's values as the admin page shows them, with the hidden ``initial-`` copy of each
+    that the browser sends back (``LocksItsRow``: what was changed is measured against them)."""
+    return {**data, **{f"initial-{k}": v for k, v in data.items() if not k.startswith("_")}}
+
+
 def entry_form(entry: Entry, **changes) -> dict:
     """The admin's change form of an entry as it is shown, with ``changes`` typed in."""
     data = {
@@ -172,8 +178,7 @@ def entry_form(entry: Entry, **changes) -> dict:
     }
     if entry.late:
         data["late"] = "on"
-    data.update(changes)
-    return data
+    return {**as_shown(data), **changes}
 
 
 def test_a_player_seated_in_a_round_not_started_is_not_withdrawn_in_the_admin(admin: Client):
@@ -242,8 +247,7 @@ def event_form(event: Event, **changes) -> dict:
         "point_value_cents": event.point_value_cents,
         "_save": "1",
     }
-    data.update(changes)
-    return data
+    return {**as_shown(data), **changes}
 
 
 def test_a_rule_change_made_while_the_admins_form_was_open_is_not_undone(
@@ -334,3 +338,38 @@ def test_a_fixed_pair_is_not_changed_in_the_admin_while_its_round_is_drawn(admin
     assert second.pair_id is not None
     services.remove_round(round=rnd)  # as the message says: the round removed, then the change
     assert admin.post(change_url(second), entry_form(second, pair="")).status_code == 302
+
+
+def test_a_change_made_elsewhere_after_the_admins_form_was_shown_stays(admin: Client):
+    """The director sets the point value on the event's page while a superuser has the event
+    open in the admin; the superuser then changes only the venue: the point value stays."""
+    event = make_event()
+    shown = event_form(event)  # the form as the admin page showed it
+    page = admin.get(change_url(event)).content.decode()
+    assert 'name="initial-point_value_cents"' in page  # what was shown goes back with the form
+    services.change_event_settings(
+        event=event, values={"point_value_cents": 5, "hands_per_round": {"4": 20}}
+    )
+    response = admin.post(change_url(event), {**shown, "venue": "Gasthaus Sonne"})
+    assert response.status_code == 302
+    event.refresh_from_db()
+    assert (event.venue, event.point_value_cents, event.hands_per_round) == (
+        "Gasthaus Sonne",
+        5,
+        {"4": 20},
+    )
+    # a field this form changes is saved
+    assert admin.post(change_url(event), event_form(event, point_value_cents=10)).status_code == 302
+    event.refresh_from_db()
+    assert event.point_value_cents == 10
+
+
+def test_a_team_renamed_to_a_name_taken_in_its_event_is_a_message(admin: Client):
+    event = make_event()
+    alpha = services.register_player(event=event, player=make_player(), team="Alpha").squad
+    beta = services.register_player(event=event, player=make_player(), team="Beta").squad
+    page = admin.post(change_url(beta), {"name": "Alpha"})
+    assert page.status_code == 200
+    assert "A team called Alpha already exists." in page.content.decode()
+    beta.refresh_from_db()
+    assert (alpha.name, beta.name) == ("Alpha", "Beta")
