@@ -320,6 +320,16 @@ class Trajectory:
     running: list[bool]
 
     @property
+    def provisional(self) -> list[bool]:
+        """Per event: the season's rank and total after it include an event still running (this
+        one or an earlier one), so they may still change."""
+        seen, out = False, []
+        for running in self.running:
+            seen = seen or running
+            out.append(seen)
+        return out
+
+    @property
     def rows(self) -> list[tuple[Event, bool, int | None, int | None]]:
         return list(zip(self.events, self.played, self.ranks, self.totals, strict=True))
 
@@ -335,9 +345,9 @@ class Trajectory:
             y_title="",
             labels=self.labels(),
             names=[
-                event_label(event, played=played, running=running)
-                for event, played, running in zip(
-                    self.events, self.played, self.running, strict=True
+                event_label(event, played=played, running=running, provisional=provisional)
+                for event, played, running, provisional in zip(
+                    self.events, self.played, self.running, self.provisional, strict=True
                 )
             ],
             series=[(_("Season rank"), list(self.ranks)), (_("Season total"), list(self.totals))],
@@ -384,16 +394,23 @@ def long_label(event: Event) -> str:
     return f"{short_label(event)} {event.name}"
 
 
-def event_label(event: Event, *, played: bool = True, running: bool = False) -> str:
-    """An event in a chart's table, saying where the player did not play it and where it is
-    still running (the figures after it are provisional, as the season page marks them)."""
+def event_label(
+    event: Event, *, played: bool = True, running: bool = False, provisional: bool = False
+) -> str:
+    """An event in a chart's table, saying where the player did not play it, where it is still
+    running, and where the season's figures after it are ``provisional`` because they include
+    an earlier event still running (as the season page marks them)."""
     label = long_label(event)
     if not played and running:
         return _("%(event)s (not played, still running)") % {"event": label}
-    if not played:
-        return _("%(event)s (not played)") % {"event": label}
     if running:
         return _("%(event)s (still running)") % {"event": label}
+    if not played and provisional:
+        return _("%(event)s (not played; season figures provisional)") % {"event": label}
+    if provisional:
+        return _("%(event)s (season figures provisional)") % {"event": label}
+    if not played:
+        return _("%(event)s (not played)") % {"event": label}
     return label
 
 

@@ -438,3 +438,26 @@ def test_an_event_without_games_has_an_empty_statistics_page(client: Client):
     page = client.get(reverse("event_statistics", args=[table.round.event.slug]))
     assert "No game has been entered yet." in page.content.decode()
     assert "<svg" not in page.content.decode()
+
+
+def test_the_season_course_after_an_event_still_running_is_provisional_too(client: Client):
+    """Triberg is still running (the director has not finished it) when a later event of the
+    season is played and finished: the season's rank and total after that later event include
+    Triberg's games, so they are provisional as well."""
+    season, leader, (_finished, running) = season_of_a_finished_and_a_running_event()
+    later = make_event(
+        season=season, name="Schonach", date=datetime.date(2026, 11, 21), hands_per_round={"*": 1}
+    )
+    for entry in running.entries.select_related("player"):
+        services.register_player(event=later, player=entry.player)
+    table = make_round(later, seed=3).tables.get()
+    services.record_totals(table=table, totals=[20, 0, -10, -10])
+    services.close_round(round=table.round)
+    services.finish_event(event=later)
+    url = reverse("player", args=[leader.uid])
+    *_played, course, _games = tables_on(client.get(url).content.decode())[:4]
+    assert [row[0] for row in course] == [
+        "10/03/2026 Furtwangen",
+        "10/31/2026 Triberg (still running)",
+        "11/21/2026 Schonach (season figures provisional)",
+    ]
