@@ -262,10 +262,17 @@
           });
           save(now); // kept with the reason: the page shows it again after loading
           tell("refused");
-          // the sheet has changed under this phone (another phone or the scorer entered a
-          // game, the round was closed): show the server's page as it is now, with the
-          // refused game and those after it from this phone's storage
-          window.location.replace(window.location.href.split("#")[0]);
+          if (navigator.onLine) {
+            // the sheet has changed under this phone (another phone or the scorer entered a
+            // game, the round was closed): show the server's page as it is now, with the
+            // refused game and those after it from this phone's storage
+            window.location.replace(window.location.href.split("#")[0]);
+          } else {
+            // the network went away with the answer: this page stays, with the refusal
+            swap(json);
+            render();
+            status(texts.stopped, "error");
+          }
         }
       })
       .catch(function () {
@@ -318,7 +325,7 @@
       if (answer === "invalid") {
         save([]);
         form.submit();
-      } else if (answer === "offline") {
+      } else if (answer === "offline" || (answer === "refused" && !navigator.onLine)) {
         freshForm();
         render();
       } // stored or refused: the page loads again from the server

@@ -9,6 +9,7 @@ import scoring
 from tests.browser.conftest import PHONE, fits, log_in, shoot
 from tests.factories import cego, make_table, make_user
 from tournament import services
+from tournament.formatting import signed
 from tournament.models import Player
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -130,7 +131,7 @@ def test_the_live_result_shows_every_player_on_a_phone(live_server, phone):
         text = item.inner_text()
         assert names[i] in text.replace("\n", " ")
         points = results[i]
-        assert (f"+{points}" if points > 0 else f"−{-points}" if points else "0") in text
+        assert signed(points) in text
     ok, culprits = fits(phone, PHONE["width"])
     assert ok, culprits
     shoot(phone, "hand-form-live-result-de-phone")
@@ -147,8 +148,8 @@ def test_a_correction_shows_the_stored_games_result_at_once_and_as_it_changes(li
     won = scoring.score("cego", cego("halbe", 0, 44), seats=4, rules=rules)
     first = desktop.locator("#preview .preview-results li").first
     first.wait_for()
-    assert f"−{-lost[0]}" in first.inner_text()  # the Halbe as stored: lost
+    assert lost[0] < 0 and signed(lost[0]) in first.inner_text()  # the Halbe as stored: lost
     desktop.fill("input[name=declarer_points]", "44")
     desktop.wait_for_function(
-        f"document.querySelector('#preview li strong').textContent === '+{won[0]}'"
+        f"document.querySelector('#preview li strong').textContent === '{signed(won[0])}'"
     )

@@ -15,6 +15,7 @@ import scoring
 from tests.browser.conftest import PHONE, shoot
 from tests.factories import cego, make_entries, make_event, make_round
 from tournament import services
+from tournament.formatting import signed
 from tournament.models import Entry, Table
 
 GAMES = [(1, 47), (2, 50), (3, 35)]  # (declarer, card points) of three Halbe
@@ -280,6 +281,8 @@ def test_a_phone_online_on_an_old_page_shows_the_sheet_as_it_is_after_a_refusal(
     scorer = services.record_hand(table=table, data=cego("solo", 2, 50))  # the scorer's game 1
     type_game(stale, 1, 47)
     stale.wait_for_selector("#queue li.refused")
+    previews: list[str] = []  # from here on: the page as loaded after the refusal
+    stale.on("request", lambda r: previews.append(r.url) if "/vorschau/" in r.url else None)
     refused = stale.inner_text("#queue li.refused")
     assert "Spiel 1 steht schon auf der Liste" in refused
     assert "Netz" not in refused
@@ -289,10 +292,12 @@ def test_a_phone_online_on_an_old_page_shows_the_sheet_as_it_is_after_a_refusal(
     totals = stale.inner_text("#link-totals")
     for name, points in zip(names, results, strict=True):
         assert name in totals
-        assert (f"+{points}" if points > 0 else f"\u2212{-points}" if points else "0") in totals
+        assert signed(points) in totals
     assert "Spiel 1 zurücknehmen" in stale.inner_text("body")
     assert "Spiel 2" in stale.inner_text("#hand-form .game-title")
     stale.wait_for_timeout(1_000)  # longer than the preview's pause after a change
+    stale.wait_for_load_state("networkidle")
+    assert previews == []  # nothing asked about the empty form, so nothing to complain about
     form = stale.inner_text("#hand-form")
     assert "erforderlich" not in form, form
     assert stale.locator("#hand-form .live-error").count() == 0
