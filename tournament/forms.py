@@ -401,7 +401,8 @@ class RegisterForm(forms.Form):
         if event is not None:  # who is registered already is no choice any more
             self.fields["player"].queryset = Player.objects.exclude(entries__event=event)
             self.fields["player"].error_messages["invalid_choice"] = _(
-                "This player is registered for this event already."
+                "This player can no longer be chosen: registered for this event already, or "
+                "merged into another player meanwhile. Choose again from the list."
             )
 
     def clean(self) -> dict[str, Any]:

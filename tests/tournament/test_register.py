@@ -309,5 +309,7 @@ def test_the_known_player_list_leaves_out_who_is_registered_already(director):
     assert "Albrecht, Hubert · CC Triberg</option>" not in page
     # a second tab that still offered him: a message, and he is not registered twice
     again = director.post(reverse("event_players", args=[event.slug]), {"player": hubert.pk})
-    assert "This player is registered for this event already." in again.content.decode()
+    assert "This player can no longer be chosen: registered for this event already" in (
+        again.content.decode()
+    )
     assert event.entries.filter(player=hubert).count() == 1
