@@ -7,6 +7,8 @@ import json
 from typing import Any
 
 from django import template
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
 
 from .. import formatting, games
 
@@ -63,3 +65,14 @@ def get_item(mapping: Any, key: Any) -> Any:
         return mapping[key]
     except (KeyError, IndexError, TypeError):
         return None
+
+
+@register.filter
+def withdrawn_mark(entry: Any, style: str = "tag") -> str:
+    """What follows a withdrawn player's name on every list: a tag on screen, "(withdrawn)" on
+    paper (``style`` "print"); nothing for a player still playing."""
+    if entry is None or entry.is_active:
+        return ""
+    if style == "print":
+        return format_html(" ({})", _("withdrawn"))
+    return format_html(' <span class="tag">{}</span>', _("withdrawn"))
