@@ -142,3 +142,13 @@ def read_sheets(tables: Iterable[Table]) -> list[TableSheet]:
 def read_sheet(table: Table) -> TableSheet:
     """One table's sheet (three queries)."""
     return read_sheets([table])[0]
+
+
+def confirmation_state(table: Table, players: list[str]) -> dict[str, list[str]]:
+    """A handed-in sheet's players who have confirmed it and those who still have to, by name
+    (one query): the scorer's table page says whom the table is waiting for."""
+    confirmed = set(table.confirmations.values_list("position", flat=True))
+    return {
+        "confirmed_by": [name for i, name in enumerate(players) if i in confirmed],
+        "still_to_confirm": [name for i, name in enumerate(players) if i not in confirmed],
+    }

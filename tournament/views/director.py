@@ -485,6 +485,10 @@ def table_void(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(table)
 
 
+# the pages a draw by lot is asked on, where the director goes back to
+LOT_PAGES = ("event_standings", "prize_table", "prize_giving")
+
+
 @protected
 @require_POST
 def decide_lot(request: HttpRequest, slug: str) -> HttpResponse:
@@ -529,6 +533,3 @@ def decide_lot(request: HttpRequest, slug: str) -> HttpResponse:
             % {"order": ", ".join(names[n] for n in draw.entries)},
         )
     return redirect(back, slug=event.slug)
-
-
-LOT_PAGES = ("event_standings", "prize_table", "prize_giving")

@@ -17,7 +17,7 @@ from ..formatting import describe_hand, signed
 from ..forms import ReasonForm, TotalsForm, whole_number
 from ..models import Hand, Table
 from ..pagecache import CachedPage
-from ..sheets import read_sheet
+from ..sheets import confirmation_state, read_sheet
 from .common import event_or_404, protected, refused, table_or_404, table_players
 
 
@@ -26,10 +26,7 @@ def _sheet(table: Table) -> dict[str, Any]:
     for a sheet handed in and not yet confirmed, who has confirmed it and who has not."""
     context = read_sheet(table).context()
     if table.submitted_at and not table.confirmed_at:
-        confirmed = set(table.confirmations.values_list("position", flat=True))
-        names = context["players"]
-        context["confirmed_by"] = [n for i, n in enumerate(names) if i in confirmed]
-        context["still_to_confirm"] = [n for i, n in enumerate(names) if i not in confirmed]
+        context.update(confirmation_state(table, context["players"]))
     return context
 
 
