@@ -236,14 +236,7 @@ class EntryAdminForm(forms.ModelForm):
             return pair
         # fixed pairs sit opposite each other: the draw placed them so, and a round of them
         # drawn or being played keeps its seats
-        seated = (
-            self.instance.seats.filter(
-                round__status__in=[Round.Status.SEATED, Round.Status.PLAYING],
-                table__isnull=False,
-            )
-            .select_related("round")
-            .first()
-        )
+        seated = services.seat_at_a_table(self.instance, Round.Status.SEATED, Round.Status.PLAYING)
         if seated is not None:
             raise ValidationError(
                 _(

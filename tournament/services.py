@@ -266,14 +266,20 @@ def correct_player(*, player: Player, values: dict[str, Any], user: User = None)
     return current
 
 
+def seat_at_a_table(entry: Entry, *statuses: str) -> Seat | None:
+    """The entry's seat at a table (not sitting out) of a round in one of ``statuses``, with its
+    round and table, or None (one query)."""
+    return (
+        entry.seats.filter(round__status__in=statuses, table__isnull=False)
+        .select_related("round", "table")
+        .first()
+    )
+
+
 def withdrawal_refused(entry: Entry) -> str | None:
     """Why the player cannot be withdrawn now, or None: not while seated at a table of a round
     that has not started (its table would be one short). The players page and the admin ask."""
-    seated = (
-        entry.seats.filter(round__status=Round.Status.SEATED, table__isnull=False)
-        .select_related("round")
-        .first()
-    )
+    seated = seat_at_a_table(entry, Round.Status.SEATED)
     if seated is None:
         return None
     return _(
@@ -286,11 +292,7 @@ def seat_in_play(entry: Entry) -> Seat | None:
     """The entry's seat at a table of a round being played, or None (one query). A withdrawal
     leaves that table as it is: the player keeps the seat, the table's games (entered and still
     to come) count for every seat alike, and its sheet is confirmed for every seat."""
-    return (
-        entry.seats.filter(round__status=Round.Status.PLAYING, table__isnull=False)
-        .select_related("round", "table")
-        .first()
-    )
+    return seat_at_a_table(entry, Round.Status.PLAYING)
 
 
 @transaction.atomic
