@@ -20,7 +20,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 
-from .models import Event, EventRole, Round, Table
+from tournament.models import Event, EventRole, Round, Table
 
 ORGANISER = EventRole.Role.ORGANISER
 SCORER = EventRole.Role.SCORER

@@ -19,7 +19,7 @@ from django.http.request import validate_host
 from django.utils.translation import gettext_lazy as _
 
 if TYPE_CHECKING:
-    from .models import Event
+    from tournament.models import Event
 
 
 def validate_origin(value: str) -> None:

@@ -18,8 +18,8 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from simple_history.admin import SimpleHistoryAdmin
 
-from . import services
-from .models import (
+from tournament import services
+from tournament.models import (
     CashItem,
     Confirmation,
     Entry,

@@ -9,12 +9,8 @@ class TournamentConfig(AppConfig):
     def ready(self) -> None:
         from simple_history.signals import pre_create_historical_record
 
-        from . import (
-            checks,  # noqa: F401 - registers the system checks
-            games,
-            versions,
-        )
-        from .audit import note_actor
+        from tournament import checks, games, versions
+        from tournament.audit import note_actor
 
         games.load()  # every game offered before the first request
         versions.connect()  # every write changes its event's version (the cached pages' key)

@@ -43,10 +43,9 @@ from django.utils.translation import ngettext
 from simple_history.utils import bulk_create_with_history
 
 import scoring
-
-from . import games, identity, services, versions
-from .audit import bulk_attrs
-from .models import (
+from tournament import games, identity, services, versions
+from tournament.audit import bulk_attrs
+from tournament.models import (
     Confirmation,
     Entry,
     Event,

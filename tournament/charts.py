@@ -25,7 +25,7 @@ from django.utils.formats import number_format
 from django.utils.safestring import SafeString, mark_safe
 from pygal.style import Style
 
-from .formatting import MINUS
+from tournament.formatting import MINUS
 
 # pygal's own script (tooltips, its config as JSON): the chart must read without it
 SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>|<script\b[^>]*/>", re.S)

@@ -16,8 +16,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from . import services, sheets
-from .models import Entry, Event, Player, Round, Season, Table, Team
+from tournament import services, sheets
+from tournament.models import Entry, Event, Player, Round, Season, Table, Team
 
 DEMO_SEASON = "schwarzwaldmeisterschaft-2026-27"
 DEMO_USER, DEMO_PASSWORD = "leitung", "cego-demo-2026"

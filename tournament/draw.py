@@ -17,7 +17,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from .models import Event
+from tournament.models import Event
 
 # the usual table (RULES.md 6); games played at other sizes plan with ``plan_around``
 FOUR = 4

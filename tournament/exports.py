@@ -25,9 +25,9 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from openpyxl.worksheet.worksheet import Worksheet
 
-from . import standings
-from .formatting import describe_hand
-from .models import Entry, Event, Hand, Result, Round, Season, Seat
+from tournament import standings
+from tournament.formatting import describe_hand
+from tournament.models import Entry, Event, Hand, Result, Round, Season, Seat
 
 HEADER_FONT = Font(bold=True)
 TITLE_FONT = Font(bold=True, size=13)
@@ -329,7 +329,7 @@ def euros_value(cents: int) -> Decimal:
 
 def _cash_sheet(workbook: Workbook, event: Event) -> None:
     """The cash book ("Kasse"): income, expenses, the balance, in the box and the bank."""
-    from . import money
+    from tournament import money
 
     book = money.cash_book(event)
     above = [[_("Cash book") + f" · {event.name}"]]

@@ -84,7 +84,7 @@ def seat_name(players: list[str], seat: Any) -> str:
 
 def describe_hand(game: str, hand: dict[str, Any], players: list[str]) -> str:
     """One line for a hand: what was played and its inputs, in the game's own words."""
-    from . import games
+    from tournament import games
 
     if "totals" in hand:
         return str(_("Totals for the round"))

@@ -18,9 +18,8 @@ from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 import scoring
-
-from . import games
-from .models import (
+from tournament import games
+from tournament.models import (
     HANDS_MAX,
     CashItem,
     Entry,
@@ -33,8 +32,8 @@ from .models import (
     Season,
     Table,
 )
-from .names import NameIndex
-from .services import (
+from tournament.names import NameIndex
+from tournament.services import (
     EVENT_FIELDS,
     EVENT_SETTINGS,
     PLAYER_FIELDS,
@@ -44,7 +43,7 @@ from .services import (
     next_game_number,
     preview_hand,
 )
-from .validators import single_line
+from tournament.validators import single_line
 
 NONE = ""
 

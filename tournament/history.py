@@ -22,9 +22,9 @@ from django.db.models import QuerySet
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from . import games
-from .formatting import describe_hand, signed
-from .models import Confirmation, Entry, Event, Hand, Player, Seat, Table, Team
+from tournament import games
+from tournament.formatting import describe_hand, signed
+from tournament.models import Confirmation, Entry, Event, Hand, Player, Seat, Table, Team
 
 
 @dataclass

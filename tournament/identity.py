@@ -30,8 +30,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from .models import Player, PlayerAlias
-from .names import NameIndex, normalise
+from tournament.models import Player, PlayerAlias
+from tournament.names import NameIndex, normalise
 
 NEW = "new"
 

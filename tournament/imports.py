@@ -35,12 +35,11 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._reader import WorkSheetParser
 
 import scoring
-
-from . import exports, services
-from .forms import UPLOAD_MAX_BYTES, HandForm, explain, whole_number
-from .models import Entry, Event, Hand, Player, Round, Seat, Table
-from .names import NameIndex, name_key
-from .validators import one_line, single_line
+from tournament import exports, services
+from tournament.forms import UPLOAD_MAX_BYTES, HandForm, explain, whole_number
+from tournament.models import Entry, Event, Hand, Player, Round, Seat, Table
+from tournament.names import NameIndex, name_key
+from tournament.validators import one_line, single_line
 
 NAME_LENGTH = 100
 PLACE_LENGTH = 150

@@ -48,11 +48,10 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from scoring import InvalidHand
-
-from . import games, versions
-from .addresses import validate_origin
-from .querysets import EntryQuerySet, HandQuerySet, SeatQuerySet
-from .validators import single_line
+from tournament import games, versions
+from tournament.addresses import validate_origin
+from tournament.querysets import EntryQuerySet, HandQuerySet, SeatQuerySet
+from tournament.validators import single_line
 
 
 class Audited(models.Model):

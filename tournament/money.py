@@ -39,8 +39,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from . import collation, services, standings
-from .models import (
+from tournament import collation, services, standings
+from tournament.models import (
     CashItem,
     Entry,
     EntryFee,
@@ -50,7 +50,7 @@ from .models import (
     Prize,
     PrizeSettings,
 )
-from .services import Refused, _noted
+from tournament.services import Refused, _noted
 
 Ranking = Prize.Ranking
 # the player rankings in the order a player prefers them when two prizes are worth the same
@@ -128,7 +128,7 @@ def place_label(prize: Prize) -> str:
 
 def prize_text(prize: Prize) -> str:
     """The prize in one line: "150,00 € · Pokal (Brauerei Rogg)"."""
-    from .formatting import euros
+    from tournament.formatting import euros
 
     parts = []
     if prize.amount_cents:

@@ -50,7 +50,7 @@ from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import SafeString, mark_safe
 
-from . import versions
+from tournament import versions
 
 TIMEOUT = 3600  # a page of an old version is never read again: it just expires
 LOCK_TIMEOUT = 30  # a computation that died leaves its lock this long at most

@@ -47,9 +47,9 @@ from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from . import collation
-from .middleware import clean_query
-from .models import Entry, Player, Round, Season
+from tournament import collation
+from tournament.middleware import clean_query
+from tournament.models import Entry, Player, Round, Season
 
 EVENTS = "turnier/"  # a folder of its own: an event's short name never meets a page's name
 ROUND = "durchgang-"

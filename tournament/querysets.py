@@ -20,8 +20,8 @@ from django.db.models.query import ModelIterable
 from django.db.transaction import TransactionManagementError
 
 if TYPE_CHECKING:
-    from .games.base import GameType
-    from .models import Event, Round, Table
+    from tournament.games.base import GameType
+    from tournament.models import Event, Round, Table
 
 
 STANDINGS_FIELDS = (
@@ -226,7 +226,7 @@ class EntryQuerySet(models.QuerySet):
     def played(self) -> EntryQuerySet:
         """Entries that sat at a table in some round ("One person, one player": an entry that
         never played in the event is not ranked). A subquery, not a join: no extra rows."""
-        from .models import Seat
+        from tournament.models import Seat
 
         return self.filter(Exists(Seat.objects.filter(entry=OuterRef("pk"), table__isnull=False)))
 
@@ -239,7 +239,7 @@ def provisional_entries(event: Event) -> set[int]:
     ms of CPU on PostgreSQL, the statement written out takes 0.7 ms (SQLite 2.8 and 1.6 ms);
     before that, asking each table whether it has a hand rather than joining its hands took 3
     instead of 12 ms."""
-    from .models import Hand, Round, Seat, Table
+    from tournament.models import Hand, Round, Seat, Table
 
     seat, table, rnd, hand = (m._meta.db_table for m in (Seat, Table, Round, Hand))
     with connection.cursor() as cursor:

@@ -44,9 +44,9 @@ from django.utils import timezone
 from django.utils.formats import number_format
 from openskill.models import PlackettLuce
 
-from . import formatting, games, versions
-from .games.base import GameType
-from .models import Event, Hand, Rating, RatingBasis, Result, Round
+from tournament import formatting, games, versions
+from tournament.games.base import GameType
+from tournament.models import Event, Hand, Rating, RatingBasis, Result, Round
 
 # Plackett-Luce parameters (openskill's defaults, written out so that a library upgrade that
 # changed a default cannot change the ratings unnoticed)

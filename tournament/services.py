@@ -26,11 +26,10 @@ from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
 import scoring
-
-from . import draw as drawing
-from . import versions
-from .audit import bulk_attrs
-from .models import (
+from tournament import draw as drawing
+from tournament import versions
+from tournament.audit import bulk_attrs
+from tournament.models import (
     Confirmation,
     Entry,
     Event,
@@ -47,8 +46,8 @@ from .models import (
     TablePhone,
     Team,
 )
-from .querysets import Prepared
-from .sheets import dealer_for, read_sheet, read_sheets
+from tournament.querysets import Prepared
+from tournament.sheets import dealer_for, read_sheet, read_sheets
 
 User = AbstractBaseUser | AnonymousUser | None
 

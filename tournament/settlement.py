@@ -35,8 +35,8 @@ from typing import Any
 
 from django.db.models import Sum
 
-from . import collation
-from .models import Entry, Event, Result, Seat, Table
+from tournament import collation
+from tournament.models import Entry, Event, Result, Seat, Table
 
 # the most players (after pairs are settled) the exact search takes: 16 took 0.06 to 0.2 s on the
 # project's shared 2-core machine, 18 took 0.25 to 0.9 s, and it quadruples with every two more

@@ -9,9 +9,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .formatting import describe_hand
-from .games.base import SeatResult, SheetExtras
-from .models import Hand, Seat, Table
+from tournament.formatting import describe_hand
+from tournament.games.base import SeatResult, SheetExtras
+from tournament.models import Hand, Seat, Table
 
 
 def dealer_for(number: int, size: int) -> int:

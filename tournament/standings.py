@@ -13,9 +13,9 @@ from django.db.models import Count, Exists, OuterRef, Q, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
-from . import collation, games
-from .games.base import GameType
-from .models import Entry, Event, Player, Result, Round, Season, Seat, Team
+from tournament import collation, games
+from tournament.games.base import GameType
+from tournament.models import Entry, Event, Player, Result, Round, Season, Seat, Team
 
 PRIZE_PLACES = 3
 T = TypeVar("T")

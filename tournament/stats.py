@@ -28,12 +28,11 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from scoring import cego, crazy_solo, ziege
-
-from . import formatting, games
-from .charts import Chart, number
-from .games.base import GameType
-from .models import Entry, Event, Hand, Player, Result, Season
-from .standings import _season_key, season_sums, shared_ranks, still_running
+from tournament import formatting, games
+from tournament.charts import Chart, number
+from tournament.games.base import GameType
+from tournament.models import Entry, Event, Hand, Player, Result, Season
+from tournament.standings import _season_key, season_sums, shared_ranks, still_running
 
 HAND = Hand.Kind.HAND
 FIELDS = ("points", "inflicted", "matches_won", "games_lost")

@@ -31,9 +31,9 @@ from django_tables2.data import TableListData
 from django_tables2.rows import BoundRow
 from django_tables2.utils import A, AttributeDict, OrderByTuple, signature
 
-from .formatting import VOID, signed
-from .games.base import Figure, GameType
-from .models import Entry, Event, Round
+from tournament.formatting import VOID, signed
+from tournament.games.base import Figure, GameType
+from tournament.models import Entry, Event, Round
 
 # what a cell's render method may ask for (django-tables2's names), besides the row itself
 CELL_ARGUMENTS = ("value", "record", "column", "bound_column", "table")

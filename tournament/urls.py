@@ -4,7 +4,7 @@ from django.urls import path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
-from . import views
+from tournament import views
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -111,7 +111,7 @@ def _bump(key: tuple[Any, ...], events: QuerySet, seasons: QuerySet | None) -> N
     if put_off is not None:
         put_off.append((key, events, seasons))
         return
-    from .models import Event, Season
+    from tournament.models import Event, Season
 
     if key[0] == "event" and seasons is None:
         # one event and its season, the change of every saved game: written out in SQL, as the
@@ -140,14 +140,14 @@ def _bump(key: tuple[Any, ...], events: QuerySet, seasons: QuerySet | None) -> N
 
 def changed(event: Any) -> None:
     """The event (an Event or its id) has changed: its version and its season's change."""
-    from .models import Event
+    from tournament.models import Event
 
     pk = event if isinstance(event, int) else event.pk
     _bump(("event", pk), Event.objects.filter(pk=pk), None)
 
 
 def season_changed(season: Any) -> None:
-    from .models import Event, Season
+    from tournament.models import Event, Season
 
     pk = season if isinstance(season, int) else season.pk
     _bump(("season", pk), Event.objects.none(), Season.objects.filter(pk=pk))
@@ -161,7 +161,7 @@ def _cached(instance: Model, name: str) -> Any:
 
 def _event_id(instance: Model) -> int | None:
     """The event a table's or round's row belongs to, where the rows in memory say it."""
-    from . import models
+    from tournament import models
 
     table = instance if isinstance(instance, models.Table) else None
     if isinstance(instance, models.Hand | models.Confirmation):
@@ -176,7 +176,7 @@ def _event_id(instance: Model) -> int | None:
 def _events_of(instance: Model) -> tuple[tuple[Any, ...], QuerySet] | None:
     """The events a row belongs to, as a query (no row is read to find them), and a key for it:
     the event's id where it is known, so that a write changes its event's version once."""
-    from . import models
+    from tournament import models
 
     match instance:
         case models.Event():
@@ -204,7 +204,7 @@ def _saved(sender: type[Model], instance: Model, raw: bool = False, **kwargs: An
     if raw:  # loaddata: the rows arrive as they are, versions included
         return
     _row_changed(instance)
-    from .models import Event
+    from tournament.models import Event
 
     if isinstance(instance, Event):
         before = getattr(instance, "_season_at_load", None)
@@ -222,7 +222,7 @@ def _deleted(sender: type[Model], instance: Model, origin: Any = None, **kwargs:
 
 
 def _row_changed(instance: Model) -> None:
-    from .models import Event, Season
+    from tournament.models import Event, Season
 
     if isinstance(instance, Season):
         season_changed(instance.pk)
@@ -241,7 +241,7 @@ def connect() -> None:
     """Listen to the saves and deletes of every row a cached page is made of (apps.ready)."""
     from django.db.models.signals import post_delete, post_save
 
-    from . import models
+    from tournament import models
 
     for model in (
         models.Season,

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
-from .. import formatting
+from tournament import formatting
 
 if TYPE_CHECKING:
-    from ..draw import Plan
-    from ..forms import HandForm
-    from ..rulecard import Card
+    from tournament.draw import Plan
+    from tournament.forms import HandForm
+    from tournament.rulecard import Card
 
 
 @dataclass(frozen=True)
@@ -161,7 +161,7 @@ class GameType:
         return 24
 
     def plan_tables(self, players: int, policy: str, target: int) -> Plan:
-        from .. import draw
+        from tournament import draw
 
         if not self.table_size_chosen:
             return draw.plan_fours(players, self.name, policy)

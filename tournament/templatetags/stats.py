@@ -7,8 +7,8 @@ from typing import Any
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
-from ..charts import number
-from ..formatting import signed
+from tournament.charts import number
+from tournament.formatting import signed
 
 register = template.Library()
 

@@ -10,7 +10,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
-from .. import formatting, games
+from tournament import formatting, games
 
 register = template.Library()
 

@@ -1,7 +1,7 @@
 """The views, by who uses them; ``urls.py`` names them all through this package."""
 
-from .bundles import bundle_import, event_bundle
-from .director import (
+from tournament.views.bundles import bundle_import, event_bundle
+from tournament.views.director import (
     decide_lot,
     entry_remove,
     entry_status,
@@ -16,8 +16,8 @@ from .director import (
     season_create,
     table_void,
 )
-from .link import link_action, link_preview, link_send, service_worker, table_link
-from .money import (
+from tournament.views.link import link_action, link_preview, link_send, service_worker, table_link
+from tournament.views.money import (
     cash_book,
     cash_item_remove,
     event_finish,
@@ -29,7 +29,7 @@ from .money import (
     prize_giving,
     prize_table,
 )
-from .paper import (
+from tournament.views.paper import (
     event_xlsx,
     import_players,
     import_results,
@@ -40,7 +40,7 @@ from .paper import (
     result_template,
     season_xlsx,
 )
-from .public import (
+from tournament.views.public import (
     card_points,
     event_detail,
     event_standings,
@@ -54,12 +54,12 @@ from .public import (
     season_detail,
     where_do_i_sit,
 )
-from .publishing import season_publish
-from .rating import rating_page
-from .register import register, register_merge, register_player
-from .rulecard import rule_card
-from .settlement import event_settlement, table_settlement
-from .sheets import (
+from tournament.views.publishing import season_publish
+from tournament.views.rating import rating_page
+from tournament.views.register import register, register_merge, register_player
+from tournament.views.rulecard import rule_card
+from tournament.views.settlement import event_settlement, table_settlement
+from tournament.views.sheets import (
     event_history,
     hand_edit,
     hand_preview,
@@ -68,7 +68,7 @@ from .sheets import (
     table_sheet,
     table_totals,
 )
-from .stats import event_statistics
+from tournament.views.stats import event_statistics
 
 __all__ = [
     "bundle_import",

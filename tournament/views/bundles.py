@@ -16,10 +16,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
-from .. import access, bundles, identity, services
-from ..access import ORGANISER
-from ..models import Event
-from .common import event_or_404, protected
+from tournament import access, bundles, identity, services
+from tournament.access import ORGANISER
+from tournament.models import Event
+from tournament.views.common import event_or_404, protected
 
 BUNDLE_UPLOAD_MAX_BYTES = 20 * 1024 * 1024  # a large event's bundle is some 200 kB packed
 PREVIEW_MAX_AGE = 3600  # a preview must be confirmed within an hour

@@ -12,9 +12,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from .. import access, collation, history, money, services
-from ..access import ORGANISER
-from ..forms import (
+from tournament import access, collation, history, money, services
+from tournament.access import ORGANISER
+from tournament.forms import (
     EventForm,
     PairForm,
     PlayerForm,
@@ -25,8 +25,8 @@ from ..forms import (
     likely_players,
     whole_number,
 )
-from ..models import Entry, Event, Player, Round, Table
-from .common import (
+from tournament.models import Entry, Event, Player, Round, Table
+from tournament.views.common import (
     SEED_MAX,
     corrected_player,
     event_or_404,

@@ -25,14 +25,14 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import access, services
-from ..formatting import describe_hand
-from ..forms import ReasonForm, whole_number
-from ..models import Hand, Round, Table
-from ..querysets import Prepared
-from ..sheets import dealer_for
-from .common import refused, table_players
-from .sheets import _sheet, _stored_results, enter_hand
+from tournament import access, services
+from tournament.formatting import describe_hand
+from tournament.forms import ReasonForm, whole_number
+from tournament.models import Hand, Round, Table
+from tournament.querysets import Prepared
+from tournament.sheets import dealer_for
+from tournament.views.common import refused, table_players
+from tournament.views.sheets import _sheet, _stored_results, enter_hand
 
 # read for every request of a table link, every saved game too
 LINK_TABLE = Prepared(

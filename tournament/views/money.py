@@ -12,9 +12,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import access, money, services
-from ..access import ORGANISER
-from ..forms import (
+from tournament import access, money, services
+from tournament.access import ORGANISER
+from tournament.forms import (
     CashItemForm,
     FeeCategoryFormSet,
     PrizeFormSet,
@@ -22,8 +22,8 @@ from ..forms import (
     ReasonForm,
     whole_number,
 )
-from ..models import CashItem, EntryFee, Event, FeeCategory, Prize
-from .common import event_or_404, protected, refused
+from tournament.models import CashItem, EntryFee, Event, FeeCategory, Prize
+from tournament.views.common import event_or_404, protected, refused
 
 # blank lines the prize table offers below the stored prizes (more after each save)
 BLANK_PRIZES = 6

@@ -13,16 +13,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
-from .. import access, addresses, collation, exports, imports, services, standings
-from ..access import ORGANISER, SCORER
-from ..forms import (
-    UploadForm,
-    whole_number,
-)
-from ..models import Entry, Player, Round, Season, Seat
-from ..sheets import dealer_for, read_sheets
-from .common import event_or_404, protected, refused, round_or_404, xlsx_response
-from .public import season_category
+from tournament import access, addresses, collation, exports, imports, services, standings
+from tournament.access import ORGANISER, SCORER
+from tournament.forms import UploadForm, whole_number
+from tournament.models import Entry, Player, Round, Season, Seat
+from tournament.sheets import dealer_for, read_sheets
+from tournament.views.common import event_or_404, protected, refused, round_or_404, xlsx_response
+from tournament.views.public import season_category
 
 
 def qr_svg(url: str) -> str:

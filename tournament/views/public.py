@@ -19,15 +19,19 @@ from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
 import scoring
-
-from .. import access, collation, games, services, standings, stats
-from .. import draw as drawing
-from .. import tables as tables_
-from ..forms import SwapForm, explain, rule_settings, whole_number
-from ..models import Entry, Event, Hand, Player, Round, Season, Seat, TablePhone
-from ..pagecache import CachedPage
-from ..querysets import provisional_entries
-from .common import event_by_id_or_404, event_or_404, event_version_or_404, round_or_404
+from tournament import access, collation, games, services, standings, stats
+from tournament import draw as drawing
+from tournament import tables as tables_
+from tournament.forms import SwapForm, explain, rule_settings, whole_number
+from tournament.models import Entry, Event, Hand, Player, Round, Season, Seat, TablePhone
+from tournament.pagecache import CachedPage
+from tournament.querysets import provisional_entries
+from tournament.views.common import (
+    event_by_id_or_404,
+    event_or_404,
+    event_version_or_404,
+    round_or_404,
+)
 
 
 @require_GET

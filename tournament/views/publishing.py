@@ -7,9 +7,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
-from .. import access, publish
-from ..models import Season
-from .common import protected
+from tournament import access, publish
+from tournament.models import Season
+from tournament.views.common import protected
 
 
 @protected

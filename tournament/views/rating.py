@@ -6,7 +6,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from .. import games, rating, standings
+from tournament import games, rating, standings
 
 
 @require_GET

@@ -22,10 +22,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from .. import access, collation, history, names, services
-from ..forms import PlayerForm
-from ..models import Entry, Player
-from .common import corrected_player, protected
+from tournament import access, collation, history, names, services
+from tournament.forms import PlayerForm
+from tournament.models import Entry, Player
+from tournament.views.common import corrected_player, protected
 
 # a search shows this many players; a longer list asks for a narrower search
 REGISTER_LIMIT = 200

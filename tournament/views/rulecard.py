@@ -6,8 +6,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from .. import rulecard
-from .common import event_or_404
+from tournament import rulecard
+from tournament.views.common import event_or_404
 
 
 @require_GET

@@ -7,9 +7,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from .. import access, settlement
-from ..access import ORGANISER
-from .common import event_or_404, protected, table_or_404
+from tournament import access, settlement
+from tournament.access import ORGANISER
+from tournament.views.common import event_or_404, protected, table_or_404
 
 
 @require_GET

@@ -11,14 +11,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import access, addresses, history, services
-from ..access import SCORER
-from ..formatting import describe_hand, signed
-from ..forms import ReasonForm, TotalsForm, whole_number
-from ..models import Hand, Table
-from ..pagecache import CachedPage
-from ..sheets import confirmation_state, read_sheet
-from .common import event_or_404, protected, refused, table_or_404, table_players
+from tournament import access, addresses, history, services
+from tournament.access import SCORER
+from tournament.formatting import describe_hand, signed
+from tournament.forms import ReasonForm, TotalsForm, whole_number
+from tournament.models import Hand, Table
+from tournament.pagecache import CachedPage
+from tournament.sheets import confirmation_state, read_sheet
+from tournament.views.common import event_or_404, protected, refused, table_or_404, table_players
 
 
 def _sheet(table: Table) -> dict[str, Any]:

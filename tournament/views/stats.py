@@ -6,9 +6,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from .. import access, stats
-from ..pagecache import CachedPage
-from .common import event_or_404
+from tournament import access, stats
+from tournament.pagecache import CachedPage
+from tournament.views.common import event_or_404
 
 
 @require_GET

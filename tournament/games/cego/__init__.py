@@ -15,12 +15,11 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 from scoring import cego
-
-from .. import draw, formatting
-from ..forms import NONE, HandForm, SeatChoiceField, seat_choices, whole_number
-from ..rulecard import Card
-from ..services import seat_sitting_out
-from .base import GameType
+from tournament import draw, formatting
+from tournament.forms import NONE, HandForm, SeatChoiceField, seat_choices, whole_number
+from tournament.games.base import GameType
+from tournament.rulecard import Card
+from tournament.services import seat_sitting_out
 
 
 class CegoHandForm(HandForm):

@@ -12,11 +12,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import crazy_solo
-
-from .. import formatting
-from ..forms import NONE, HandForm, seat_choices
-from ..rulecard import Card
-from .base import Figure, GameType, SeatResult, SheetExtras
+from tournament import formatting
+from tournament.forms import NONE, HandForm, seat_choices
+from tournament.games.base import Figure, GameType, SeatResult, SheetExtras
+from tournament.rulecard import Card
 
 
 class CrazySoloHandForm(HandForm):

@@ -14,11 +14,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import ziege
-
-from .. import formatting
-from ..forms import NONE, HandForm
-from ..rulecard import Card
-from .base import Figure, GameType, SeatResult, SheetExtras
+from tournament import formatting
+from tournament.forms import NONE, HandForm
+from tournament.games.base import Figure, GameType, SeatResult, SheetExtras
+from tournament.rulecard import Card
 
 TEAMS = ("a", "b")
 
