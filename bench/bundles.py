@@ -53,8 +53,11 @@ def main() -> int:
     django.setup()
     from django.core.management import call_command
 
-    from tournament import bundles, demo, services
+    from tournament import demo
     from tournament.models import Event, Hand, Player
+    from tournament.play import services as play_services
+    from tournament.publish import bundles
+    from tournament.register import services
 
     call_command("migrate", verbosity=0)
     call_command("flush", interactive=False, verbosity=0)
@@ -70,13 +73,13 @@ def main() -> int:
     )
     rng = random.Random(1)
     for number in (1, 2):
-        rnd = services.add_round(event=event)
-        services.draw_round(round=rnd, seed=number)
-        services.start_round(round=rnd)
+        rnd = play_services.add_round(event=event)
+        play_services.draw_round(round=rnd, seed=number)
+        play_services.start_round(round=rnd)
         demo.play_round(rnd, rng, None)
         for table in rnd.tables.all():
-            services.confirm_table(table=table)
-        services.close_round(round=rnd)
+            play_services.confirm_table(table=table)
+        play_services.close_round(round=rnd)
     games = Hand.objects.filter(table__round__event=event).count()
     data = bundles.bundle_bytes(event)
     print(f"event: {args.players} players, {games} games; {args.database.split(':')[0]}")

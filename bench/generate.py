@@ -18,9 +18,10 @@ from collections.abc import Callable
 
 from django.db import transaction
 
-from tournament import services, sheets
 from tournament.demo import simulate_cego
 from tournament.models import Entry, Event, Player, Round, Season
+from tournament.play import services, sheets
+from tournament.register import services as register_services
 
 BIG = "bench-1000"
 SEASON = "bench-season"
@@ -45,7 +46,7 @@ def _event(slug: str, name: str, players: list[Player], season: Season | None = 
     )
     # registration as at the desk, one player after the other
     for player in players:
-        services.register_player(event=event, player=player)
+        register_services.register_player(event=event, player=player)
     return event
 
 

@@ -246,8 +246,8 @@ def prepare_hall_event() -> list[str]:
     from django.db import transaction
 
     from bench import generate
-    from tournament import services
     from tournament.models import Event, Player
+    from tournament.play import services
 
     Event.objects.filter(slug=HALL).delete()
     # the players of an earlier run come again
@@ -266,8 +266,9 @@ def prepare_hall_event() -> list[str]:
 def playing_round(slug: str, tables: int) -> Iterator[list[str]]:
     """A new round of the event, drawn and started, for the run; deleted afterwards through the
     ORM with the history rows it left, so that later runs and figures see the event as before."""
-    from tournament import services
+
     from tournament.models import Event, Hand, Seat, Table
+    from tournament.play import services
 
     event = Event.objects.get(slug=slug)
     rnd = services.add_round(event=event)

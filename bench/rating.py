@@ -44,8 +44,9 @@ def median_ms(work: Callable[[], object], runs: int = 5) -> float:
 
 
 def build(events: int) -> None:
-    from tournament import services
     from tournament.models import Event, Player
+    from tournament.play import services as play_services
+    from tournament.register import services
 
     rng = random.Random(1)
     pool = [Player.objects.create(first_name=f"V{i}", last_name=f"N{i}") for i in range(200)]
@@ -61,8 +62,10 @@ def build(events: int) -> None:
         for player in rng.sample(pool, 144):
             services.register_player(event=event, player=player)
         for number in range(2):
-            rnd = services.draw_round(round=services.add_round(event=event), seed=day * 10 + number)
-            rnd = services.start_round(round=rnd)
+            rnd = play_services.draw_round(
+                round=play_services.add_round(event=event), seed=day * 10 + number
+            )
+            rnd = play_services.start_round(round=rnd)
             for table in rnd.tables.all():
                 seats = list(
                     table.seats.order_by("position").values_list("entry__player_id", flat=True)
@@ -71,14 +74,14 @@ def build(events: int) -> None:
                 totals = [0] * 4
                 for share, i in zip(SHARES, order, strict=True):
                     totals[i] = share
-                services.record_totals(table=table, totals=totals)
-            services.close_round(round=rnd)
+                play_services.record_totals(table=table, totals=totals)
+            play_services.close_round(round=rnd)
 
 
 def exact_search() -> None:
     """The exact search's time by the number of players left after pairs: where
     settlement.EXACT_LIMIT stops it."""
-    from tournament.settlement import _zero_sum_groups
+    from tournament.money.settlement import _zero_sum_groups
 
     for n in (8, 10, 12, 14, 16, 18):
         rng = random.Random(n)
@@ -93,8 +96,9 @@ def main() -> None:
     events = int(sys.argv[1]) if len(sys.argv) > 1 else 13
     old = setup_databases(verbosity=0, interactive=False)
     try:
-        from tournament import rating, settlement
         from tournament.models import Event
+        from tournament.money import settlement
+        from tournament.results import rating
 
         start = time.perf_counter()
         build(events)

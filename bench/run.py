@@ -72,8 +72,9 @@ from django.test import Client  # noqa: E402
 from django.test.utils import override_settings  # noqa: E402
 
 from bench import generate, load  # noqa: E402
-from tournament import services, standings  # noqa: E402
 from tournament.models import Entry, Event, Hand, Round, Season, Table  # noqa: E402
+from tournament.play import services  # noqa: E402
+from tournament.results import standings  # noqa: E402
 
 RESULTS: list[tuple[str, bool]] = []
 # each figure's number (a time, a ratio, a p95), compared with the previous run's

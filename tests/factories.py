@@ -13,8 +13,9 @@ from typing import Any, TypeVar
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from tournament import services
 from tournament.models import Entry, Event, Player, Round, Season, Table
+from tournament.play import services
+from tournament.register import services as register_services
 
 _counter = itertools.count(1)
 W = TypeVar("W")
@@ -64,7 +65,7 @@ def make_event(game: str = "cego", **kwargs: Any) -> Event:
 
 def make_entries(event: Event, count: int, **player_kwargs: Any) -> list[Entry]:
     return [
-        services.register_player(event=event, player=make_player(**player_kwargs))
+        register_services.register_player(event=event, player=make_player(**player_kwargs))
         for _ in range(count)
     ]
 
@@ -104,13 +105,13 @@ def make_played_season() -> Season:
     eva = make_player(first_name="Eva", last_name="Schwörer", category="damen")
     for n, (name, points) in enumerate((("Furtwangen", 47), ("Triberg", 34))):
         event = make_event(name=f"Turnier {name}", slug=f"turnier-{name.lower()}", season=season)
-        entry = services.register_player(event=event, player=eva)
+        entry = register_services.register_player(event=event, player=eva)
         make_entries(event, 3)
         table = make_round(event, seed=n + 1).tables.get()
         position = table.seats.get(entry=entry).position
         services.record_hand(table=table, data=cego("halbe", position, points))
     elsewhere = make_event(name="Turnier Anderswo", slug="anderswo", season=make_season())
-    services.register_player(event=elsewhere, player=eva)
+    register_services.register_player(event=elsewhere, player=eva)
     make_entries(elsewhere, 3)
     make_round(elsewhere)
     return season

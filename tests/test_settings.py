@@ -109,7 +109,7 @@ def test_the_page_cache_is_a_folder_every_worker_shares_unless_set():
     result = run("-c", code, DJANGO_SECRET_KEY="x" * 50)
     assert result.returncode == 0, result.stderr
     backend, location = result.stdout.split()
-    assert backend == "tournament.cache.PageFileCache"
+    assert backend == "tournament.pagecache.filecache.PageFileCache"
     assert location == str(ROOT / ".cache" / "pages")
     result = run("-c", code, DJANGO_SECRET_KEY="x" * 50, DJANGO_CACHE_URL="redis://cache:6379/0")
     assert result.stdout.split() == [

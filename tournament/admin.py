@@ -18,7 +18,6 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from simple_history.admin import SimpleHistoryAdmin
 
-from tournament import services
 from tournament.models import (
     CashItem,
     Confirmation,
@@ -40,6 +39,7 @@ from tournament.models import (
     Table,
     Team,
 )
+from tournament.register import reads, services
 
 
 class ReadOnly:
@@ -212,7 +212,7 @@ class EntryAdminForm(forms.ModelForm):
     def clean_status(self) -> str:
         status = self.cleaned_data["status"]
         if status == Entry.Status.WITHDRAWN and self.instance.status != status:
-            refused = services.withdrawal_refused(self.instance)
+            refused = reads.withdrawal_refused(self.instance)
             if refused:
                 raise ValidationError(refused)
         return status
@@ -236,7 +236,7 @@ class EntryAdminForm(forms.ModelForm):
             return pair
         # fixed pairs sit opposite each other: the draw placed them so, and a round of them
         # drawn or being played keeps its seats
-        seated = services.seat_at_a_table(self.instance, Round.Status.SEATED, Round.Status.PLAYING)
+        seated = reads.seat_at_a_table(self.instance, Round.Status.SEATED, Round.Status.PLAYING)
         if seated is not None:
             raise ValidationError(
                 _(

@@ -9,8 +9,12 @@ class TournamentConfig(AppConfig):
     def ready(self) -> None:
         from simple_history.signals import pre_create_historical_record
 
-        from tournament import checks, games, versions
-        from tournament.audit import note_actor
+        from tournament import (
+            checks,  # noqa: F401 - registers the system checks
+            games,
+        )
+        from tournament.core.audit import note_actor
+        from tournament.models import versions
 
         games.load()  # every game offered before the first request
         versions.connect()  # every write changes its event's version (the cached pages' key)

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.checks import Error, Warning, register
 from django.core.exceptions import ValidationError
 
-from tournament.addresses import is_loopback, validate_origin
+from tournament.core.addresses import is_loopback, validate_origin
 
 
 @register(deploy=True)

@@ -16,8 +16,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from tournament import services, sheets
 from tournament.models import Entry, Event, Player, Round, Season, Table, Team
+from tournament.play import services, sheets
+from tournament.register import services as register_services
 
 DEMO_SEASON = "schwarzwaldmeisterschaft-2026-27"
 DEMO_USER, DEMO_PASSWORD = "leitung", "cego-demo-2026"
@@ -144,7 +145,7 @@ def _players() -> list[dict[str, str]]:
 
 
 def _register(event: Event, people: list[Player]) -> list[Entry]:
-    return [services.register_player(event=event, player=p) for p in people]
+    return [register_services.register_player(event=event, player=p) for p in people]
 
 
 def _run_event(

@@ -8,13 +8,14 @@ English would then show a different language from the wall and the printed lists
 from __future__ import annotations
 
 import ipaddress
-import re
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import HttpRequest, HttpResponse
 from django.middleware.gzip import GZipMiddleware
 from django.utils import translation
+
+from tournament.core.query import clean_query
 
 
 class LanguageMiddleware:
@@ -30,35 +31,6 @@ class LanguageMiddleware:
         response = self.get_response(request)
         response.headers.setdefault("Content-Language", language)
         return response
-
-
-# A page number beyond this is no page of any list the app shows (50,000 rows a page at most
-# 500); sent on to the database it overflows the OFFSET (SQLite: datatype mismatch, PostgreSQL:
-# bigint out of range).
-PAGE_MAX = 100_000
-PER_PAGE_MIN, PER_PAGE_MAX = 10, 500
-_NUMBER = re.compile(r"[0-9]{1,9}")
-
-
-def clean_query(query: QueryDict) -> QueryDict:
-    """The query string as the views may use it: no NUL characters (PostgreSQL refuses them in a
-    text comparison), ``page`` a page number or absent (the first page), ``per_page`` a page
-    size of 10 to 500 rows or ``all``."""
-    cleaned = QueryDict(mutable=True)
-    for key, values in query.lists():
-        key = key.replace("\x00", "")
-        for value in values:
-            value = value.replace("\x00", "")
-            if key == "page":
-                if not _NUMBER.fullmatch(value) or not 1 <= int(value) <= PAGE_MAX:
-                    continue
-            elif key == "per_page" and value != "all":
-                if not _NUMBER.fullmatch(value):
-                    continue
-                value = str(max(PER_PAGE_MIN, min(int(value), PER_PAGE_MAX)))
-            cleaned.appendlist(key, value)
-    cleaned._mutable = False
-    return cleaned
 
 
 class QueryMiddleware:

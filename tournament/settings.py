@@ -184,7 +184,7 @@ def cache_from(url: str) -> dict[str, object]:
     """Django's cache setting for DJANGO_CACHE_URL (see the top of this file)."""
     parts = urlsplit(url)
     backends = {
-        "file": "tournament.cache.PageFileCache",
+        "file": "tournament.pagecache.filecache.PageFileCache",
         "redis": "django.core.cache.backends.redis.RedisCache",
         "memcached": "django.core.cache.backends.memcached.PyMemcacheCache",
         "locmem": "django.core.cache.backends.locmem.LocMemCache",

@@ -14,9 +14,9 @@ from openpyxl import Workbook, load_workbook
 
 from tests.browser.conftest import PHONE, fits, log_in, shoot
 from tests.factories import cego, make_entries, make_event, make_round, make_user
-from tournament import services
 from tournament.demo import DEMO_PASSWORD, DEMO_USER, load_demo
 from tournament.models import Entry, Event, Hand, Table
+from tournament.play import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

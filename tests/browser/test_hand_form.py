@@ -8,9 +8,9 @@ import pytest
 import scoring
 from tests.browser.conftest import PHONE, fits, log_in, shoot
 from tests.factories import cego, make_table, make_user
-from tournament import services
-from tournament.formatting import signed
+from tournament.core.formatting import signed
 from tournament.models import Player
+from tournament.play import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -14,9 +14,9 @@ import pytest
 import scoring
 from tests.browser.conftest import PHONE, shoot
 from tests.factories import cego, make_entries, make_event, make_round
-from tournament import services
-from tournament.formatting import signed
+from tournament.core.formatting import signed
 from tournament.models import Entry, Table
+from tournament.play import services
 
 GAMES = [(1, 47), (2, 50), (3, 35)]  # (declarer, card points) of three Halbe
 

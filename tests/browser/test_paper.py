@@ -18,8 +18,9 @@ from tests.factories import (
     make_table,
     make_user,
 )
-from tournament import services
 from tournament.models import Event
+from tournament.play import services as play_services
+from tournament.register import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,9 +43,9 @@ def five_seat_round(hands: int = 0) -> Event:
     table = rnd.tables.get()
     assert table.size == 5
     for number in range(1, hands + 1):
-        dealer = services.dealer_for(number, 5)
+        dealer = play_services.dealer_for(number, 5)
         declarer = (dealer + 1) % 5
-        services.record_hand(
+        play_services.record_hand(
             table=table, data=cego("halbe", declarer, 34 + number % 12, sitting_out=dealer)
         )
     return event

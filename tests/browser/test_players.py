@@ -8,8 +8,8 @@ import pytest
 
 from tests.browser.conftest import fits, log_in, shoot
 from tests.factories import cego, make_entries, make_event, make_player, make_round, make_user
-from tournament import services
 from tournament.models import Player
+from tournament.play import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

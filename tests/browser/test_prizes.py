@@ -13,8 +13,8 @@ from openpyxl import load_workbook
 
 from tests.browser.conftest import SCREENSHOTS, log_in, shoot
 from tests.factories import make_entries, make_event, make_round, make_user
-from tournament import services
 from tournament.models import EntryFee, Event, FeeCategory, Player, Prize
+from tournament.play import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,8 +10,9 @@ from django.conf import settings
 
 from tests.browser.conftest import log_in, shoot
 from tests.factories import make_event, make_player, make_round, make_user
-from tournament import services
 from tournament.models import Event
+from tournament.play import services as play_services
+from tournament.register import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,8 +43,8 @@ def rated_cego_season() -> None:
                 totals = [0] * 4
                 for share, i in zip([90, 30, -30, -90], order, strict=True):
                     totals[i] = share
-                services.record_totals(table=table, totals=totals)
-            services.close_round(round=rnd)
+                play_services.record_totals(table=table, totals=totals)
+            play_services.close_round(round=rnd)
 
 
 def money_table() -> tuple[Event, int]:
@@ -59,7 +60,7 @@ def money_table() -> tuple[Event, int]:
     table = make_round(event).tables.get()
     for bidder, partner, points in ((0, 3, 74), (1, 4, 50), (2, None, 85)):
         contract = "alleingang" if partner is None else "solo"
-        services.record_hand(
+        play_services.record_hand(
             table=table,
             data={
                 "contract": contract,

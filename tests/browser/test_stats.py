@@ -10,8 +10,8 @@ import pytest
 
 from tests.browser.conftest import shoot
 from tests.factories import cego, make_season, make_table
-from tournament import services
 from tournament.models import Entry
+from tournament.play import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

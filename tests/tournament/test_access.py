@@ -21,8 +21,8 @@ from tests.factories import (
     make_user,
     reread,
 )
-from tournament import services
 from tournament.models import EventRole, Hand
+from tournament.play import services
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,8 @@ from django.urls import reverse
 
 from tests.factories import make_event, make_table, make_user
 from tests.tournament.test_views import event_post
-from tournament import addresses, checks
+from tournament import checks
+from tournament.core import addresses
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,6 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import cego, make_entries, make_event, make_player, make_round, make_table
-from tournament import services, standings
 from tournament.models import (
     Confirmation,
     Entry,
@@ -24,6 +23,9 @@ from tournament.models import (
     Table,
     Team,
 )
+from tournament.play import services
+from tournament.register import services as register_services
+from tournament.results import standings
 
 pytestmark = pytest.mark.django_db
 
@@ -202,7 +204,7 @@ def test_a_team_and_a_pair_take_no_more_players_in_the_admin_than_at_the_desk(ad
     entries = make_entries(event, 8)
     squad = Team.objects.create(event=event, name="CC Triberg", kind=Team.Kind.SQUAD)
     Entry.objects.filter(pk__in=[e.pk for e in entries[:4]]).update(squad=squad)
-    pair = services.create_pair(event=event, name="Dold / Kienzler", entries=entries[4:6])
+    pair = register_services.create_pair(event=event, name="Dold / Kienzler", entries=entries[4:6])
     elsewhere = Team.objects.create(event=make_event(), name="Fremd", kind=Team.Kind.SQUAD)
 
     fifth = admin.post(change_url(entries[6]), entry_form(entries[6], squad=squad.pk))
@@ -301,7 +303,7 @@ def test_a_teams_event_and_kind_stay_in_the_admin_and_an_emptied_team_is_not_ran
 ):
     event = make_event()
     entries = [
-        services.register_player(event=event, player=make_player(), team="CC Triberg")
+        register_services.register_player(event=event, player=make_player(), team="CC Triberg")
         for _ in range(4)
     ]
     squad = entries[0].squad
@@ -328,7 +330,9 @@ def test_a_fixed_pair_is_not_changed_in_the_admin_while_its_round_is_drawn(admin
     event = make_event("ziege", pairing="fixed")
     entries = make_entries(event, 8)
     for k in range(0, 8, 2):
-        services.create_pair(event=event, name=f"Paar {k // 2 + 1}", entries=entries[k : k + 2])
+        register_services.create_pair(
+            event=event, name=f"Paar {k // 2 + 1}", entries=entries[k : k + 2]
+        )
     rnd = make_round(event, seed=3, start=False)
     second = entries[1]
     page = admin.post(change_url(second), entry_form(second, pair=""))
@@ -366,8 +370,8 @@ def test_a_change_made_elsewhere_after_the_admins_form_was_shown_stays(admin: Cl
 
 def test_a_team_renamed_to_a_name_taken_in_its_event_is_a_message(admin: Client):
     event = make_event()
-    alpha = services.register_player(event=event, player=make_player(), team="Alpha").squad
-    beta = services.register_player(event=event, player=make_player(), team="Beta").squad
+    alpha = register_services.register_player(event=event, player=make_player(), team="Alpha").squad
+    beta = register_services.register_player(event=event, player=make_player(), team="Beta").squad
     page = admin.post(change_url(beta), {"name": "Alpha"})
     assert page.status_code == 200
     assert "A team called Alpha already exists." in page.content.decode()

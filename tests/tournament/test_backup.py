@@ -13,8 +13,8 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from tests.factories import cego, make_table
-from tournament import services
 from tournament.models import Entry
+from tournament.play import services
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -26,8 +26,14 @@ from django.test import Client
 from openpyxl import load_workbook
 
 from tests.factories import cego, make_entries, make_event, make_role, make_round, make_user
-from tournament import bundles, demo, exports, services, standings
+from tournament import demo
+from tournament.core import errors
 from tournament.models import Entry, Event, Hand, Player, Result, Season
+from tournament.paper import exports
+from tournament.play import services
+from tournament.publish import bundles
+from tournament.register import services as register_services
+from tournament.results import standings
 
 # --- helpers ----------------------------------------------------------------------------------
 
@@ -226,7 +232,7 @@ def test_teams_withdrawals_totals_voided_tables_confirmations_and_lots_survive_t
     director = make_user()
     event = make_event(name="Turnier Gütenbach")
     for i in range(8):
-        services.register_player(
+        register_services.register_player(
             event=event,
             player=Player(first_name=f"Anna{i}", last_name="Faller", club="CC Gütenbach"),
             team="Gütenbach" if i < 4 else "",
@@ -239,7 +245,7 @@ def test_teams_withdrawals_totals_voided_tables_confirmations_and_lots_survive_t
     services.void_table(table=second, reason="sheet lost", user=director)
     tied = list(Entry.objects.filter(seats__table=second).order_by("start_number")[:2])
     services.decide_by_lot(event=event, entries=tied, user=director, seed=7)
-    services.withdraw_entry(entry=tied[0], user=director)
+    register_services.withdraw_entry(entry=tied[0], user=director)
     before = without_export_time(bundles.event_content(event))
     standings_before = event_standings(event)
     data = bundles.bundle_bytes(event)
@@ -554,7 +560,7 @@ def test_who_entered_a_game_travels_on_where_that_user_does_not_exist():
 def test_the_history_shows_the_import_in_the_readers_language():
     from django.utils import translation
 
-    from tournament.history import reason_text
+    from tournament.results.history import reason_text
 
     reason = "imported from bundle a.cego.json.gz (exported 2026-10-03T20:00:00+00:00) by leitung"
     with translation.override("de"):
@@ -618,7 +624,7 @@ def test_no_changed_value_anywhere_in_a_bundle_gives_anything_but_a_refusal_or_a
             with transaction.atomic():
                 bundles.apply_import(bundles.read_bundle(packed(resealed(doc))))
                 transaction.set_rollback(True)
-        except services.Refused:
+        except errors.Refused:
             outcomes["refused"] += 1
         else:
             outcomes["imported"] += 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tournament.cache import PageFileCache
+from tournament.pagecache.filecache import PageFileCache
 
 
 def test_the_folder_is_kept_to_its_size_but_looked_at_once_a_minute(tmp_path: Path):

@@ -13,8 +13,10 @@ from openpyxl import load_workbook
 
 from tests.factories import make_entries, make_event, make_round, make_user
 from tests.tournament.test_prizes import played, prize
-from tournament import exports, money, services
 from tournament.models import CashItem, FeeCategory
+from tournament.money import cashbook, fees
+from tournament.paper import exports
+from tournament.play import services
 
 pytestmark = pytest.mark.django_db
 
@@ -34,18 +36,18 @@ def day():
     reduced = FeeCategory.objects.create(event=event, name="Mitglied", amount_cents=1250)
     statuses = ["cash", "cash", "ahead", "waived", "cash", "ahead", "open", "open"]
     for entry, status in zip(entries, statuses, strict=True):
-        money.set_entry_fee(entry=entry, category=full)
-        money.set_entry_fee(entry=entry, status=status)
-    money.set_entry_fee(entry=entries[1], status="open")
-    money.set_entry_fee(entry=entries[1], category=reduced)
-    money.set_entry_fee(entry=entries[1], status="cash")
+        fees.set_entry_fee(entry=entry, category=full)
+        fees.set_entry_fee(entry=entry, status=status)
+    fees.set_entry_fee(entry=entries[1], status="open")
+    fees.set_entry_fee(entry=entries[1], category=reduced)
+    fees.set_entry_fee(entry=entries[1], status="cash")
     prize(event, 1, 15000)
     prize(event, 3, 5000)
     prize(event, 2, goods="Präsentkorb")
-    money.add_cash_item(
+    cashbook.add_cash_item(
         event=event, description="Hallenmiete", direction="out", via="box", amount_cents=8000
     )
-    money.add_cash_item(
+    cashbook.add_cash_item(
         event=event, description="Sponsor Brauerei", direction="in", via="bank", amount_cents=10000
     )
     return event, entries
@@ -53,7 +55,7 @@ def day():
 
 def test_the_balance_adds_up_to_the_cent():
     event, _entries = day()
-    book = money.cash_book(event)
+    book = cashbook.cash_book(event)
     # box: 15 + 12,50 + 15 fees in cash, 200 prize money and 80 rent out
     assert book.box_cents == 1500 + 1250 + 1500 - 20000 - 8000
     # bank: two fees paid ahead and the sponsor's 100
@@ -68,7 +70,7 @@ def test_prize_money_counts_each_prize_handed_out_once():
     prize(event, 1, 15000)
     prize(event, 9, 1000)  # more prizes than players: not handed out
     prize(event, 1, 500, ranking="last")  # a tie for the last place shares one prize
-    book = money.cash_book(event)
+    book = cashbook.cash_book(event)
     assert book.expenses[0].box_cents == -15500
 
 
@@ -134,7 +136,7 @@ def _event_of(players: int):
     entries = make_entries(event, players)
     category = FeeCategory.objects.create(event=event, name="Voll", amount_cents=1500)
     for entry in entries:
-        money.set_entry_fee(entry=entry, status="cash", category=category)
+        fees.set_entry_fee(entry=entry, status="cash", category=category)
     make_round(event)
     prize(event, 1, 15000)
     prize(event, 1, 3000, ranking="damen")
@@ -148,7 +150,7 @@ def test_the_cash_book_costs_the_same_queries_for_8_players_and_40():
     for players in (8, 40):
         event = _event_of(players)
         with CaptureQueriesContext(connection) as queries:
-            money.cash_book(event)
+            cashbook.cash_book(event)
         counts.append(len(queries))
     # fees: categories, entries with their fees; prizes: prizes, settings, standings, teams (no
     # squad here, so no second query for the members); the items

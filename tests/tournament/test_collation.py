@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from tournament.collation import by_name, by_rank_then_name, name_key
+from tournament.core.collation import by_name, by_rank_then_name, name_key
 
 
 def person(last: str, first: str = "A") -> SimpleNamespace:

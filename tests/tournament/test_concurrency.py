@@ -21,8 +21,12 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.factories import cego, make_entries, make_event, make_round, make_table
-from tournament import imports, services
+from tournament.core import errors as core_errors
 from tournament.models import Entry, Hand, Player, Result, Table
+from tournament.play import imports as play_imports
+from tournament.play import services
+from tournament.register import imports
+from tournament.register import services as register_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -113,7 +117,7 @@ def test_two_scorers_correcting_the_same_game_cannot_overwrite_each_other():
                 version=1,
             )
             outcomes.append("saved")
-        except services.StaleEdit:
+        except core_errors.StaleEdit:
             outcomes.append("refused")
 
     assert run_in_threads(correct, count=2) == []
@@ -140,7 +144,7 @@ def test_four_concurrent_confirms_of_a_player_list_register_it_once():
             with translation.override("en"):  # a thread starts in the default language
                 imports.save_players(event, preview.payload(), key=preview.key)
             outcomes.append("saved")
-        except imports.AlreadyImported as exc:
+        except play_imports.AlreadyImported as exc:
             outcomes.append(str(exc))
 
     assert run_in_threads(confirm, count=CONFIRMS) == []
@@ -164,7 +168,7 @@ def test_desks_and_an_import_registering_at_once_give_every_player_their_own_sta
             if i == 0:
                 imports.save_players(event, preview.payload(), key=preview.key)
             else:
-                services.register_player(event=event, player=desk[i - 1])
+                register_services.register_player(event=event, player=desk[i - 1])
 
     assert run_in_threads(register, count=6) == []
     numbers = sorted(Entry.objects.filter(event=event).values_list("start_number", flat=True))
@@ -183,9 +187,9 @@ def test_four_concurrent_confirms_of_a_result_import_store_each_game_once():
     def confirm(_i: int) -> None:
         try:
             with translation.override("en"):
-                imports.save_results(rnd, payload, key=key)
+                play_imports.save_results(rnd, payload, key=key)
             outcomes.append("saved")
-        except imports.AlreadyImported as exc:
+        except play_imports.AlreadyImported as exc:
             outcomes.append(str(exc))
 
     assert run_in_threads(confirm, count=CONFIRMS) == []

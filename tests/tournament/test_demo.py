@@ -19,9 +19,10 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from tests.factories import cego
-from tournament import demo, services
-from tournament.formatting import signed
+from tournament import demo
+from tournament.core.formatting import signed
 from tournament.models import Entry, Event, Hand, Result, Round, Season, Seat, Table
+from tournament.play import services
 
 pytestmark = pytest.mark.django_db
 

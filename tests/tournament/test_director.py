@@ -9,9 +9,11 @@ from django.urls import reverse
 
 from tests.factories import cego, make_entries, make_event, make_player, make_round, make_user
 from tests.tournament.test_views import as_browser_sends
-from tournament import services
-from tournament.forms import EventForm, RegisterForm
 from tournament.models import Entry, Event, EventRole, LotDraw, Player, Round
+from tournament.play import services
+from tournament.play.forms import EventForm
+from tournament.register import services as register_services
+from tournament.register.forms import RegisterForm
 
 pytestmark = pytest.mark.django_db
 
@@ -83,10 +85,10 @@ def test_a_voided_table_needs_no_confirmation(director):
 
 def test_a_draw_by_lot_asks_first_naming_the_players_and_draws_nothing(director):
     event = make_event()
-    anna = services.register_player(
+    anna = register_services.register_player(
         event=event, player=make_player(first_name="Anna", last_name="Schwörer")
     )
-    bernd = services.register_player(
+    bernd = register_services.register_player(
         event=event, player=make_player(first_name="Bernd", last_name="Schäuble")
     )
     make_entries(event, 2)
@@ -155,7 +157,7 @@ def test_a_new_name_and_its_team_are_created_at_the_desk_with_the_entry(director
 def test_a_fifth_member_of_a_team_is_refused_and_the_new_name_is_not_kept(director):
     event = make_event()
     for _ in range(4):
-        services.register_player(event=event, player=make_player(), team="Rohrbach")
+        register_services.register_player(event=event, player=make_player(), team="Rohrbach")
     url = reverse("event_players", args=[event.slug])
     data = {**as_browser_sends(RegisterForm()), "first_name": "Eva", "last_name": "Neu"}
     response = director.post(url, {**data, "team": "Rohrbach"}, follow=True)

@@ -25,8 +25,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.factories import make_entries, make_event, make_player, make_round, make_user
-from tournament import draw, games, services
+from tournament import games
+from tournament.core import errors
 from tournament.models import Entry, Event, Round, Seat
+from tournament.play import draw, services
+from tournament.register import services as register_services
 
 
 def plan_of(n: int, game: str, policy: str, target: int = 4) -> draw.Plan:
@@ -489,7 +492,7 @@ def make_fixed_pair_event(players: int, **kwargs) -> tuple[Event, list[tuple[Ent
     entries = make_entries(event, players)
     pairs = list(zip(entries[0::2], entries[1::2], strict=True))
     for i, (a, b) in enumerate(pairs, start=1):
-        services.create_pair(event=event, name=f"Paar {i}", entries=[a, b])
+        register_services.create_pair(event=event, name=f"Paar {i}", entries=[a, b])
     return event, pairs
 
 
@@ -527,10 +530,10 @@ def test_with_an_odd_number_of_fixed_pairs_a_whole_pair_sits_out_together():
 def test_an_unpaired_player_stops_a_fixed_pair_draw_naming_the_player():
     event, _pairs = make_fixed_pair_event(8)
     loner = make_player(first_name="Hannelore", last_name="Ohnepartner")
-    services.register_player(event=event, player=loner)
+    register_services.register_player(event=event, player=loner)
     rnd = services.add_round(event=event)
 
-    with pytest.raises(services.Refused) as refused:
+    with pytest.raises(errors.Refused) as refused:
         services.draw_round(round=rnd, seed=1)
 
     assert "Hannelore Ohnepartner" in str(refused.value)
@@ -581,7 +584,7 @@ def test_swapping_is_refused_once_the_round_has_started():
     b = next(e for e in entries if place(rnd, e)[0] != place(rnd, a)[0])
     before = seating(rnd)
 
-    with pytest.raises(services.Refused):
+    with pytest.raises(errors.Refused):
         services.swap_seats(round=rnd, first=a, second=b)
 
     assert seating(rnd) == before
@@ -626,7 +629,7 @@ def test_a_withdrawn_player_is_not_seated_in_the_next_round():
     first = make_round(event, seed=1)
     leaving = entries[4]
 
-    services.withdraw_entry(entry=leaving)
+    register_services.withdraw_entry(entry=leaving)
     play_and_close(first)
     second = next_round(event, seed=2)
 
@@ -642,7 +645,7 @@ def test_a_late_entry_is_seated_from_round_2():
     entries = make_entries(event, 12)
     first = make_round(event, seed=1, start=False)
 
-    late = services.register_player(event=event, player=make_player())
+    late = register_services.register_player(event=event, player=make_player())
     late_too = make_entries(event, 3)
     play_and_close(first)
     second = next_round(event, seed=2)
@@ -665,7 +668,7 @@ def test_a_round_added_by_mistake_is_removed_and_the_event_can_be_finished():
     make_entries(event, 8)
     play_and_close(make_round(event, seed=1, start=False))
     stray = services.add_round(event=event)
-    with pytest.raises(services.Refused):
+    with pytest.raises(errors.Refused):
         services.finish_event(event=event)
 
     services.remove_round(round=stray)
@@ -697,7 +700,7 @@ def test_a_started_round_or_one_before_the_last_is_not_removed():
     event = make_event("cego")
     make_entries(event, 8)
     playing = make_round(event, seed=1)
-    with pytest.raises(services.Refused) as started:
+    with pytest.raises(errors.Refused) as started:
         services.remove_round(round=playing)
     assert mentions(str(started.value), 1)
 
@@ -705,7 +708,7 @@ def test_a_started_round_or_one_before_the_last_is_not_removed():
     make_entries(seated, 8)
     first = make_round(seated, seed=1, start=False)
     Round.objects.create(event=seated, number=2)  # a later round that exists anyway
-    with pytest.raises(services.Refused) as not_last:
+    with pytest.raises(errors.Refused) as not_last:
         services.remove_round(round=first)
     assert "last" in str(not_last.value)
 
@@ -813,7 +816,7 @@ def test_round_2_cannot_be_added_while_round_1_is_not_closed():
     make_entries(event, 8)
     make_round(event, seed=1, start=True)
 
-    with pytest.raises(services.Refused):
+    with pytest.raises(errors.Refused):
         services.add_round(event=event)
 
     assert event.rounds.count() == 1
@@ -828,7 +831,7 @@ def test_drawing_round_2_is_refused_while_round_1_is_not_closed(first_status):
     # a round 2 that exists anyway (an import of an older bundle, or made in code)
     second = Round.objects.create(event=event, number=2)
 
-    with pytest.raises(services.Refused) as refused:
+    with pytest.raises(errors.Refused) as refused:
         services.draw_round(round=second, seed=1)
 
     second.refresh_from_db()
@@ -844,7 +847,7 @@ def test_a_started_round_cannot_be_drawn_again():
     rnd = make_round(event, seed=1, start=True)
     before = seating(rnd)
 
-    with pytest.raises(services.Refused):
+    with pytest.raises(errors.Refused):
         services.draw_round(round=rnd, seed=2)
 
     assert seating(rnd) == before
@@ -856,7 +859,7 @@ def test_an_exact_cego_event_of_13_players_is_not_drawn_and_says_what_to_do():
     make_entries(event, 13)
     rnd = services.add_round(event=event)
 
-    with pytest.raises(services.Refused) as refused:
+    with pytest.raises(errors.Refused) as refused:
         services.draw_round(round=rnd, seed=1)
 
     assert "register 3 more" in str(refused.value)

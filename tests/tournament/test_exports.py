@@ -31,8 +31,13 @@ from tests.factories import (
     make_season,
     make_table,
 )
-from tournament import exports, services, standings
+from tournament.core import workbook as core_workbook
 from tournament.models import Entry, Event, Hand, Result, Round, Season, Seat
+from tournament.paper import exports
+from tournament.play import imports
+from tournament.play import services as play_services
+from tournament.register import services
+from tournament.results import standings
 
 pytestmark = pytest.mark.django_db
 
@@ -51,7 +56,7 @@ def play_round(event: Event, hands: int, *, seed: int = 1) -> Round:
     rnd = make_round(event, seed=seed)
     for table in rnd.tables.order_by("number"):
         for number in range(hands):
-            services.record_hand(table=table, data=HANDS[number % len(HANDS)])
+            play_services.record_hand(table=table, data=HANDS[number % len(HANDS)])
     return rnd
 
 
@@ -62,7 +67,7 @@ def cego_event(players: int, hands: int, *, rounds: int = 1, **kwargs: Any) -> E
     for number in range(1, rounds + 1):
         rnd = play_round(event, hands, seed=number)
         if number < rounds:
-            services.close_round(round=rnd)
+            play_services.close_round(round=rnd)
     return event
 
 
@@ -243,7 +248,7 @@ def test_a_name_with_markup_appears_literally():
 def test_a_crazy_solo_workbook_shows_the_balance_start_150_plus_the_results():
     table = make_table("crazy_solo", 4)
     event = table.round.event
-    services.record_hand(
+    play_services.record_hand(
         table=table, data={"contract": "solo", "bidder": 0, "partner": 1, "soloist_points": 80}
     )
     sheet = english_workbook(event)[0]
@@ -386,7 +391,7 @@ def test_control_characters_already_stored_never_break_a_download(client):
     )
     make_entries(event, 3)
     rnd = play_round(event, 1)
-    services.void_table(table=rnd.tables.get(), reason="Karten\x0cfehlten")
+    play_services.void_table(table=rnd.tables.get(), reason="Karten\x0cfehlten")
     for url in (
         reverse("event_xlsx", args=[event.slug]),
         reverse("season_xlsx", args=[season.slug]),
@@ -394,7 +399,6 @@ def test_control_characters_already_stored_never_break_a_download(client):
         response = client.get(url)
         assert response.status_code == 200, url
         assert load_workbook(io.BytesIO(response.content)).worksheets
-    from tournament import imports
 
     for content in (
         exports.event_workbook(event).getvalue(),
@@ -441,7 +445,7 @@ def test_event_names_in_the_season_workbook_are_text_not_formulas(name: str):
     ],
 )
 def test_every_cell_goes_through_one_formula_safe_writer(value, written):
-    assert exports.text(value) == written
+    assert core_workbook.text(value) == written
 
 
 def test_a_loss_shows_the_same_minus_sign_in_excel_as_on_the_pages():

@@ -9,9 +9,12 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import make_entries, make_event, make_player, make_user
-from tournament import money, services
-from tournament.formatting import euros
+from tournament.core import errors
+from tournament.core.formatting import euros
 from tournament.models import EntryFee, FeeCategory, Player
+from tournament.money import cashbook
+from tournament.money import fees as money_fees
+from tournament.register import services
 
 pytestmark = pytest.mark.django_db
 
@@ -65,7 +68,7 @@ def test_a_junior_starts_on_the_free_fee_and_everyone_else_on_the_first():
     junior = services.register_player(
         event=event, player=make_player(category=Player.Category.JUNIORS)
     )
-    rows = {r.entry.pk: r for r in money.fee_rows(event)}
+    rows = {r.entry.pk: r for r in money_fees.fee_rows(event)}
     assert rows[adult.pk].category == full
     assert rows[adult.pk].due_cents == 1500
     assert rows[junior.pk].category == juniors
@@ -90,15 +93,15 @@ def test_the_unpaid_list_shows_only_who_still_owes(organiser):
     event = make_event()
     _full, members, _juniors = fees(event)
     paid, waived, reduced, owing = make_entries(event, 4)
-    money.set_entry_fee(entry=paid, status="ahead")
-    money.set_entry_fee(entry=waived, status="waived")
-    money.set_entry_fee(entry=reduced, category=members)
+    money_fees.set_entry_fee(entry=paid, status="ahead")
+    money_fees.set_entry_fee(entry=waived, status="waived")
+    money_fees.set_entry_fee(entry=reduced, category=members)
     page = organiser.get(reverse("fee_list", args=[event.slug]) + "?offen=1").content.decode()
     assert str(owing.player.sort_name) in page
     assert str(reduced.player.sort_name) in page
     assert str(paid.player.sort_name) not in page
     assert str(waived.player.sort_name) not in page
-    totals = money.fee_totals(money.fee_rows(event))
+    totals = money_fees.fee_totals(money_fees.fee_rows(event))
     assert (totals["open_count"], totals["open"]) == (2, 2500)
 
 
@@ -106,8 +109,8 @@ def test_a_paid_fee_keeps_its_amount_when_the_fee_changes_later():
     event = make_event()
     full, _m, _j = fees(event)
     entry = make_entries(event, 1)[0]
-    money.set_entry_fee(entry=entry, status="cash")
-    money.save_fee_categories(
+    money_fees.set_entry_fee(entry=entry, status="cash")
+    money_fees.save_fee_categories(
         event=event,
         categories=[{"pk": full.pk, "name": "Voll", "amount_cents": 2000, "player_category": ""}]
         + [
@@ -122,9 +125,9 @@ def test_the_fee_of_a_player_who_has_paid_is_not_changed_silently():
     event = make_event()
     _full, members, _j = fees(event)
     entry = make_entries(event, 1)[0]
-    money.set_entry_fee(entry=entry, status="cash")
-    with pytest.raises(services.Refused, match="has paid already"):
-        money.set_entry_fee(entry=entry, category=members)
+    money_fees.set_entry_fee(entry=entry, status="cash")
+    with pytest.raises(errors.Refused, match="has paid already"):
+        money_fees.set_entry_fee(entry=entry, category=members)
 
 
 def test_every_change_of_a_fee_is_kept_in_its_history():
@@ -132,8 +135,8 @@ def test_every_change_of_a_fee_is_kept_in_its_history():
     fees(event)
     entry = make_entries(event, 1)[0]
     user = make_user()
-    money.set_entry_fee(entry=entry, status="cash", user=user)
-    money.set_entry_fee(entry=entry, status="open", user=user)
+    money_fees.set_entry_fee(entry=entry, status="cash", user=user)
+    money_fees.set_entry_fee(entry=entry, status="open", user=user)
     history = EntryFee.objects.get(entry=entry).history.order_by("history_date")
     assert [(h.status, h.paid_cents, h.history_user_id) for h in history] == [
         ("cash", 1500, user.pk),
@@ -145,9 +148,9 @@ def test_a_fee_used_by_players_cannot_be_removed():
     event = make_event()
     fees(event)
     entry = make_entries(event, 1)[0]
-    money.set_entry_fee(entry=entry, status="cash")
-    with pytest.raises(services.Refused, match="change their fee first"):
-        money.save_fee_categories(event=event, categories=[])
+    money_fees.set_entry_fee(entry=entry, status="cash")
+    with pytest.raises(errors.Refused, match="change their fee first"):
+        money_fees.save_fee_categories(event=event, categories=[])
     assert FeeCategory.objects.filter(event=event).count() == 3
 
 
@@ -240,7 +243,7 @@ def test_two_fees_can_swap_their_names():
         {"pk": full.pk, "name": "Mitglied", "amount_cents": 1500},
         {"pk": members.pk, "name": "Voll", "amount_cents": 1000},
     ]
-    money.save_fee_categories(event=event, categories=rows)
+    money_fees.save_fee_categories(event=event, categories=rows)
     assert dict(FeeCategory.objects.filter(event=event).values_list("pk", "name")) == {
         full.pk: "Mitglied",
         members.pk: "Voll",
@@ -257,7 +260,7 @@ def test_taps_on_the_same_row_at_once_make_one_fee_with_its_history():
     statuses = ["cash", "ahead", "waived", "cash"]
 
     def tap(i: int) -> None:
-        money.set_entry_fee(entry=entry, status=statuses[i])
+        money_fees.set_entry_fee(entry=entry, status=statuses[i])
 
     assert run_in_threads(tap, count=len(statuses)) == []
     fee = EntryFee.objects.get(entry=entry)
@@ -293,17 +296,17 @@ def test_the_rows_marked_not_paid_are_the_ones_the_summary_and_the_cash_book_cou
     _full, members, _juniors = fees(event)
     cash, ahead, waived, reduced, owing = make_entries(event, 5)
     free, free_paid = make_entries(event, 2, category=Player.Category.JUNIORS)
-    money.set_entry_fee(entry=cash, status="cash")
-    money.set_entry_fee(entry=ahead, status="ahead")
-    money.set_entry_fee(entry=waived, status="waived")
-    money.set_entry_fee(entry=reduced, category=members)
-    money.set_entry_fee(entry=free_paid, status="cash")
+    money_fees.set_entry_fee(entry=cash, status="cash")
+    money_fees.set_entry_fee(entry=ahead, status="ahead")
+    money_fees.set_entry_fee(entry=waived, status="waived")
+    money_fees.set_entry_fee(entry=reduced, category=members)
+    money_fees.set_entry_fee(entry=free_paid, status="cash")
     page = fee_page(organiser, event)
     assert marked_unpaid(page) == {reduced.pk, owing.pk}
     assert summary_unpaid(page) == (2, euros(1000 + 1500))
     assert page.count("nothing to pay") == 1
     assert "2 paid cash (" + euros(1500) + ")" in page
-    book = money.cash_book(event)
+    book = cashbook.cash_book(event)
     assert (book.open_fees, book.open_cents) == (2, 2500)
     unpaid_list = fee_page(organiser, event, "?offen=1")
     assert marked_unpaid(unpaid_list) == {reduced.pk, owing.pk}

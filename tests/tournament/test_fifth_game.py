@@ -23,10 +23,13 @@ from scoring import InvalidHand
 from scoring import _validate as check
 from tests.factories import make_player, make_user
 from tests.tournament.test_views import as_browser_sends
-from tournament import games, services
-from tournament.forms import EventForm, HandForm, seat_choices
+from tournament import games
+from tournament.core.fields import seat_choices
 from tournament.games.base import GameType
 from tournament.models import Event, Round, Season, Table
+from tournament.play import reads, services
+from tournament.play.forms import EventForm, HandForm
+from tournament.register import services as register_services
 
 pytestmark = pytest.mark.django_db
 
@@ -144,7 +147,7 @@ def test_a_made_up_game_runs_through_a_whole_event(director: Client):
     # six players, a round drawn by the game's own table plan: two tables of three
     names = ["Anna", "Bernd", "Clara", "Dieter", "Emma", "Fritz"]
     for name in names:
-        services.register_player(event=event, player=make_player(first_name=name))
+        register_services.register_player(event=event, player=make_player(first_name=name))
     rnd = services.add_round(event=event)
     director.post(reverse("round_action", args=[event.slug, rnd.number, "draw"]))
     rnd.refresh_from_db()
@@ -225,12 +228,12 @@ def test_an_invalid_stored_hand_of_the_new_game_is_named_when_rules_tighten():
         table_policy=Event.TablePolicy.MIXED,
     )
     for name in ("A", "B", "C"):
-        services.register_player(event=event, player=make_player(first_name=name))
+        register_services.register_player(event=event, player=make_player(first_name=name))
     rnd = services.draw_round(round=services.add_round(event=event), seed=1)
     services.start_round(round=rnd)
     table: Table = rnd.tables.get()
     services.record_hand(table=table, data={"winner": 0, "points": 30})
-    with pytest.raises(services.InvalidStoredHand, match="Game 1 at table 1"):
-        services.rule_change_effect(event=event, rules={"most_points": 20})
+    with pytest.raises(reads.InvalidStoredHand, match="Game 1 at table 1"):
+        reads.rule_change_effect(event=event, rules={"most_points": 20})
     with pytest.raises(InvalidHand):
         Engine.score({"winner": 5, "points": 1}, 3)

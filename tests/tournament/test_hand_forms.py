@@ -13,11 +13,12 @@ from django.utils import translation
 
 import scoring
 from tests.factories import cego, make_table, make_user
-from tournament import services
-from tournament.forms import TotalsForm, explain
 from tournament.games.cego import CegoHandForm
 from tournament.games.hennes_sibbe import HennesSibbeHandForm, parse_cards
+from tournament.games.words import explain
 from tournament.models import Hand, Table
+from tournament.play import imports, services
+from tournament.play.forms import TotalsForm
 from tournament.views.common import table_players
 
 pytestmark = pytest.mark.django_db
@@ -327,8 +328,6 @@ def test_a_five_seat_rounds_excel_template_has_every_seats_columns() -> None:
     import io
 
     from openpyxl import load_workbook
-
-    from tournament import imports
 
     table = make_table(players=5)
     players = table_players(table)

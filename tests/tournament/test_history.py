@@ -14,8 +14,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import cego, make_entries, make_event, make_player, make_round, make_user
-from tournament import history, imports, services
 from tournament.models import Entry, Event, Hand, Player, Table
+from tournament.play import services
+from tournament.register import imports
+from tournament.register import services as register_services
+from tournament.results import history
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +30,9 @@ def played_table(games: int = 24) -> Table:
     restore, and a confirmation."""
     event = make_event(name="Cego-Turnier Furtwangen", hands_per_round={"4": games})
     for first, last in NAMES:
-        services.register_player(event=event, player=make_player(first_name=first, last_name=last))
+        register_services.register_player(
+            event=event, player=make_player(first_name=first, last_name=last)
+        )
     table = make_round(event, seed=7).tables.get()
     user = make_user()
     hand = services.record_hand(table=table, data=cego("halbe", 0, 34), user=user)
@@ -245,7 +250,9 @@ PREPARED: dict[str, Callable[[Table], Any]] = {
     "restore_table": lambda t: services.void_table(table=t, reason="unleserlich"),
     "submit_table": lambda t: services.record_hand(table=t, data=cego("eine", 1, 41)),
     "reopen_table": lambda t: services.confirm_table(table=t),
-    "reinstate_entry": lambda t: services.withdraw_entry(entry=t.seats.get(position=1).entry),
+    "reinstate_entry": lambda t: register_services.withdraw_entry(
+        entry=t.seats.get(position=1).entry
+    ),
     "void_table lapsing a lot": lambda t: services.decide_by_lot(
         event=t.round.event, entries=_tied(t), seed=5
     ),
@@ -263,14 +270,14 @@ ON_A_STARTED_TABLE: dict[str, Callable[[Table, Any], Any]] = {
     "submit_table": lambda t, u: services.submit_table(table=t, user=u),
     "confirm_table": lambda t, u: services.confirm_table(table=t, user=u),
     "reopen_table": lambda t, u: services.reopen_table(table=t, reason="noch eins", user=u),
-    "register_player": lambda t, u: services.register_player(
+    "register_player": lambda t, u: register_services.register_player(
         event=t.round.event, player=Player(first_name="Eva", last_name="Spät"), user=u
     ),
     "save_players": _imported,
-    "withdraw_entry": lambda t, u: services.withdraw_entry(
+    "withdraw_entry": lambda t, u: register_services.withdraw_entry(
         entry=t.seats.get(position=1).entry, user=u
     ),
-    "reinstate_entry": lambda t, u: services.reinstate_entry(
+    "reinstate_entry": lambda t, u: register_services.reinstate_entry(
         entry=t.seats.get(position=1).entry, user=u
     ),
     "decide_by_lot": lambda t, u: services.decide_by_lot(
@@ -279,7 +286,7 @@ ON_A_STARTED_TABLE: dict[str, Callable[[Table, Any], Any]] = {
     "change_event_settings": lambda t, u: services.change_event_settings(
         event=t.round.event, values={"venue": "Festhalle"}, user=u
     ),
-    "correct_player": lambda t, u: services.correct_player(
+    "correct_player": lambda t, u: register_services.correct_player(
         player=t.seats.get(position=0).entry.player, values={"club": "CC Neu"}, user=u
     ),
 }
@@ -306,12 +313,12 @@ def _swapped(event: Event, user: Any) -> None:
 
 def _paired(event: Event, user: Any) -> None:
     first, second = event.entries.all()[:2]
-    services.create_pair(event=event, name="", entries=[first, second], user=user)
+    register_services.create_pair(event=event, name="", entries=[first, second], user=user)
 
 
 def _merged(event: Event, user: Any) -> None:
     keep = event.entries.first().player
-    services.merge_players(keep=keep, remove=make_player(town="Triberg"), user=user)
+    register_services.merge_players(keep=keep, remove=make_player(town="Triberg"), user=user)
 
 
 BEFORE_PLAY: dict[str, Callable[[Event, Any], Any]] = {
@@ -320,7 +327,7 @@ BEFORE_PLAY: dict[str, Callable[[Event, Any], Any]] = {
     ),
     "draw_round again": lambda e, u: services.draw_round(round=e.rounds.get(), seed=4, user=u),
     "swap_seats": _swapped,
-    "remove_entry": lambda e, u: services.remove_entry(entry=e.entries.first(), user=u),
+    "remove_entry": lambda e, u: register_services.remove_entry(entry=e.entries.first(), user=u),
     "create_pair": _paired,
     "merge_players": _merged,
 }
@@ -365,11 +372,11 @@ def test_the_reasons_the_tool_writes_itself_read_german_in_the_event_history():
     rows = [["Vorname", "Nachname"], *[["Spieler", f"Nummer{n}"] for n in range(1, 9)]]
     preview = imports.read_players(event, rows)
     imports.save_players(event, preview.payload(), key=preview.key)
-    mistake = services.register_player(event=event, player=make_player(last_name="Irrtum"))
-    services.remove_entry(entry=mistake)
+    mistake = register_services.register_player(event=event, player=make_player(last_name="Irrtum"))
+    register_services.remove_entry(entry=mistake)
     twin = Player.objects.get(last_name="Nummer8")
     same = make_player(first_name="Spieler", last_name="Nummer8", club="CC Schonach")
-    services.merge_players(keep=same, remove=twin)
+    register_services.merge_players(keep=same, remove=twin)
     services.remove_round(round=make_round(event, seed=5, start=False))
     rnd = make_round(event, seed=7)
     for table in rnd.tables.all():

@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 from openpyxl import Workbook
 
 from tests.factories import make_entries, make_event, make_round, make_user
-from tournament import imports, validators
+from tournament.core import validators
 from tournament.models import Entry, Event, Hand, Player, Result
+from tournament.play import imports
 
 pytestmark = pytest.mark.django_db
 

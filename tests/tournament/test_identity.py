@@ -16,9 +16,12 @@ from django.test import Client
 from django.utils.html import escape
 
 from tests.factories import cego, make_event, make_player, make_round, make_user
-from tournament import bundles, identity, services
-from tournament.identity import Person, match_players
 from tournament.models import Entry, Event, Player, PlayerAlias
+from tournament.play import services
+from tournament.publish import bundles
+from tournament.register import identity
+from tournament.register import services as register_services
+from tournament.register.identity import Person, match_players
 
 pytestmark = pytest.mark.django_db
 
@@ -118,7 +121,7 @@ def hall_bundle(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
     event = make_event(name="Turnier Furtwangen", slug="furtwangen")
     names = [("Uwe", "Meier"), ("Karl", "Dold"), ("Hans", "Kern"), ("Eva", "Ruf")]
     for first, last in names:
-        services.register_player(
+        register_services.register_player(
             event=event,
             player=Player(first_name=first, last_name=last, club="CC Furtwangen"),
         )
@@ -244,7 +247,7 @@ def test_after_a_merge_a_bundle_naming_the_merged_player_finds_the_one_kept():
     earlier = uuid.uuid4()  # an identifier from another laptop, decided at an earlier import
     PlayerAlias.objects.create(uid=earlier, player=twice)
     gone = twice.uid
-    services.merge_players(keep=kept, remove=twice)
+    register_services.merge_players(keep=kept, remove=twice)
     by_uid, by_alias = match_players(
         [person("Uwe", "Meier", uid=gone), person("U", "M", uid=earlier)]
     )

@@ -29,8 +29,12 @@ from openpyxl import Workbook, load_workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from tests.factories import cego, make_entries, make_event, make_player, make_round, make_user
-from tournament import exports, imports, services
+from tournament.core import errors, reading
+from tournament.core import workbook as core_workbook
 from tournament.models import Entry, Event, Hand, Player, Round, Seat
+from tournament.play import imports as play_imports
+from tournament.play import services as play_services
+from tournament.register import imports, services
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +75,7 @@ FORMATS: dict[str, tuple[str, Callable[[list[list[Any]]], bytes]]] = {
 
 def preview_of(event: Event, rows: list[list[Any]], fmt: str = "xlsx") -> imports.PlayerImport:
     name, make = FORMATS[fmt]
-    return imports.read_players(event, imports.read_table(io.BytesIO(make(rows)), name))
+    return imports.read_players(event, reading.read_table(io.BytesIO(make(rows)), name))
 
 
 def counts() -> tuple[int, int]:
@@ -193,7 +197,7 @@ def test_a_bad_row_is_rejected_with_its_line_and_reason_and_nothing_is_saved(
     assert reason in preview.rows[1].reason
     assert not preview.ok
     before = counts()
-    with translation.override("en"), pytest.raises(services.Refused, match="line 3"):
+    with translation.override("en"), pytest.raises(errors.Refused, match="line 3"):
         imports.save_players(event, preview.payload())
     assert counts() == before
 
@@ -205,7 +209,7 @@ def test_a_player_twice_in_the_file_is_rejected_the_second_time():
         preview = preview_of(event, rows)
     assert [r.status for r in preview.rows] == ["new", "new", "new", "rejected"]
     assert "line 2" in preview.rows[3].reason
-    with pytest.raises(services.Refused):
+    with pytest.raises(errors.Refused):
         imports.save_players(event, preview.payload())
     assert counts() == (0, 0)
 
@@ -219,7 +223,7 @@ def test_a_player_already_registered_for_the_event_is_rejected():
     assert [r.status for r in preview.rows] == ["rejected", "new", "new"]
     assert "already registered" in preview.rows[0].reason
     before = counts()
-    with pytest.raises(services.Refused):
+    with pytest.raises(errors.Refused):
         imports.save_players(event, preview.payload())
     assert counts() == before
 
@@ -229,7 +233,7 @@ def test_a_list_previewed_earlier_is_refused_when_a_player_registered_meanwhile(
     preview = preview_of(event, [GERMAN, *PLAYERS])
     desk = make_player(first_name="Anna", last_name="Müller", club="CC Rottweil")
     services.register_player(event=event, player=desk)
-    with pytest.raises(services.Refused):
+    with pytest.raises(errors.Refused):
         imports.save_players(event, preview.payload())
     assert Entry.objects.filter(event=event).count() == 1
 
@@ -247,7 +251,7 @@ def test_a_list_for_a_finished_event_is_refused_and_creates_no_player():
     event = make_event()
     preview = preview_of(event, [GERMAN, *PLAYERS])
     Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
-    with pytest.raises(services.Refused, match="The event is finished"):
+    with pytest.raises(errors.Refused, match="The event is finished"):
         imports.save_players(event, preview.payload())
     assert counts() == (0, 0)
 
@@ -454,7 +458,7 @@ def fill(sheet: Worksheet, games: list[dict[str, Any]]) -> None:
 
 
 def filled_template(rnd: Round, games: dict[int, list[dict[str, Any]]]) -> io.BytesIO:
-    book = load_workbook(imports.result_template(rnd))
+    book = load_workbook(play_imports.result_template(rnd))
     for table, rows in games.items():
         fill(book[f"Table {table}"], rows)
     output = io.BytesIO()
@@ -471,7 +475,7 @@ def stored(rnd: Round, table: int) -> list[list[int]]:
 def test_the_result_template_has_a_sheet_per_table_listing_its_players():
     rnd = cego_round(8)
     with translation.override("en"):
-        book = load_workbook(imports.result_template(rnd))
+        book = load_workbook(play_imports.result_template(rnd))
     assert book.sheetnames == ["Table 1", "Table 2"]
     for number in (1, 2):
         listed = [cell.value for cell in book[f"Table {number}"][2] if cell.value][1:]
@@ -485,7 +489,7 @@ def test_filled_in_results_are_read_as_the_engine_scores_them_and_saved():
     rnd = cego_round(8)
     with translation.override("en"):
         upload = filled_template(rnd, {1: [HALBE_LOST, HALBE_WON], 2: [HALBE_WON]})
-        preview = imports.read_results(rnd, upload)
+        preview = play_imports.read_results(rnd, upload)
     assert preview.ok
     assert [(r.table, r.number, r.results) for r in preview.rows] == [
         (1, 1, [-60, 20, 20, 20]),
@@ -493,7 +497,7 @@ def test_filled_in_results_are_read_as_the_engine_scores_them_and_saved():
         (2, 1, [-20, 60, -20, -20]),
     ]
     assert Hand.objects.count() == 0  # reading saves nothing
-    assert imports.save_results(rnd, preview.payload()) == 3
+    assert play_imports.save_results(rnd, preview.payload()) == 3
     assert stored(rnd, 1) == [[-60, 20, 20, 20], [-20, 60, -20, -20]]
     assert stored(rnd, 2) == [[-20, 60, -20, -20]]
 
@@ -503,7 +507,7 @@ def test_a_declarer_may_be_written_by_name():
     name = seated_names(rnd, 1)[2]
     with translation.override("en"):
         upload = filled_template(rnd, {1: [{**HALBE_LOST, "Declarer": name.upper()}]})
-        preview = imports.read_results(rnd, upload)
+        preview = play_imports.read_results(rnd, upload)
     assert [r.results for r in preview.rows] == [[20, 20, -60, 20]]
 
 
@@ -512,22 +516,22 @@ def test_an_illegal_game_is_shown_on_its_row_and_the_workbook_cannot_be_saved():
     illegal = {**HALBE_LOST, "Declarer's card points": 80}  # the deck has 79 card points
     with translation.override("en"):
         upload = filled_template(rnd, {1: [HALBE_LOST, illegal], 2: [HALBE_WON]})
-        preview = imports.read_results(rnd, upload)
+        preview = play_imports.read_results(rnd, upload)
     assert [bool(r.error) for r in preview.rows] == [False, True, False]
     assert preview.rows[1].number == 2
     assert not preview.ok
-    with pytest.raises(services.Refused):
-        imports.save_results(rnd, preview.payload())
+    with pytest.raises(errors.Refused):
+        play_imports.save_results(rnd, preview.payload())
     assert Hand.objects.count() == 0
 
 
 def test_a_table_that_already_has_games_is_reported_as_a_problem():
     rnd = cego_round(8)
     table = rnd.tables.get(number=1)
-    services.record_hand(table=table, data=cego())
+    play_services.record_hand(table=table, data=cego())
     with translation.override("en"):
         upload = filled_template(rnd, {1: [HALBE_LOST], 2: [HALBE_WON]})
-        preview = imports.read_results(rnd, upload)
+        preview = play_imports.read_results(rnd, upload)
     assert len(preview.problems) == 1
     assert "Table 1" in preview.problems[0]
     assert not preview.ok
@@ -612,13 +616,15 @@ def test_a_result_import_confirmed_twice_stores_its_games_once_and_says_so(direc
 def test_a_result_import_is_checked_again_when_saved_and_refused_if_a_table_got_games():
     rnd = cego_round(8)
     with translation.override("en"):
-        preview = imports.read_results(rnd, filled_template(rnd, {1: [HALBE_LOST], 2: [HALBE_WON]}))
+        preview = play_imports.read_results(
+            rnd, filled_template(rnd, {1: [HALBE_LOST], 2: [HALBE_WON]})
+        )
     assert preview.ok
     # between the preview and the confirm the table entered a game through its link
     table = rnd.tables.get(number=1)
-    services.record_hand(table=table, data=cego())
-    with pytest.raises(services.Refused, match="Round 1 already has games at table 1"):
-        imports.save_results(rnd, preview.payload(), key=preview.key)
+    play_services.record_hand(table=table, data=cego())
+    with pytest.raises(errors.Refused, match="Round 1 already has games at table 1"):
+        play_imports.save_results(rnd, preview.payload(), key=preview.key)
     assert stored(rnd, 1) == [[-60, 20, 20, 20]]  # the link's game only
     assert stored(rnd, 2) == []  # and nothing at the other table either
 
@@ -731,7 +737,7 @@ def test_a_result_workbook_bomb_is_refused_quickly_with_the_limit(
     director: Client, content: bytes, says: str
 ):
     rnd = cego_round(4)
-    bomb = with_sheet(imports.result_template(rnd).getvalue(), content)
+    bomb = with_sheet(play_imports.result_template(rnd).getvalue(), content)
     url = reverse("import_results", args=[rnd.event.slug, 1])
     response, seconds, peak = bounded(lambda: upload(director, url, "ergebnisse.xlsx", bomb))
     assert response.status_code == 200
@@ -745,14 +751,14 @@ def test_a_result_workbook_bomb_is_refused_quickly_with_the_limit(
 def test_data_to_the_right_of_the_column_limit_is_refused_naming_the_row():
     rows = HEADER_ROW + '<row r="2">' + inline("A2", "Anna") + inline("ZZ2", "x") + "</row>"
     bomb = with_sheet(xlsx_file([GERMAN]), sheet_xml(rows, "A1:ZZ2"))
-    with pytest.raises(imports.UnreadableFile, match="Row 2 has data beyond column 50"):
-        imports.read_table(io.BytesIO(bomb), "spieler.xlsx")
+    with pytest.raises(reading.UnreadableFile, match="Row 2 has data beyond column 50"):
+        reading.read_table(io.BytesIO(bomb), "spieler.xlsx")
 
 
 def test_a_sheet_with_empty_formatted_rows_far_down_is_read_as_its_filled_rows():
     rows = HEADER_ROW + ANNA_ROW + '<row r="900000"><c r="A900000" s="0"/></row>'
     book = with_sheet(xlsx_file([GERMAN]), sheet_xml(rows, "A1:XFD1048576"))
-    assert imports.read_table(io.BytesIO(book), "spieler.xlsx") == [
+    assert reading.read_table(io.BytesIO(book), "spieler.xlsx") == [
         ["Vorname", "Nachname"],
         ["Anna", "Müller"],
     ]
@@ -767,20 +773,20 @@ def test_a_sheet_with_empty_formatted_rows_far_down_is_read_as_its_filled_rows()
     ids=["rows", "columns"],
 )
 def test_a_csv_list_beyond_the_limits_is_refused_with_the_limit(rows, says):
-    with pytest.raises(imports.UnreadableFile, match=says):
-        imports.read_table(io.BytesIO(csv_file(rows, "utf-8")), "spieler.csv")
+    with pytest.raises(reading.UnreadableFile, match=says):
+        reading.read_table(io.BytesIO(csv_file(rows, "utf-8")), "spieler.csv")
 
 
 def test_a_file_larger_than_the_upload_limit_is_refused_by_the_reader_too():
-    with pytest.raises(imports.UnreadableFile, match="larger than 5 MB"):
-        imports.read_table(io.BytesIO(b"Vorname;Nachname\n" + b"A;B\n" * 1_500_000), "a.csv")
+    with pytest.raises(reading.UnreadableFile, match="larger than 5 MB"):
+        reading.read_table(io.BytesIO(b"Vorname;Nachname\n" + b"A;B\n" * 1_500_000), "a.csv")
 
 
 def test_reading_stops_with_a_clear_message_when_the_time_budget_is_spent(monkeypatch):
-    monkeypatch.setattr(imports, "READ_SECONDS", 0)
+    monkeypatch.setattr(reading, "READ_SECONDS", 0)
     content = xlsx_file([GERMAN, *PLAYERS])
-    with pytest.raises(imports.UnreadableFile, match="longer than 0 seconds"):
-        imports.read_table(io.BytesIO(content), "spieler.xlsx")
+    with pytest.raises(reading.UnreadableFile, match="longer than 0 seconds"):
+        reading.read_table(io.BytesIO(content), "spieler.xlsx")
 
 
 def test_a_document_type_declaration_is_refused_before_any_entity_is_expanded():
@@ -790,8 +796,8 @@ def test_a_document_type_declaration_is_refused_before_any_entity_is_expanded():
         + sheet_xml(HEADER_ROW + '<row r="2">' + inline("A2", "&lol2;") + "</row>")
     )
     book = with_sheet(xlsx_file([GERMAN]), laughs)
-    with pytest.raises(imports.UnreadableFile, match="Excel never writes"):
-        imports.read_table(io.BytesIO(book), "spieler.xlsx")
+    with pytest.raises(reading.UnreadableFile, match="Excel never writes"):
+        reading.read_table(io.BytesIO(book), "spieler.xlsx")
 
 
 # --- text refused at the boundary (finding 4) -------------------------------------------------
@@ -811,7 +817,7 @@ def test_a_row_with_a_control_character_is_rejected_at_preview_naming_the_line(f
     assert [(r.line, r.status) for r in preview.rows] == [(2, "new"), (3, "rejected")]
     assert "first name" in preview.rows[1].reason
     assert "control character" in preview.rows[1].reason
-    with pytest.raises(services.Refused, match="line 3"):
+    with pytest.raises(errors.Refused, match="line 3"):
         imports.save_players(event, preview.payload())
     assert counts() == (0, 0)
 
@@ -837,7 +843,7 @@ def test_player_names_in_the_result_template_are_text_and_still_read_back():
     make_entries(event, 2)
     rnd = make_round(event)
     with translation.override("en"):
-        content = imports.result_template(rnd).getvalue()
+        content = play_imports.result_template(rnd).getvalue()
     with zipfile.ZipFile(io.BytesIO(content)) as archive:
         sheets = [n for n in archive.namelist() if n.startswith("xl/worksheets/")]
         assert all(b"<f>" not in archive.read(n) and b"<f " not in archive.read(n) for n in sheets)
@@ -853,13 +859,13 @@ def test_player_names_in_the_result_template_are_text_and_still_read_back():
     book = load_workbook(io.BytesIO(content))
     header = [cell.value for cell in book["Table 1"][3]]
     for label, value in raeuber.items():
-        column = next(i for i, h in enumerate(header) if h in (label, exports.text(label)))
+        column = next(i for i, h in enumerate(header) if h in (label, core_workbook.text(label)))
         book["Table 1"].cell(row=4, column=column + 1, value=value)
     output = io.BytesIO()
     book.save(output)
     output.seek(0)
     with translation.override("en"):
-        preview = imports.read_results(rnd, output)
+        preview = play_imports.read_results(rnd, output)
     assert preview.ok, (preview.problems, [r.error for r in preview.rows])
     assert preview.rows[0].hand["points"] == [25, 20, 18, 16]
 
@@ -875,8 +881,8 @@ def test_a_part_that_declares_less_than_it_holds_is_refused_as_unreadable():
         if name == b"xl/worksheets/sheet1.xml":
             book[directory + 24 : directory + 28] = (100).to_bytes(4, "little")
         directory = book.find(b"PK\x01\x02", directory + 4)
-    with pytest.raises(imports.UnreadableFile, match="could not be read"):
-        imports.read_table(io.BytesIO(bytes(book)), "spieler.xlsx")
+    with pytest.raises(reading.UnreadableFile, match="could not be read"):
+        reading.read_table(io.BytesIO(bytes(book)), "spieler.xlsx")
 
 
 def with_part(workbook: bytes, name: str, content: bytes) -> bytes:
@@ -889,7 +895,7 @@ def with_part(workbook: bytes, name: str, content: bytes) -> bytes:
 def test_a_part_is_checked_as_xml_whatever_its_name_and_an_image_is_left_alone():
     book = xlsx_file([GERMAN, *PLAYERS])
     logo = with_part(book, "xl/media/image1.png", b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40)
-    assert len(imports.read_table(io.BytesIO(logo), "spieler.xlsx")) == 4
+    assert len(reading.read_table(io.BytesIO(logo), "spieler.xlsx")) == 4
     disguised = with_part(book, "xl/media/image2.png", b'<?xml version="1.0"?><!DOCTYPE x []><x/>')
-    with pytest.raises(imports.UnreadableFile, match="Excel never writes"):
-        imports.read_table(io.BytesIO(disguised), "spieler.xlsx")
+    with pytest.raises(reading.UnreadableFile, match="Excel never writes"):
+        reading.read_table(io.BytesIO(disguised), "spieler.xlsx")

@@ -7,7 +7,8 @@ import pytest
 from django.http import QueryDict
 from django.test import RequestFactory, override_settings
 
-from tournament.middleware import PAGE_MAX, clean_query, client_address
+from tournament.core.query import PAGE_MAX, clean_query
+from tournament.middleware import client_address
 
 
 def cleaned(query: str) -> dict[str, list[str]]:

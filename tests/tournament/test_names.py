@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tournament.names import NameIndex, name_key, normalise
+from tournament.core.names import NameIndex, name_key, normalise
 
 
 @pytest.mark.parametrize(

@@ -20,9 +20,11 @@ from django.utils import translation
 
 from tests.factories import cego, make_entries, make_event, make_round, make_season, make_user
 from tests.tournament.test_history import ON_A_STARTED_TABLE, PREPARED, started
-from tournament import services
+from tournament.core import errors
 from tournament.models import Event, Player, Season, Table
-from tournament.pagecache import CachedPage
+from tournament.pagecache.pages import CachedPage
+from tournament.play import services
+from tournament.register import services as register_services
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +39,7 @@ def _world() -> Table:
             Player(first_name=f"{team}{i}", last_name=f"Spieler{team}{i}", category=category)
             for i in range(4)
         ]
-        services.register_players(event=event, players=people, team=team)
+        register_services.register_players(event=event, players=people, team=team)
     rnd = make_round(event, seed=3)
     table = rnd.tables.get(number=1)
     services.record_hand(table=table, data=cego("halbe", 0, 34))
@@ -92,10 +94,12 @@ CHANGES: dict[str, Callable[[Table], Any]] = {
         event=t.round.event, values={"rules": {"win_threshold": 34}}, reason="Hausregel"
     ),
     "a lot drawn": _lot,
-    "a player's name corrected": lambda t: services.correct_player(
+    "a player's name corrected": lambda t: register_services.correct_player(
         player=t.seats.get(position=1).entry.player, values={"last_name": "Zumsteg"}
     ),
-    "a player withdrawn": lambda t: services.withdraw_entry(entry=t.seats.get(position=2).entry),
+    "a player withdrawn": lambda t: register_services.withdraw_entry(
+        entry=t.seats.get(position=2).entry
+    ),
 }
 
 
@@ -230,7 +234,7 @@ def test_a_rolled_back_write_leaves_the_version_and_the_next_write_changes_it():
     table = started()
     event = table.round.event
     before = Event.objects.get(pk=event.pk).version
-    with pytest.raises(services.Refused):
+    with pytest.raises(errors.Refused):
         services.void_table(table=table, reason="  ")  # refused: no reason
     with transaction.atomic():
         services.record_hand(table=table, data=cego("eine", 1, 41))
@@ -269,9 +273,9 @@ def test_a_players_correction_changes_the_version_of_every_event_they_played():
     player = Player.objects.create(first_name="Anna", last_name="Maier")
     events = [make_event(), make_event()]
     for event in events:
-        services.register_player(event=event, player=player)
+        register_services.register_player(event=event, player=player)
     before = {e.pk: Event.objects.get(pk=e.pk).version for e in events}
-    services.correct_player(player=player, values={"club": "CC Neu"})
+    register_services.correct_player(player=player, values={"club": "CC Neu"})
     for event in events:
         assert Event.objects.get(pk=event.pk).version > before[event.pk]
 
@@ -424,7 +428,7 @@ def test_a_request_waits_for_the_page_another_request_is_computing():
 
 
 def test_a_computation_that_never_finishes_does_not_block_the_page(monkeypatch):
-    from tournament import pagecache
+    from tournament.pagecache import pages as pagecache
 
     monkeypatch.setattr(pagecache, "WAIT", 0.05)
     page = _page()
@@ -488,7 +492,7 @@ def test_a_game_saved_while_the_standings_are_built_shows_and_the_rows_computed_
 
 
 def _file_cache(tmp_path):
-    from tournament.cache import PageFileCache
+    from tournament.pagecache.filecache import PageFileCache
 
     return PageFileCache(str(tmp_path / "pages"), {})
 
@@ -498,7 +502,7 @@ def test_on_the_laptops_file_cache_a_request_sleeps_until_the_computing_one_is_d
 ):
     """The file cache's lock is shared by every process and thread: the second request neither
     computes nor looks every few milliseconds, it gets the first one's page when it is done."""
-    from tournament import pagecache
+    from tournament.pagecache import pages as pagecache
 
     files = _file_cache(tmp_path)
     monkeypatch.setattr(pagecache, "cache", files)
@@ -536,7 +540,7 @@ def test_phones_that_waited_for_a_new_version_get_the_response_ready_made(tmp_pa
     standings and the projector's rows; then each is answered with the whole response that
     request kept, instead of each building and compressing the page again (after every game, a
     few milliseconds of the server's time per waiting phone)."""
-    from tournament import pagecache
+    from tournament.pagecache import pages as pagecache
     from tournament.views import public
 
     monkeypatch.setattr(pagecache, "cache", _file_cache(tmp_path))
@@ -595,7 +599,7 @@ def test_a_process_that_dies_computing_leaves_no_lock_behind(tmp_path, monkeypat
     import subprocess
     import sys
 
-    from tournament import pagecache
+    from tournament.pagecache import pages as pagecache
 
     files = _file_cache(tmp_path)
     monkeypatch.setattr(pagecache, "cache", files)

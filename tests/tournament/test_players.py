@@ -20,8 +20,11 @@ from tests.factories import (
     make_season,
     make_user,
 )
-from tournament import services, standings
+from tournament.core import errors
 from tournament.models import Entry, Event, EventRole, Player, Result, Round, Table
+from tournament.play import services as play_services
+from tournament.register import services
+from tournament.results import standings
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +39,9 @@ def test_merging_moves_entries_and_results_to_the_kept_player_and_deletes_the_ot
     entry = services.register_player(event=event, player=remove)
     make_entries(event, 3)
     table = make_round(event).tables.get()
-    services.record_hand(table=table, data=cego("halbe", table.seats.get(entry=entry).position, 47))
+    play_services.record_hand(
+        table=table, data=cego("halbe", table.seats.get(entry=entry).position, 47)
+    )
     services.merge_players(keep=keep, remove=remove, user=make_user())
     entry.refresh_from_db()
     assert entry.player == keep
@@ -54,7 +59,7 @@ def test_season_totals_follow_a_merge():
         make_entries(event, 3)
         table = make_round(event, seed=n + 1).tables.get()
         position = table.seats.get(entry=entry).position
-        services.record_hand(table=table, data=cego("halbe", position, 47))  # +60 each time
+        play_services.record_hand(table=table, data=cego("halbe", position, 47))  # +60 each time
     services.merge_players(keep=keep, remove=remove)
     _events, rows = standings.season_standings(season)
     uwe = [r for r in rows if r["name"] == "Maier, Uwe"]
@@ -67,7 +72,7 @@ def test_merging_two_players_of_one_event_is_refused_and_changes_nothing():
     event = make_event(name="Herbstturnier")
     services.register_player(event=event, player=keep)
     services.register_player(event=event, player=remove)
-    with pytest.raises(services.Refused, match="Herbstturnier"):
+    with pytest.raises(errors.Refused, match="Herbstturnier"):
         services.merge_players(keep=keep, remove=remove)
     assert Player.objects.filter(pk=remove.pk).exists()
     assert Entry.objects.filter(player=remove).count() == 1
@@ -75,7 +80,7 @@ def test_merging_two_players_of_one_event_is_refused_and_changes_nothing():
 
 def test_merging_a_player_with_itself_is_refused():
     player = make_player()
-    with pytest.raises(services.Refused, match="two different"):
+    with pytest.raises(errors.Refused, match="two different"):
         services.merge_players(keep=player, remove=player)
 
 
@@ -120,7 +125,7 @@ def test_removing_an_entry_after_the_first_draw_is_refused_with_withdraw_as_the_
     event = make_event()
     entries = make_entries(event, 4)
     make_round(event, start=False)
-    with pytest.raises(services.Refused, match="Withdraw"):
+    with pytest.raises(errors.Refused, match="Withdraw"):
         services.remove_entry(entry=entries[0])
     assert event.entries.count() == 4
 
@@ -300,7 +305,7 @@ def round_2_with_a_game_at_table_1() -> tuple[Event, Table, Entry, Entry]:
     Round.objects.update(status=Round.Status.CLOSED)
     second = make_round(event, seed=2)
     table = second.tables.get(number=1)
-    services.record_hand(table=table, data=cego("halbe", 0, 47))
+    play_services.record_hand(table=table, data=cego("halbe", 0, 47))
     ruf, ganter = [s.entry for s in table.seats.order_by("position")[:2]]
     schwer = second.seats.get(table__isnull=True).entry
     for entry, first, last in (
@@ -366,7 +371,7 @@ def test_withdrawing_a_player_at_a_table_being_played_says_that_table_plays_on(d
         "entered and those still to come, count for the player as for the others."
     ) in text
     # so it is: the next game at the table counts for him as for the others
-    services.record_hand(table=table, data=cego("halbe", 0, 47))
+    play_services.record_hand(table=table, data=cego("halbe", 0, 47))
     totals = {e.pk: e.total for e in Entry.objects.standings(event)}
     assert totals[ruf.pk] == 120
     # a player who sits the round out has no table to hear about

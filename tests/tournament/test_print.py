@@ -25,8 +25,10 @@ from tests.factories import (
     make_table,
     make_user,
 )
-from tournament import services, standings
 from tournament.models import Entry, Event, Player, Round, Seat, Table
+from tournament.play import services
+from tournament.register import services as register_services
+from tournament.results import standings
 from tournament.views.paper import qr_svg
 
 pytestmark = pytest.mark.django_db
@@ -188,7 +190,9 @@ def named_round(**event_kwargs: Any) -> Round:
     """A round of the nine players of NAMES: two tables of four, one sitting out."""
     event = make_event(table_policy=Event.TablePolicy.SIT_OUT, **event_kwargs)
     for last, first in NAMES:
-        services.register_player(event=event, player=make_player(first_name=first, last_name=last))
+        register_services.register_player(
+            event=event, player=make_player(first_name=first, last_name=last)
+        )
     return make_round(event)
 
 
@@ -567,7 +571,9 @@ def test_the_printed_standings_show_a_dash_for_a_voided_round_and_a_real_minus(c
 def test_the_seating_list_sorts_umlauts_as_germans_do(client: Client):
     event = make_event(table_policy=Event.TablePolicy.MIXED)  # five at one table
     for last in ["Schwörer", "Schulz", "Schäuble", "Scholz", "Zeller"]:
-        services.register_player(event=event, player=make_player(first_name="A", last_name=last))
+        register_services.register_player(
+            event=event, player=make_player(first_name="A", last_name=last)
+        )
     rnd = make_round(event)
     html = get(client, reverse("print_seating", args=[event.slug, rnd.number]))
     alpha = html.split('class="alpha"', 1)[1]
@@ -592,7 +598,7 @@ def season_with_two_events() -> tuple[Any, list[Event]]:
             player = Player.objects.filter(last_name=last).first() or make_player(
                 first_name=first, last_name=last, category=category
             )
-            services.register_player(event=event, player=player)
+            register_services.register_player(event=event, player=player)
         rnd = make_round(event)
         services.record_hand(table=rnd.tables.get(), data=cego("halbe", 0, 34))
         events.append(event)

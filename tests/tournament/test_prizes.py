@@ -7,8 +7,10 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import make_entries, make_event, make_round, make_user
-from tournament import money, services
+from tournament.core import errors
 from tournament.models import Entry, Event, LotDraw, Player, Prize, PrizeSettings, Team
+from tournament.money import prizes
+from tournament.play import services
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +45,7 @@ def categorise(entry: Entry, category: str) -> None:
 
 def winners(event) -> dict[tuple[str, int], list[int]]:
     """(ranking, place) → start numbers of the winners."""
-    giving = money.prize_giving(event)
+    giving = prizes.prize_giving(event)
     return {
         (a.prize.ranking, a.prize.place): [w.entry.start_number for w in a.winners if w.entry]
         for a in giving.awards
@@ -63,7 +65,7 @@ def test_prizes_go_to_the_places_in_order_of_the_standings():
     assert won[(R.OVERALL, 1)] == numbers(e[0])
     assert won[(R.OVERALL, 2)] == numbers(e[1])
     assert won[(R.OVERALL, 3)] == numbers(e[2])
-    assert money.prize_giving(event).money_cents == 30000
+    assert prizes.prize_giving(event).money_cents == 30000
 
 
 def test_the_prize_giving_list_reads_from_the_last_prize_to_the_first():
@@ -73,7 +75,7 @@ def test_the_prize_giving_list_reads_from_the_last_prize_to_the_first():
     prize(event, 1, goods="Wurstsalat", ranking=R.LAST)
     prize(event, 1, 3000, ranking=R.WOMEN)
     categorise(e[2], Player.Category.WOMEN)
-    order = [(a.prize.ranking, a.prize.place) for a in money.prize_giving(event).awards]
+    order = [(a.prize.ranking, a.prize.place) for a in prizes.prize_giving(event).awards]
     assert order == [(R.LAST, 1), (R.WOMEN, 1), (R.OVERALL, 2), (R.OVERALL, 1)]
 
 
@@ -81,7 +83,7 @@ def test_more_prizes_than_players_leaves_the_lowest_prizes_unawarded():
     event, e = played([60, 20, -30, -50])
     for place in range(1, 7):
         prize(event, place, goods=f"Preis {place}")
-    giving = money.prize_giving(event)
+    giving = prizes.prize_giving(event)
     won = winners(event)
     assert [won[(R.OVERALL, p)] for p in range(1, 5)] == [numbers(x) for x in e]
     assert [a.prize.place for a in giving.unawarded] == [6, 5]
@@ -90,7 +92,7 @@ def test_more_prizes_than_players_leaves_the_lowest_prizes_unawarded():
 def test_fewer_prizes_than_players_leaves_the_rest_without_one():
     event, e = played([60, 20, -30, -50])
     prize(event, 1, 15000)
-    giving = money.prize_giving(event)
+    giving = prizes.prize_giving(event)
     assert [[w.entry.pk for w in a.winners] for a in giving.awards] == [[e[0].pk]]
     assert giving.ties == []
 
@@ -113,7 +115,7 @@ def test_a_tie_on_a_prize_place_without_a_lot_asks_for_one():
     event, e = played([40, 40, -40, -40])
     prize(event, 1, 15000)
     prize(event, 2, 10000)
-    giving = money.prize_giving(event)
+    giving = prizes.prize_giving(event)
     assert [sorted(x.pk for x in tie.entries) for tie in giving.ties] == [
         sorted([e[0].pk, e[1].pk])
     ]
@@ -128,27 +130,27 @@ def test_a_lot_already_drawn_decides_the_tie_on_a_prize_place():
     won = winners(event)
     assert won[(R.OVERALL, 1)] == [first]
     assert won[(R.OVERALL, 2)] == [second]
-    assert money.prize_giving(event).ties == []
+    assert prizes.prize_giving(event).ties == []
 
 
 def test_a_tie_whose_players_get_the_same_prize_needs_no_lot():
     event, _e = played([60, 20, -40, -40])
     prize(event, 3, goods="Präsentkorb")
     prize(event, 4, goods="Präsentkorb")
-    assert money.prize_giving(event).ties == []
+    assert prizes.prize_giving(event).ties == []
 
 
 def test_a_tie_just_beyond_the_prize_places_needs_no_lot():
     event, _e = played([60, 20, -40, -40])
     prize(event, 1, 15000)
     prize(event, 2, 10000)
-    assert money.prize_giving(event).ties == []
+    assert prizes.prize_giving(event).ties == []
 
 
 def test_a_tie_between_the_last_prize_and_no_prize_asks_for_a_lot():
     event, _e = played([60, 20, -40, -40])
     prize(event, 3, goods="Präsentkorb")
-    assert len(money.prize_giving(event).ties) == 1
+    assert len(prizes.prize_giving(event).ties) == 1
 
 
 def test_a_side_winner_who_also_wins_overall_keeps_the_better_prize():
@@ -199,8 +201,8 @@ def test_the_organiser_may_allow_an_overall_and_a_side_prize_for_one_player():
 def test_a_side_prize_without_anyone_of_the_category_is_not_awarded():
     event, _e = played([60, 20, -30, -50])
     prize(event, 1, 3000, ranking=R.JUNIORS)
-    assert money.prize_giving(event).awards[0].winners == []
-    assert money.prize_giving(event).money_cents == 0
+    assert prizes.prize_giving(event).awards[0].winners == []
+    assert prizes.prize_giving(event).money_cents == 0
 
 
 def test_the_last_place_gets_the_consolation_prize_as_well():
@@ -223,7 +225,7 @@ def test_the_rule_gives_goods_to_every_second_player():
     event, e = played([60, 20, -30, -50], [50, 10, -20, -40])
     prize(event, 1, 15000)
     PrizeSettings.objects.create(event=event, every=2, goods="Präsentkorb", sponsor="Dorfladen")
-    giving = money.prize_giving(event)
+    giving = prizes.prize_giving(event)
     overall = [a for a in giving.awards if a.prize.ranking == R.OVERALL]
     assert [a.prize.place for a in overall] == [4, 3, 2, 1]
     assert [a.prize.goods for a in overall[:3]] == ["Präsentkorb"] * 3
@@ -238,7 +240,7 @@ def test_team_prizes_go_to_the_teams_of_four_and_leave_the_members_prizes_alone(
     Entry.objects.filter(pk__in=[e[2].pk, e[3].pk]).update(squad=other)
     prize(event, 1, 15000)
     prize(event, 1, goods="Pokal", ranking=R.TEAMS)
-    giving = money.prize_giving(event)
+    giving = prizes.prize_giving(event)
     team_award = next(a for a in giving.awards if a.prize.ranking == R.TEAMS)
     assert [w.name for w in team_award.winners] == ["Die Geißen"]
     assert winners(event)[(R.OVERALL, 1)] == numbers(e[0])
@@ -246,16 +248,16 @@ def test_team_prizes_go_to_the_teams_of_four_and_leave_the_members_prizes_alone(
 
 def test_the_prize_giving_is_provisional_until_the_event_is_finished():
     event, _e = played([60, 20, -30, -50], finish=False)
-    assert not money.prize_giving(event).finished
+    assert not prizes.prize_giving(event).finished
     services.finish_event(event=event)
-    assert money.prize_giving(Event.objects.get(pk=event.pk)).finished
+    assert prizes.prize_giving(Event.objects.get(pk=event.pk)).finished
 
 
 def test_an_event_with_a_round_still_open_cannot_be_finished():
     event = make_event(hands_per_round={"*": 1})
     make_entries(event, 4)
     make_round(event)
-    with pytest.raises(services.Refused, match="Round 1 is not closed yet"):
+    with pytest.raises(errors.Refused, match="Round 1 is not closed yet"):
         services.finish_event(event=event)
 
 
@@ -267,15 +269,15 @@ def test_saving_the_prize_table_replaces_it_and_refuses_a_place_given_twice():
         {"ranking": R.OVERALL, "place": 1, "amount_cents": 15000, "goods": "", "sponsor": ""},
         {"ranking": R.WOMEN, "place": 1, "amount_cents": 0, "goods": "Blumen", "sponsor": "X"},
     ]
-    money.save_prize_table(
+    prizes.save_prize_table(
         event=event, prizes=rows, several=False, every=None, goods="", sponsor=""
     )
     assert list(event.prizes.values_list("ranking", "place", "amount_cents")) == [
         (R.WOMEN, 1, 0),
         (R.OVERALL, 1, 15000),
     ]
-    with pytest.raises(services.Refused, match="one prize only"):
-        money.save_prize_table(
+    with pytest.raises(errors.Refused, match="one prize only"):
+        prizes.save_prize_table(
             event=event, prizes=rows + rows[:1], several=False, every=None, goods="", sponsor=""
         )
     assert event.prizes.count() == 2
@@ -385,7 +387,7 @@ def test_the_prize_giving_costs_the_same_queries_for_8_players_and_40():
             prize(event, place, 1000 * place)
         prize(event, 1, goods="Blumen", ranking=R.WOMEN)
         with CaptureQueriesContext(connection) as queries:
-            money.prize_giving(event)
+            prizes.prize_giving(event)
         counts.append(len(queries))
     # the prizes, the settings, the standings
     assert counts == [3, 3]
@@ -398,7 +400,7 @@ def test_teams_tied_on_a_prize_place_are_named_for_a_lot():
     second = Team.objects.create(event=event, name="Die Trulls")
     Entry.objects.filter(pk__in=[e[2].pk, e[3].pk]).update(squad=second)
     prize(event, 1, goods="Pokal", ranking=R.TEAMS)
-    ties = money.prize_giving(event).ties
+    ties = prizes.prize_giving(event).ties
     assert [sorted(t.teams) for t in ties] == [["Die Geißen", "Die Trulls"]]
 
 

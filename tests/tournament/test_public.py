@@ -23,7 +23,8 @@ from tests.factories import (
     make_table,
     make_user,
 )
-from tournament import services
+from tournament.play import services
+from tournament.register import services as register_services
 
 pytestmark = pytest.mark.django_db
 
@@ -143,7 +144,9 @@ def test_the_home_page_counts_a_seasons_events_in_words(client: Client):
 def test_the_seating_page_and_the_seat_finder_list_names_in_german_order(client: Client):
     event = make_event(table_policy="mixed")
     for last in ("Schwörer", "Schäuble", "Schulz", "Scholz", "Schaefer"):
-        services.register_player(event=event, player=make_player(first_name="Anna", last_name=last))
+        register_services.register_player(
+            event=event, player=make_player(first_name="Anna", last_name=last)
+        )
     make_round(event)
     expected = ["Schaefer", "Schäuble", "Scholz", "Schulz", "Schwörer"]
     seating = client.get(reverse("round_seating", args=[event.slug, 1])).content.decode()

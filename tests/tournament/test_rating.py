@@ -12,8 +12,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import cego, make_entries, make_event, make_round, make_season, make_table
-from tournament import games, rating, services
+from tournament import games
 from tournament.models import Entry, Rating
+from tournament.play import services
+from tournament.register import services as register_services
+from tournament.results import rating
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +28,7 @@ def play_event(players, *, strength, day, season=None, rounds=2, seed=1):
     """A Cego event of ``players`` (Player rows): every round's tables hand in totals that rank
     the players at each table by ``strength`` (higher: better), then the round closes."""
     event = make_event(date=datetime.date(2026, 11, day), season=season, rounds_planned=rounds)
-    entries = [services.register_player(event=event, player=p) for p in players]
+    entries = [register_services.register_player(event=event, player=p) for p in players]
     strength_of = {e.pk: strength[e.player_id] for e in entries}
     for number in range(rounds):
         rnd = make_round(event, seed=seed + 7 * number + day)
@@ -180,7 +183,7 @@ def test_a_player_with_few_tables_is_marked_provisional_on_the_page(client):
         play_event(regulars, strength=strength, day=day)
     newcomer_event = make_event(date=datetime.date(2026, 11, 22))
     for player in regulars[:3]:
-        services.register_player(event=newcomer_event, player=player)
+        register_services.register_player(event=newcomer_event, player=player)
     newcomer = make_entries(newcomer_event, 1)[0]
     rnd = make_round(newcomer_event)
     table = rnd.tables.get()
@@ -251,6 +254,6 @@ def test_two_registrations_of_one_person_merged_are_rated_as_one_player(client):
     play_event(second_day, strength={p.pk: i for i, p in enumerate(second_day)}, day=8)
     before = {r.player_id: r.tables for r in client.get("/wertung/cego/").context["rows"]}
     assert before[first_day[3].pk] == before[second_day[3].pk] == 2
-    services.merge_players(keep=first_day[3], remove=second_day[3])
+    register_services.merge_players(keep=first_day[3], remove=second_day[3])
     after = {r.player_id: r.tables for r in client.get("/wertung/cego/").context["rows"]}
     assert after == {p.pk: 4 for p in first_day}

@@ -17,8 +17,10 @@ from tests.factories import (
     make_season,
     make_user,
 )
-from tournament import services, standings
 from tournament.models import Entry, EventRole, Player
+from tournament.play import services as play_services
+from tournament.register import services
+from tournament.results import standings
 
 pytestmark = pytest.mark.django_db
 
@@ -185,7 +187,7 @@ def _played(player: Player, season, seed: int, points: int = 47) -> Entry:
     entry = services.register_player(event=event, player=player)
     make_entries(event, 3)
     table = make_round(event, seed=seed).tables.get()
-    services.record_hand(
+    play_services.record_hand(
         table=table, data=cego("halbe", table.seats.get(entry=entry).position, points)
     )
     return entry

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 import scoring
 from tests.factories import make_event
-from tournament import rulecard
+from tournament.paper import rulecard
 
 pytestmark = pytest.mark.django_db
 

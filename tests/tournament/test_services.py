@@ -19,8 +19,11 @@ from tests.factories import (
     make_table,
     make_user,
 )
-from tournament import access, services
+from tournament import access
+from tournament.core import errors
 from tournament.models import Entry, Event, EventRole, Hand, Player, Result, Round, Team
+from tournament.play import reads, services
+from tournament.register import services as register_services
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +64,7 @@ def test_a_table_takes_no_more_games_than_the_round_has():
     table = make_table(hands_per_round={"4": 2})
     services.record_hand(table=table, data=cego())
     services.record_hand(table=table, data=cego())
-    with pytest.raises(services.Refused, match="all 2 games"):
+    with pytest.raises(errors.Refused, match="all 2 games"):
         services.record_hand(table=table, data=cego())
     assert table.hands.count() == 2
 
@@ -70,7 +73,7 @@ def test_no_hand_can_be_entered_before_the_round_starts():
     event = make_event()
     make_entries(event, 4)
     rnd = make_round(event, start=False)
-    with pytest.raises(services.Refused, match="not started"):
+    with pytest.raises(errors.Refused, match="not started"):
         services.record_hand(table=rnd.tables.get(), data=cego())
 
 
@@ -90,7 +93,7 @@ def test_at_a_five_seat_table_the_dealer_sits_out_but_pays_like_an_opponent():
 def test_editing_a_hand_needs_a_reason_and_changes_the_results():
     table = make_table()
     hand = services.record_hand(table=table, data=cego("halbe", 0, 34))
-    with pytest.raises(services.Refused, match="reason"):
+    with pytest.raises(errors.Refused, match="reason"):
         services.edit_hand(hand=hand, data=cego("halbe", 0, 47), reason="  ")
     assert totals(table) == [-60, 20, 20, 20]
     services.edit_hand(hand=hand, data=cego("halbe", 0, 47), reason="Punkte verzählt")
@@ -104,7 +107,7 @@ def test_an_edit_made_on_a_stale_version_is_refused():
     table = make_table()
     hand = services.record_hand(table=table, data=cego("halbe", 0, 34))
     services.edit_hand(hand=hand, data=cego("halbe", 0, 47), reason="first", version=1)
-    with pytest.raises(services.Refused, match="changed by someone else"):
+    with pytest.raises(errors.Refused, match="changed by someone else"):
         services.edit_hand(hand=hand, data=cego("halbe", 0, 20), reason="second", version=1)
     assert totals(table) == [60, -20, -20, -20]
 
@@ -123,7 +126,7 @@ def test_deleting_a_hand_needs_a_reason_and_frees_its_number():
     table = make_table()
     first = services.record_hand(table=table, data=cego("halbe", 0, 34))
     services.record_hand(table=table, data=cego("cego", 1, 40))
-    with pytest.raises(services.Refused):
+    with pytest.raises(errors.Refused):
         services.delete_hand(hand=first, reason="")
     services.delete_hand(hand=first, reason="doppelt eingetragen")
     assert totals(table) == [-10, 30, -10, -10]
@@ -134,13 +137,13 @@ def test_deleting_a_hand_needs_a_reason_and_frees_its_number():
 def test_a_voided_table_counts_nothing_and_counts_again_when_restored():
     table = make_table()
     services.record_hand(table=table, data=cego("halbe", 0, 34))
-    with pytest.raises(services.Refused):
+    with pytest.raises(errors.Refused):
         services.void_table(table=table, reason="")
     services.void_table(table=table, reason="Liste nicht rekonstruierbar")
     assert totals(table) == [0, 0, 0, 0]
     event = table.round.event
     assert {e.total for e in Entry.objects.standings(event)} == {0}
-    with pytest.raises(services.Refused, match="voided"):
+    with pytest.raises(errors.Refused, match="voided"):
         services.record_hand(table=table, data=cego())
     services.restore_table(table=table, reason="Liste gefunden")
     assert totals(table) == [-60, 20, 20, 20]
@@ -153,14 +156,14 @@ def test_totals_of_a_zero_sum_game_must_add_up_to_zero():
     assert Hand.objects.count() == 0
     services.record_totals(table=table, totals=[100, -50, -50, 0])
     assert totals(table) == [100, -50, -50, 0]
-    with pytest.raises(services.Refused, match="directly"):
+    with pytest.raises(errors.Refused, match="directly"):
         services.record_hand(table=table, data=cego())
 
 
 def test_totals_replace_only_an_empty_sheet():
     table = make_table()
     services.record_hand(table=table, data=cego())
-    with pytest.raises(services.Refused, match="already has games"):
+    with pytest.raises(errors.Refused, match="already has games"):
         services.record_totals(table=table, totals=[0, 0, 0, 0])
 
 
@@ -236,9 +239,9 @@ def test_a_hennes_sibbe_round_is_not_complete_while_a_game_is_being_played():
         "claim_correct": False,
     }
     services.record_hand(table=table, data=wrong_claim)  # seat 0 holds 1 of 2 penalty cards
-    with pytest.raises(services.Refused, match="A game is still being played"):
+    with pytest.raises(errors.Refused, match="A game is still being played"):
         services.submit_table(table=table)
-    with pytest.raises(services.Refused, match="Table 1 has not entered all its games"):
+    with pytest.raises(errors.Refused, match="Table 1 has not entered all its games"):
         services.close_round(round=table.round)
     services.record_hand(table=table, data=wrong_claim)  # seat 0 reaches the limit: game over
     services.submit_table(table=table)
@@ -249,7 +252,7 @@ def test_a_late_entry_is_marked_and_seated_from_the_next_round():
     event = make_event(table_policy=Event.TablePolicy.SIT_OUT)
     make_entries(event, 4)
     rnd = make_round(event)
-    late = services.register_player(event=event, player=make_player())
+    late = register_services.register_player(event=event, player=make_player())
     assert late.late
     assert not late.seats.exists()
     Round.objects.filter(pk=rnd.pk).update(status=Round.Status.CLOSED)
@@ -260,9 +263,9 @@ def test_a_late_entry_is_marked_and_seated_from_the_next_round():
 def test_a_player_cannot_be_registered_twice_in_an_event():
     event = make_event()
     player = make_player()
-    services.register_player(event=event, player=player)
-    with pytest.raises(services.Refused, match="already registered"):
-        services.register_player(event=event, player=player)
+    register_services.register_player(event=event, player=player)
+    with pytest.raises(errors.Refused, match="already registered"):
+        register_services.register_player(event=event, player=player)
 
 
 def test_a_withdrawn_player_keeps_the_results_and_is_left_out_of_later_draws():
@@ -272,7 +275,7 @@ def test_a_withdrawn_player_keeps_the_results_and_is_left_out_of_later_draws():
     seated = rnd.seats.filter(table__isnull=False).select_related("entry")[0].entry
     table = rnd.tables.get()
     services.record_hand(table=table, data=cego("cego", 0, 40))
-    services.withdraw_entry(entry=seated)
+    register_services.withdraw_entry(entry=seated)
     standings = {e.pk: e for e in Entry.objects.standings(event)}
     assert standings[seated.pk].status == Entry.Status.WITHDRAWN
     position = table.seats.get(entry=seated).position
@@ -287,19 +290,19 @@ def test_withdrawing_a_player_seated_in_a_round_not_yet_started_is_refused():
     event = make_event()
     entries = make_entries(event, 4)
     make_round(event, start=False)
-    with pytest.raises(services.Refused, match="draw that round again"):
-        services.withdraw_entry(entry=entries[0])
+    with pytest.raises(errors.Refused, match="draw that round again"):
+        register_services.withdraw_entry(entry=entries[0])
 
 
 def test_a_round_closes_only_when_every_table_has_its_games():
     table = make_table(hands_per_round={"4": 2})
     rnd = table.round
     services.record_hand(table=table, data=cego())
-    with pytest.raises(services.Refused, match="not entered all"):
+    with pytest.raises(errors.Refused, match="not entered all"):
         services.close_round(round=rnd)
     services.record_hand(table=table, data=cego())
     assert services.close_round(round=rnd).status == Round.Status.CLOSED
-    with pytest.raises(services.Refused, match="closed"):
+    with pytest.raises(errors.Refused, match="closed"):
         services.record_hand(table=table, data=cego())
 
 
@@ -345,7 +348,7 @@ def test_a_form_resent_with_other_values_is_refused_and_names_the_stored_game():
     key = uuid.uuid4()
     services.record_hand(table=table, data=cego("cego", 1, 40))
     services.record_hand(table=table, data=cego("halbe", 0, 34), submission_key=key)
-    with pytest.raises(services.AlreadySaved) as exc:
+    with pytest.raises(errors.AlreadySaved) as exc:
         services.record_hand(table=table, data=cego("halbe", 0, 50), submission_key=key)
     assert exc.value.hand.number == 2
     assert exc.value.hand.data == cego("halbe", 0, 34)
@@ -358,7 +361,7 @@ def test_a_form_resent_after_its_game_was_taken_back_stores_nothing():
     key = uuid.uuid4()
     hand = services.record_hand(table=table, data=cego("halbe", 0, 34), submission_key=key)
     services.delete_hand(hand=hand, reason="falsch", by_scorer=False, last_only=True)
-    with pytest.raises(services.Refused, match="taken back"):
+    with pytest.raises(errors.Refused, match="taken back"):
         services.record_hand(table=table, data=cego("halbe", 0, 34), submission_key=key)
     assert not table.hands.exists()
 
@@ -376,7 +379,7 @@ def test_a_correction_resent_with_other_values_is_refused_and_keeps_the_stored_g
     table = make_table()
     hand = services.record_hand(table=table, data=cego("halbe", 0, 34))
     services.edit_hand(hand=hand, data=cego("halbe", 0, 47), reason="verzählt", version=1)
-    with pytest.raises(services.StaleEdit) as exc:
+    with pytest.raises(errors.StaleEdit) as exc:
         services.edit_hand(hand=hand, data=cego("halbe", 0, 20), reason="verzählt", version=1)
     assert exc.value.current.data == cego("halbe", 0, 47)
     assert totals(table) == [60, -20, -20, -20]
@@ -388,7 +391,7 @@ def test_taking_back_the_last_game_is_refused_when_another_game_was_saved_since(
     services.record_hand(table=table, data=cego("cego", 1, 40))
     second = services.record_hand(table=table, data=cego("halbe", 0, 34))
     third = services.record_hand(table=table, data=cego("eine", 2, 41))
-    with pytest.raises(services.Refused, match="no longer the last game"):
+    with pytest.raises(errors.Refused, match="no longer the last game"):
         services.delete_hand(hand=second, reason="vertippt", by_scorer=False, last_only=True)
     assert list(table.hands.values_list("pk", flat=True).order_by("number"))[1:] == [
         second.pk,
@@ -404,9 +407,9 @@ def test_one_phone_confirms_one_seat_of_a_table():
     services.confirm_seat(table=table, position=0, device="phone-a")
     services.confirm_seat(table=table, position=0, device="phone-a")  # tapped twice: fine
     first = str(table.seats.get(position=0).entry.player)
-    with pytest.raises(services.Refused, match=f"already confirmed for {first}"):
+    with pytest.raises(errors.Refused, match=f"already confirmed for {first}"):
         services.confirm_seat(table=table, position=1, device="phone-a")
-    with pytest.raises(services.Refused, match=f"{first} is confirmed already"):
+    with pytest.raises(errors.Refused, match=f"{first} is confirmed already"):
         services.confirm_seat(table=table, position=0, device="phone-b")
     services.confirm_seat(table=table, position=1, device="phone-b")
     assert dict(table.confirmations.values_list("position", "device")) == {
@@ -425,7 +428,7 @@ def test_a_seat_is_not_confirmed_through_the_link_after_the_round_closed():
     services.record_hand(table=table, data=cego())
     services.submit_table(table=table)
     services.close_round(round=rnd)
-    with pytest.raises(services.Refused, match="closed"):
+    with pytest.raises(errors.Refused, match="closed"):
         services.confirm_seat(table=table, position=0, device="phone-a")
     assert not table.confirmations.exists()
     # the scorer still confirms for all
@@ -477,7 +480,7 @@ def test_a_rule_change_is_kept_in_the_events_history_with_who_and_why():
 def test_a_rule_change_of_stored_games_needs_a_reason_and_changes_nothing_without_one():
     table = bettel_table()
     event = table.round.event
-    with pytest.raises(services.Refused, match="reason"):
+    with pytest.raises(errors.Refused, match="reason"):
         services.change_event_settings(event=event, values={"rules": {"bettel": 50}}, reason=" ")
     event.refresh_from_db()
     assert event.rules == {}
@@ -489,7 +492,7 @@ def test_a_rule_change_that_makes_a_stored_game_invalid_is_refused_naming_the_ga
     event = table.round.event
     new = {"total_points": 40, "win_threshold": 20}  # the Halbe's 47 card points no longer fit
     history = event.history.count()
-    with pytest.raises(services.Refused) as exc:
+    with pytest.raises(errors.Refused) as exc:
         services.change_event_settings(event=event, values={"rules": new}, reason="Test")
     assert "Game 2 at table 1 of round 1" in str(exc.value)
     assert "declarer_points" in str(exc.value)
@@ -503,10 +506,10 @@ def test_the_effect_of_a_rule_change_is_counted_without_saving_anything():
     table = bettel_table()
     event = table.round.event
     # only the Bettel's value changes, but it moves every seat's total
-    effect = services.rule_change_effect(event=event, rules={"bettel": 50})
+    effect = reads.rule_change_effect(event=event, rules={"bettel": 50})
     assert (effect.hands, effect.players) == (2, 4)
     # a setting no stored game uses changes no total
-    assert services.rule_change_effect(event=event, rules={"ulti": 100}).players == 0
+    assert reads.rule_change_effect(event=event, rules={"ulti": 100}).players == 0
     assert totals(table) == [-110, 90, 10, 10]
     assert Result.objects.filter(table=table).count() == 8
 
@@ -523,7 +526,7 @@ def test_the_game_cannot_change_after_the_first_draw():
     event = make_event()
     make_entries(event, 4)
     make_round(event, start=False)
-    with pytest.raises(services.Refused, match="first draw"):
+    with pytest.raises(errors.Refused, match="first draw"):
         services.change_event_settings(event=event, values={"game": "ziege"})
     event.refresh_from_db()
     assert event.game == "cego"
@@ -574,7 +577,7 @@ def test_the_effect_of_a_rule_change_costs_the_same_queries_for_4_players_and_12
             for _ in range(3):
                 services.record_hand(table=table, data=cego("halbe", 0, 47))
         with CaptureQueriesContext(connection) as ctx:
-            assert services.rule_change_effect(event=event, rules={"win_threshold": 50}).hands
+            assert reads.rule_change_effect(event=event, rules={"win_threshold": 50}).hands
         return len(ctx.captured_queries)
 
     # Expect 4 queries: the tables with their rounds, the hands, the seats, the stored sums
@@ -596,8 +599,10 @@ def test_a_long_reason_is_kept_whole_in_the_history():
 
 def test_players_registered_together_are_numbered_on_from_the_highest_start_number():
     event = make_event()
-    services.register_player(event=event, player=make_player(), start_number=7)
-    entries = services.register_players(event=event, players=[make_player(), make_player()])
+    register_services.register_player(event=event, player=make_player(), start_number=7)
+    entries = register_services.register_players(
+        event=event, players=[make_player(), make_player()]
+    )
     assert [e.start_number for e in entries] == [8, 9]
     assert not any(e.late for e in entries)
 
@@ -606,14 +611,16 @@ def test_players_registered_together_after_the_first_draw_are_all_late():
     event = make_event(table_policy=Event.TablePolicy.SIT_OUT)
     make_entries(event, 4)
     make_round(event, start=False)
-    entries = services.register_players(event=event, players=[make_player(), make_player()])
+    entries = register_services.register_players(
+        event=event, players=[make_player(), make_player()]
+    )
     assert [(e.start_number, e.late) for e in entries] == [(5, True), (6, True)]
 
 
 def test_a_finished_event_registers_no_one_not_even_a_new_name():
     event = make_event(status=Event.Status.FINISHED)
-    with pytest.raises(services.Refused, match="The event is finished"):
-        services.register_players(
+    with pytest.raises(errors.Refused, match="The event is finished"):
+        register_services.register_players(
             event=event, players=[Player(first_name="Eva", last_name="Neu"), make_player()]
         )
     assert not Entry.objects.filter(event=event).exists()
@@ -623,25 +630,25 @@ def test_a_finished_event_registers_no_one_not_even_a_new_name():
 def test_a_player_twice_in_one_list_is_refused_by_name_and_nothing_is_saved():
     event = make_event()
     twice = make_player(first_name="Uwe", last_name="Doppelt")
-    with pytest.raises(services.Refused, match="Uwe Doppelt is already registered"):
-        services.register_players(event=event, players=[twice, make_player(), twice])
+    with pytest.raises(errors.Refused, match="Uwe Doppelt is already registered"):
+        register_services.register_players(event=event, players=[twice, make_player(), twice])
     assert not Entry.objects.filter(event=event).exists()
 
 
 def test_a_list_with_a_player_already_registered_saves_none_of_the_others():
     event = make_event()
     desk = make_player(first_name="Anna", last_name="Früh")
-    services.register_player(event=event, player=desk)
-    with pytest.raises(services.Refused, match="Anna Früh is already registered"):
-        services.register_players(event=event, players=[make_player(), desk])
+    register_services.register_player(event=event, player=desk)
+    with pytest.raises(errors.Refused, match="Anna Früh is already registered"):
+        register_services.register_players(event=event, players=[make_player(), desk])
     assert Entry.objects.filter(event=event).count() == 1
 
 
 def test_a_taken_start_number_anywhere_in_a_lists_numbers_is_refused_naming_it():
     event = make_event()
-    services.register_player(event=event, player=make_player(), start_number=5)
-    with pytest.raises(services.Refused, match="Start number 5 is taken"):
-        services.register_players(
+    register_services.register_player(event=event, player=make_player(), start_number=5)
+    with pytest.raises(errors.Refused, match="Start number 5 is taken"):
+        register_services.register_players(
             event=event, players=[make_player(), make_player()], start_number=4
         )
     assert Entry.objects.filter(event=event).count() == 1
@@ -651,7 +658,7 @@ def test_a_new_player_is_created_with_the_entry_and_named_in_both_histories():
     event = make_event()
     user = make_user("anmeldung", staff=False)
     new = Player(first_name="Eva", last_name="Neu", club="CC Furtwangen")
-    entry = services.register_player(event=event, player=new, user=user)
+    entry = register_services.register_player(event=event, player=new, user=user)
     player = Player.objects.get(last_name="Neu")
     assert entry.player == player and entry.start_number == 1
     assert player.history.get().history_user == user
@@ -660,30 +667,32 @@ def test_a_new_player_is_created_with_the_entry_and_named_in_both_histories():
 
 def test_a_new_player_with_a_bad_name_is_refused_and_nothing_is_saved():
     event = make_event()
-    with pytest.raises(services.Refused, match="control character"):
-        services.register_player(event=event, player=Player(first_name="Eva", last_name="\x01"))
+    with pytest.raises(errors.Refused, match="control character"):
+        register_services.register_player(
+            event=event, player=Player(first_name="Eva", last_name="\x01")
+        )
     assert not Player.objects.exists() and not Entry.objects.exists()
 
 
 def test_a_team_of_four_is_created_with_its_first_member_and_takes_no_fifth():
     event = make_event()
     members = [
-        services.register_player(event=event, player=make_player(), team=" Rohrbach ")
+        register_services.register_player(event=event, player=make_player(), team=" Rohrbach ")
         for _ in range(4)
     ]
     squad = Team.objects.get(event=event, kind=Team.Kind.SQUAD)
     assert squad.name == "Rohrbach"
     assert {m.squad_id for m in members} == {squad.pk}
-    with pytest.raises(services.Refused, match="Rohrbach already has four players"):
-        services.register_player(event=event, player=make_player(), team="Rohrbach")
+    with pytest.raises(errors.Refused, match="Rohrbach already has four players"):
+        register_services.register_player(event=event, player=make_player(), team="Rohrbach")
     assert Entry.objects.filter(event=event).count() == 4
 
 
 def test_a_list_larger_than_a_teams_room_is_refused_saying_how_many_fit():
     event = make_event()
-    services.register_player(event=event, player=make_player(), team="Rohrbach")
-    with pytest.raises(services.Refused, match="room for 3 more players only"):
-        services.register_players(
+    register_services.register_player(event=event, player=make_player(), team="Rohrbach")
+    with pytest.raises(errors.Refused, match="room for 3 more players only"):
+        register_services.register_players(
             event=event, players=[make_player() for _ in range(4)], team="Rohrbach"
         )
     assert Entry.objects.filter(event=event).count() == 1
@@ -716,7 +725,7 @@ def test_an_event_created_without_a_user_has_no_organiser_role():
 
 
 def test_an_event_with_a_reserved_short_name_is_refused_and_not_created():
-    with pytest.raises(services.Refused, match="is the name of a page of this site"):
+    with pytest.raises(errors.Refused, match="is the name of a page of this site"):
         services.create_event(values=event_values(slug="neu"), user=make_user())
     assert not Event.objects.exists() and not EventRole.objects.exists()
 
@@ -724,7 +733,7 @@ def test_an_event_with_a_reserved_short_name_is_refused_and_not_created():
 def test_creating_a_season_checks_it_like_the_form():
     season = services.create_season(values={"name": "Saison 2027", "slug": "saison-2027"})
     assert (season.game, season.best_of) == ("cego", None)
-    with pytest.raises(services.Refused, match="is the name of a page of this site"):
+    with pytest.raises(errors.Refused, match="is the name of a page of this site"):
         services.create_season(values={"name": "Neu", "slug": "neu"})
 
 
@@ -732,7 +741,7 @@ def test_a_ziege_pair_is_kept_in_each_entrys_history_with_the_user():
     event = make_event("ziege", pairing=Event.Pairing.FIXED)
     first, second = make_entries(event, 2)
     user = make_user("paarung", staff=False)
-    pair = services.create_pair(event=event, name="", entries=[first, second], user=user)
+    pair = register_services.create_pair(event=event, name="", entries=[first, second], user=user)
     for entry in (first, second):
         latest = entry.history.latest()
         assert (latest.pair_id, latest.history_user) == (pair.pk, user)
@@ -741,11 +750,11 @@ def test_a_ziege_pair_is_kept_in_each_entrys_history_with_the_user():
 def test_correcting_a_player_keeps_the_change_and_the_user_in_the_players_history():
     player = make_player(first_name="Uwe", last_name="Meier")
     user = make_user("korrektur", staff=False)
-    services.correct_player(player=player, values={"last_name": "Maier"}, user=user)
+    register_services.correct_player(player=player, values={"last_name": "Maier"}, user=user)
     latest = player.history.latest()
     assert (latest.last_name, latest.history_user) == ("Maier", user)
-    with pytest.raises(services.Refused):
-        services.correct_player(player=player, values={"first_name": ""}, user=user)
+    with pytest.raises(errors.Refused):
+        register_services.correct_player(player=player, values={"first_name": ""}, user=user)
     player.refresh_from_db()
     assert str(player) == "Uwe Maier"
 
@@ -810,11 +819,11 @@ def test_a_game_number_taken_at_the_same_moment_is_refused_and_nothing_is_stored
     first = services.record_hand(table=table, data=cego("halbe", 0, 40))
     monkeypatch.setattr(services, "next_game_number", lambda table, hands=None: 1)
     with transaction.atomic():  # inside a transaction of the caller's (the queue, a test) ...
-        with pytest.raises(services.Refused, match="at the same moment"):
+        with pytest.raises(errors.Refused, match="at the same moment"):
             services.record_hand(table=table, data=cego("halbe", 1, 50))
         # ... which goes on as if the refused game had never been tried
         assert list(table.hands.values_list("pk", flat=True)) == [first.pk]
-    with pytest.raises(services.Refused, match="at the same moment"):
+    with pytest.raises(errors.Refused, match="at the same moment"):
         services.record_hand(table=table, data=cego("halbe", 1, 50))
     assert list(table.hands.values_list("pk", flat=True)) == [first.pk]
     assert Result.objects.filter(table=table).count() == 4

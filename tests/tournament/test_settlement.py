@@ -12,9 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.factories import cego, make_entries, make_event, make_round, make_table, make_user
-from tournament import services, settlement
 from tournament.models import Event
-from tournament.settlement import Transfer, fewest_transfers
+from tournament.money import settlement
+from tournament.money.settlement import Transfer, fewest_transfers
+from tournament.play import services
 
 # --- the transfers, without the database -------------------------------------------------------
 

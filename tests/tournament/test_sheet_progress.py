@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import cego, make_table, make_user
-from tournament import services
+from tournament.play import services
 
 pytestmark = pytest.mark.django_db
 

@@ -18,8 +18,9 @@ from django.conf import settings
 from django.db import close_old_connections, connection, transaction
 
 from tests.factories import cego, make_table
-from tournament import services
+from tournament.core import errors as core_errors
 from tournament.models import Hand
+from tournament.play import services
 from tournament.sqlite.base import lock_path
 
 pytestmark = [
@@ -107,7 +108,7 @@ def test_a_game_refused_mid_way_rolls_back_and_lets_the_next_one_in():
 
     thread, errors = in_thread(refused)
     thread.join(10)
-    assert [type(e) for e in errors] == [services.Refused]
+    assert [type(e) for e in errors] == [core_errors.Refused]
     assert lock_is_free()
     other = make_table()
     thread, errors = in_thread(

@@ -25,9 +25,12 @@ from tests.factories import (
     make_season,
     make_table,
 )
-from tournament import services, standings
+from tournament.core import errors
 from tournament.models import Entry, Event, Hand, Player, Round, Season, Table, Team
-from tournament.querysets import Prepared, provisional_entries
+from tournament.models.querysets import Prepared, provisional_entries
+from tournament.play import services
+from tournament.register import services as register_services
+from tournament.results import standings
 
 pytestmark = pytest.mark.django_db
 
@@ -167,7 +170,7 @@ def test_withdrawn_players_stay_in_the_standings_with_their_points():
     services.record_hand(table=table, data=cego("halbe", 0, 47))
     leaver = by_seat(table)[0]
     Round.objects.update(status=Round.Status.CLOSED)
-    services.withdraw_entry(entry=leaver)
+    register_services.withdraw_entry(entry=leaver)
     row = next(e for e in Entry.objects.standings(event) if e.pk == leaver.pk)
     assert (row.rank, row.total, row.is_active) == (1, 60, False)
 
@@ -223,7 +226,7 @@ def _season_with_two_events(best_of=None):
     for n, declarer_points in enumerate((47, 34)):
         event = make_event(season=season)
         for player in players:
-            services.register_player(event=event, player=player)
+            register_services.register_player(event=event, player=player)
         table = make_round(event, seed=n + 1).tables.get()
         declarer = next(s.position for s in table.seats.all() if s.entry.player == players[0])
         services.record_hand(table=table, data=cego("halbe", declarer, declarer_points))
@@ -431,7 +434,7 @@ def season_of_a_finished_and_a_running_event() -> tuple[Season, Player, list[Eve
             season=season, name=name, date=datetime.date(2026, 10, day), hands_per_round={"*": 1}
         )
         for player in players:
-            services.register_player(event=event, player=player)
+            register_services.register_player(event=event, player=player)
         events.append(event)
     first = make_round(events[0], seed=1).tables.get()
     services.record_totals(table=first, totals=[1030, -10, -500, -520])
@@ -577,7 +580,7 @@ def test_players_not_tied_cannot_be_separated_by_lot():
     table = make_table()
     services.record_hand(table=table, data=cego("halbe", 0, 47))
     seats = [s.entry for s in table.seats.select_related("entry").order_by("position")]
-    with pytest.raises(services.Refused, match="tied"):
+    with pytest.raises(errors.Refused, match="tied"):
         services.decide_by_lot(event=table.round.event, entries=seats[:2])
     assert not Entry.objects.filter(lot__isnull=False).exists()
 
@@ -623,7 +626,7 @@ def test_a_hennes_sibbe_season_ranks_the_fewest_penalty_cards_first():
         table_policy=Event.TablePolicy.MIXED,
     )
     for player in players:
-        services.register_player(event=event, player=player)
+        register_services.register_player(event=event, player=player)
     table = make_round(event).tables.get()
     seat_of = {s.entry.player_id: s.position for s in table.seats.select_related("entry")}
     for challenger_player in (players[2], players[2], players[1]):
@@ -666,7 +669,7 @@ def test_an_entry_that_never_sat_at_a_table_is_not_ranked():
     rnd = make_round(event)
     services.record_hand(table=rnd.tables.get(), data=cego("halbe", 0, 47))
     sat_out = rnd.seats.get(table__isnull=True).entry
-    late = services.register_player(event=event, player=make_player())
+    late = register_services.register_player(event=event, player=make_player())
     ranked_ids = [e.pk for e in Entry.objects.standings(event)]
     assert len(ranked_ids) == 4
     assert sat_out.pk not in ranked_ids and late.pk not in ranked_ids
@@ -696,7 +699,7 @@ def test_before_the_first_draw_nobody_is_ranked(client):
 def test_the_season_leaves_out_an_event_a_player_registered_for_but_never_played():
     season, _players, events = _season_with_two_events()
     absent = make_player()
-    services.register_player(event=events[1], player=absent)  # late: after the draw
+    register_services.register_player(event=events[1], player=absent)  # late: after the draw
     _columns, rows = standings.season_standings(season)
     assert absent.last_name not in [r["name"].split(",")[0] for r in rows]
 
@@ -709,7 +712,7 @@ def _withdrawn_after_playing() -> tuple[Event, Entry]:
     services.record_hand(table=table, data=cego("halbe", 0, 47))
     leaver = by_seat(table)[0]
     Round.objects.update(status=Round.Status.CLOSED)
-    services.withdraw_entry(entry=leaver)
+    register_services.withdraw_entry(entry=leaver)
     return event, leaver
 
 
@@ -783,7 +786,9 @@ def test_the_standings_page_costs_one_more_query_only_when_a_table_is_voided(cli
 def test_players_sharing_a_rank_are_listed_in_german_name_order(client):
     event = make_event()
     for last in ("Schwörer", "Schäuble", "Schulz", "Ähnlich"):
-        services.register_player(event=event, player=make_player(first_name="A", last_name=last))
+        register_services.register_player(
+            event=event, player=make_player(first_name="A", last_name=last)
+        )
     make_round(event)  # nobody has played: everybody shares rank 1
     html = client.get(f"/turnier/{event.slug}/rangliste/").content.decode()
     shown = sorted(("Schwörer", "Schäuble", "Schulz", "Ähnlich"), key=html.index)
@@ -797,7 +802,9 @@ def test_players_sharing_a_rank_are_listed_in_german_name_order(client):
 def test_sorting_the_standings_by_name_follows_german_order(client):
     event = make_event()
     for last in ("Schwörer", "Schäuble", "Zeller", "Abel"):
-        services.register_player(event=event, player=make_player(first_name="A", last_name=last))
+        register_services.register_player(
+            event=event, player=make_player(first_name="A", last_name=last)
+        )
     make_round(event)
     html = client.get(f"/turnier/{event.slug}/rangliste/?sort=-name").content.decode()
     shown = sorted(("Schwörer", "Schäuble", "Zeller", "Abel"), key=html.index)
@@ -822,7 +829,9 @@ def test_season_players_with_equal_totals_are_in_german_name_order():
     season = make_season()
     event = make_event(season=season)
     for last in ("Schwörer", "Schäuble", "Schulz", "Abel"):
-        services.register_player(event=event, player=make_player(first_name="A", last_name=last))
+        register_services.register_player(
+            event=event, player=make_player(first_name="A", last_name=last)
+        )
     make_round(event)
     _columns, rows = standings.season_standings(season)
     assert [r["name"].split(",")[0] for r in rows] == ["Abel", "Schäuble", "Schulz", "Schwörer"]

@@ -21,9 +21,11 @@ from tests.factories import (
     make_user,
 )
 from tests.tournament.test_standings import season_of_a_finished_and_a_running_event
-from tournament import services, stats
-from tournament.formatting import MINUS
+from tournament.core.formatting import MINUS
 from tournament.models import Entry, Player, Table
+from tournament.play import services
+from tournament.register import services as register_services
+from tournament.results import stats
 
 pytestmark = pytest.mark.django_db
 
@@ -449,7 +451,7 @@ def test_the_season_course_after_an_event_still_running_is_provisional_too(clien
         season=season, name="Schonach", date=datetime.date(2026, 11, 21), hands_per_round={"*": 1}
     )
     for entry in running.entries.select_related("player"):
-        services.register_player(event=later, player=entry.player)
+        register_services.register_player(event=later, player=entry.player)
     table = make_round(later, seed=3).tables.get()
     services.record_totals(table=table, totals=[20, 0, -10, -10])
     services.close_round(round=table.round)

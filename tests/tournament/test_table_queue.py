@@ -12,8 +12,8 @@ from django.conf import settings
 from django.test import Client
 
 from tests.factories import cego, make_entries, make_event, make_round, make_user
-from tournament import services
 from tournament.models import Hand, Table, TablePhone
+from tournament.play import services
 
 pytestmark = pytest.mark.django_db
 

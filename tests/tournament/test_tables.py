@@ -13,10 +13,12 @@ from django.urls import reverse
 from django_tables2 import RequestConfig
 
 from tests.factories import cego, make_entries, make_event, make_round, make_season, make_table
-from tournament import services, standings
-from tournament import tables as tables_
 from tournament.models import Entry, Event, Player, Team
-from tournament.querysets import provisional_entries
+from tournament.models.querysets import provisional_entries
+from tournament.paper import tables as tables_
+from tournament.play import services
+from tournament.register import services as register_services
+from tournament.results import standings
 
 pytestmark = pytest.mark.django_db
 
@@ -129,7 +131,7 @@ def eventful():
         services.record_hand(table=first, data=cego(points=points))
     services.record_hand(table=second, data=cego(points=60))
     services.void_table(table=second, reason="Kartenfehler")
-    services.withdraw_entry(entry=first.seats.order_by("position")[1].entry)
+    register_services.withdraw_entry(entry=first.seats.order_by("position")[1].entry)
     return event
 
 

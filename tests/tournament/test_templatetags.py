@@ -45,7 +45,7 @@ def test_no_hyphen_minus_is_ever_written():
 def test_a_game_with_one_trick_or_one_point_is_written_in_the_singular():
     from django.utils import translation
 
-    from tournament.formatting import describe_hand
+    from tournament.games.words import describe_hand
 
     players = ["Anna", "Bernd", "Clara", "Dieter"]
     piccolo = {"contract": "piccolo", "declarer": 0, "declarer_tricks": 1}

@@ -21,16 +21,12 @@ from tests.factories import (
     make_table,
     make_user,
 )
-from tournament import services, validators
-from tournament.forms import (
-    EventForm,
-    PairForm,
-    PlayerForm,
-    ReasonForm,
-    RegisterForm,
-    SeasonForm,
-)
+from tournament.core import validators
+from tournament.core.fields import ReasonForm
 from tournament.models import Event, Player, Season, Table, Team
+from tournament.play import services
+from tournament.play.forms import EventForm, SeasonForm
+from tournament.register.forms import PairForm, PlayerForm, RegisterForm
 
 pytestmark = pytest.mark.django_db
 

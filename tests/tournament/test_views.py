@@ -41,9 +41,7 @@ from tests.factories import (
     make_user,
     reread,
 )
-from tournament import services
 from tournament import urls as tournament_urls
-from tournament.forms import EventForm, RegisterForm
 from tournament.models import (
     Entry,
     Event,
@@ -57,6 +55,10 @@ from tournament.models import (
     Table,
     Team,
 )
+from tournament.play import services as play_services
+from tournament.play.forms import EventForm
+from tournament.register import services
+from tournament.register.forms import RegisterForm
 
 pytestmark = pytest.mark.django_db
 
@@ -146,8 +148,8 @@ def built_world(django_db_setup: Any, django_db_blocker: Any) -> Iterator[World]
         event = table.round.event
         squad = Team.objects.create(event=event, name="Spielgemeinschaft Rohrbach")
         Entry.objects.filter(event=event).update(squad=squad)
-        hand = services.record_hand(table=table, data=cego())
-        hand = services.edit_hand(hand=hand, data=cego(points=20), reason=WORLD_REASON)
+        hand = play_services.record_hand(table=table, data=cego())
+        hand = play_services.edit_hand(hand=hand, data=cego(points=20), reason=WORLD_REASON)
         player = Seat.objects.get(table=table, position=0).entry.player
         yield reread(World(season, event, table.round, table, hand, player, squad))
 
@@ -399,7 +401,7 @@ def add_round() -> Write:
 def draw_seats() -> Write:
     event = make_event()
     make_entries(event, 8)
-    rnd = services.add_round(event=event)
+    rnd = play_services.add_round(event=event)
 
     def happened(response: HttpResponse) -> None:
         rnd.refresh_from_db()
@@ -443,7 +445,7 @@ def close_round() -> Write:
     event = make_event(hands_per_round={"4": 1})
     make_entries(event, 4)
     rnd = make_round(event)
-    services.record_hand(table=rnd.tables.get(), data=cego())
+    play_services.record_hand(table=rnd.tables.get(), data=cego())
 
     def happened(response: HttpResponse) -> None:
         rnd.refresh_from_db()
@@ -497,7 +499,7 @@ def enter_totals() -> Write:
 
 def void_table() -> Write:
     table = make_table()
-    services.record_hand(table=table, data=cego())
+    play_services.record_hand(table=table, data=cego())
 
     def happened(response: HttpResponse) -> None:
         table.refresh_from_db()
@@ -537,7 +539,7 @@ def decide_lot() -> Write:
 
 def confirm_sheet() -> Write:
     table = make_table()
-    services.record_hand(table=table, data=cego())
+    play_services.record_hand(table=table, data=cego())
 
     def happened(response: HttpResponse) -> None:
         table.refresh_from_db()
@@ -558,7 +560,7 @@ def record_hand() -> Write:
 
 def correct_hand() -> Write:
     table = make_table()
-    hand = services.record_hand(table=table, data=cego())
+    hand = play_services.record_hand(table=table, data=cego())
 
     def happened(response: HttpResponse) -> None:
         hand.refresh_from_db()
@@ -573,8 +575,8 @@ def finish_event() -> Write:
     event = make_event(hands_per_round={"4": 1})
     make_entries(event, 4)
     rnd = make_round(event)
-    services.record_hand(table=rnd.tables.get(), data=cego())
-    services.close_round(round=rnd)
+    play_services.record_hand(table=rnd.tables.get(), data=cego())
+    play_services.close_round(round=rnd)
 
     def happened(response: HttpResponse) -> None:
         event.refresh_from_db()
@@ -928,7 +930,7 @@ def test_hand_preview_returns_the_engines_reason_as_json(scorer: Client) -> None
 
 def test_a_hand_on_a_voided_table_is_refused_with_a_message(scorer: Client) -> None:
     table = make_table()
-    services.void_table(table=table, reason="Tisch aufgelöst")
+    play_services.void_table(table=table, reason="Tisch aufgelöst")
     before = snapshot()
     response = scorer.post(reverse("table", args=[table.pk]), cego_post())
     assert response.status_code == 200
@@ -942,7 +944,7 @@ def test_a_hand_on_a_voided_table_is_refused_with_a_message(scorer: Client) -> N
 @pytest.fixture
 def played() -> tuple[Table, Hand]:
     table = make_table()
-    return table, services.record_hand(table=table, data=cego())
+    return table, play_services.record_hand(table=table, data=cego())
 
 
 def test_a_correction_without_a_reason_changes_nothing(
@@ -979,7 +981,7 @@ def test_a_correction_of_an_outdated_version_is_refused(
     scorer: Client, played: tuple[Table, Hand]
 ) -> None:
     _table, hand = played
-    services.edit_hand(hand=hand, data=cego(points=20), reason="erste Korrektur")
+    play_services.edit_hand(hand=hand, data=cego(points=20), reason="erste Korrektur")
     before = snapshot()
     data = cego_post(declarer_points="50", reason="zweite Korrektur", version="1")
     response = scorer.post(hand.get_absolute_url(), data)
@@ -1071,13 +1073,13 @@ def _pair_url() -> str:
 def _draw_url() -> str:
     event = make_event()
     make_entries(event, 4)
-    services.add_round(event=event)
+    play_services.add_round(event=event)
     return reverse("round_action", args=[event.slug, 1, "draw"])
 
 
 def _hand_edit_url() -> str:
     table = make_table()
-    return services.record_hand(table=table, data=cego()).get_absolute_url()
+    return play_services.record_hand(table=table, data=cego()).get_absolute_url()
 
 
 def _link_url() -> str:
@@ -1088,8 +1090,8 @@ def _link_confirm_url() -> str:
     event = make_event(hands_per_round={"4": 1})
     make_entries(event, 4)
     table = make_round(event).tables.get()
-    services.record_hand(table=table, data=cego())
-    services.submit_table(table=table)
+    play_services.record_hand(table=table, data=cego())
+    play_services.submit_table(table=table)
     return reverse("link_action", args=[table.token, "confirm"])
 
 
@@ -1441,8 +1443,8 @@ def handed_in_table() -> Table:
     event = make_event(hands_per_round={"4": 1})
     make_entries(event, 4)
     table = make_round(event).tables.get()
-    services.record_hand(table=table, data=cego())
-    return services.submit_table(table=table)
+    play_services.record_hand(table=table, data=cego())
+    return play_services.submit_table(table=table)
 
 
 def test_one_phone_cannot_confirm_a_second_seat_of_the_table() -> None:
@@ -1481,7 +1483,7 @@ def test_the_history_shows_which_phone_confirmed_a_seat(scorer: Client) -> None:
 
 def test_the_link_of_a_closed_round_shows_the_sheet_read_only(client: Client) -> None:
     table = handed_in_table()
-    services.close_round(round=table.round)
+    play_services.close_round(round=table.round)
     client.get(link("table_link", table))
     before = snapshot()
     response = client.post(link("link_action", table, "confirm"), {"position": "0"})
@@ -1509,11 +1511,11 @@ def test_the_link_of_a_handed_in_sheet_shows_it_read_only_and_asks_for_confirmat
 
 def test_after_the_last_game_the_link_shows_hand_in_the_sheet_at_the_top(client: Client) -> None:
     table = make_table(hands_per_round={"4": 2})
-    services.record_hand(table=table, data=cego())
+    play_services.record_hand(table=table, data=cego())
     page = client.get(link("table_link", table)).content.decode()
     assert 'id="hand-form"' in page
     assert "Hand in the sheet" not in page
-    services.record_hand(table=table, data=cego())
+    play_services.record_hand(table=table, data=cego())
     page = client.get(link("table_link", table)).content.decode()
     assert 'id="hand-form"' not in page  # no form for a game 3 that the round does not have
     assert "Game 3" not in page
@@ -1525,7 +1527,7 @@ def test_after_the_last_game_the_scorers_page_shows_hand_in_the_sheet_at_the_top
     scorer: Client,
 ) -> None:
     table = make_table(hands_per_round={"4": 1})
-    services.record_hand(table=table, data=cego())
+    play_services.record_hand(table=table, data=cego())
     page = scorer.get(reverse("table", args=[table.pk])).content.decode()
     assert 'id="hand-form"' not in page
     assert "All games of the round are entered (1 of 1)" in page
@@ -1589,8 +1591,8 @@ def test_the_message_after_a_saved_game_names_each_players_result_as_stored(
 
 def test_the_table_link_takes_back_the_last_game_only_with_a_reason(client: Client) -> None:
     table = make_table()
-    first = services.record_hand(table=table, data=cego())
-    last = services.record_hand(table=table, data=cego(points=50))
+    first = play_services.record_hand(table=table, data=cego())
+    last = play_services.record_hand(table=table, data=cego(points=50))
     page = client.get(link("table_link", table)).content.decode()
     assert "Take back game 2" in page
     assert f'name="hand" value="{last.pk}"' in page
@@ -1615,9 +1617,9 @@ def test_taking_back_a_game_is_refused_when_another_phone_saved_a_game_since(
     # issue 11, finding 7: phone A shows games 1-2 and takes back game 2 while phone B has just
     # saved game 3: game 3 was deleted
     table = make_table()
-    services.record_hand(table=table, data=cego())
-    second = services.record_hand(table=table, data=cego(points=50))
-    third = services.record_hand(table=table, data=cego("eine", 2, 41))
+    play_services.record_hand(table=table, data=cego())
+    second = play_services.record_hand(table=table, data=cego(points=50))
+    third = play_services.record_hand(table=table, data=cego("eine", 2, 41))
     before = snapshot()
     response = client.post(
         link("link_action", table, "undo"), {"reason": "vertippt", "hand": second.pk}
@@ -1630,7 +1632,7 @@ def test_taking_back_a_game_is_refused_when_another_phone_saved_a_game_since(
 
 def test_taking_back_without_naming_the_game_is_refused(client: Client) -> None:
     table = make_table()
-    services.record_hand(table=table, data=cego())
+    play_services.record_hand(table=table, data=cego())
     before = snapshot()
     response = client.post(link("link_action", table, "undo"), {"reason": "vertippt"})
     assert messages_of(response)
@@ -1642,8 +1644,8 @@ def test_the_table_link_writes_nothing_once_the_round_is_closed(client: Client) 
     make_entries(event, 4)
     rnd = make_round(event)
     table = rnd.tables.get()
-    services.record_hand(table=table, data=cego())
-    services.close_round(round=rnd)
+    play_services.record_hand(table=table, data=cego())
+    play_services.close_round(round=rnd)
     before = snapshot()
     response = client.post(link("table_link", table), cego_post())
     assert response.status_code == 302
@@ -1739,8 +1741,8 @@ def test_cego_totals_not_adding_up_to_zero_are_refused(scorer: Client) -> None:
 
 def test_a_stale_correction_is_refused_and_shows_the_game_as_it_is_now(client):
     table = make_table()
-    hand = services.record_hand(table=table, data=cego("halbe", 0, 34))
-    services.edit_hand(hand=hand, data=cego("halbe", 0, 47), reason="first scorer", version=1)
+    hand = play_services.record_hand(table=table, data=cego("halbe", 0, 34))
+    play_services.edit_hand(hand=hand, data=cego("halbe", 0, 47), reason="first scorer", version=1)
     client.force_login(make_user())
     response = client.post(
         hand.get_absolute_url(),
@@ -1804,10 +1806,10 @@ def edit_post(event: Event, **fields: str) -> dict[str, str]:
 def bettel_event() -> tuple[Event, Table]:
     """A Cego event with a lost Bettel (seat 0, −90 at the default value 30) and a won Halbe."""
     table = make_table()
-    services.record_hand(
+    play_services.record_hand(
         table=table, data={"contract": "bettel", "declarer": 0, "declarer_tricks": 1}
     )
-    services.record_hand(table=table, data=cego("halbe", 1, 47))
+    play_services.record_hand(table=table, data=cego("halbe", 1, 47))
     return table.round.event, table
 
 
@@ -1972,11 +1974,11 @@ def test_a_rounds_name_on_the_event_page_leads_to_its_seating(scorer: Client) ->
 
 def test_the_scorer_sees_who_has_confirmed_a_handed_in_sheet_and_who_not(scorer: Client) -> None:
     table = make_table(hands_per_round={"4": 1})
-    services.record_hand(table=table, data=cego())
-    services.submit_table(table=table)
+    play_services.record_hand(table=table, data=cego())
+    play_services.submit_table(table=table)
     names = [str(s.entry.player) for s in table.seats.order_by("position")]
-    services.confirm_seat(table=table, position=0, device="phone-a")
-    services.confirm_seat(table=table, position=2, device="phone-c")
+    play_services.confirm_seat(table=table, position=0, device="phone-a")
+    play_services.confirm_seat(table=table, position=2, device="phone-c")
     page = " ".join(
         unescape(
             re.sub(r"<[^>]+>", " ", scorer.get(f"/tisch/{table.pk}/").content.decode())
@@ -1987,6 +1989,6 @@ def test_the_scorer_sees_who_has_confirmed_a_handed_in_sheet_and_who_not(scorer:
     )
     # the reason belongs to reopening, in a form of its own
     assert "Reason for reopening" in page
-    services.confirm_table(table=table)
+    play_services.confirm_table(table=table)
     page = scorer.get(f"/tisch/{table.pk}/").content.decode()
     assert "Still to confirm" not in page

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
-from tournament import formatting
+from tournament.core import formatting
 
 if TYPE_CHECKING:
-    from tournament.draw import Plan
-    from tournament.forms import HandForm
-    from tournament.rulecard import Card
+    from tournament.paper.rulecard import Card
+    from tournament.play.draw import Plan
+    from tournament.play.forms import HandForm
 
 
 @dataclass(frozen=True)
@@ -161,7 +161,7 @@ class GameType:
         return 24
 
     def plan_tables(self, players: int, policy: str, target: int) -> Plan:
-        from tournament import draw
+        from tournament.play import draw
 
         if not self.table_size_chosen:
             return draw.plan_fours(players, self.name, policy)

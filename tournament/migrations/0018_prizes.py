@@ -2,7 +2,7 @@
 
 import django.db.models.deletion
 import simple_history.models
-import tournament.validators
+import tournament.core.validators
 from django.conf import settings
 from django.db import migrations, models
 
@@ -19,7 +19,7 @@ class Migration(migrations.Migration):
             name='FeeCategory',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100, validators=[tournament.validators.single_line], verbose_name='name')),
+                ('name', models.CharField(max_length=100, validators=[tournament.core.validators.single_line], verbose_name='name')),
                 ('amount_cents', models.PositiveIntegerField(default=0, verbose_name='amount')),
                 ('player_category', models.CharField(blank=True, choices=[('', '—'), ('damen', 'Women'), ('jugend', 'Juniors'), ('senioren', 'Seniors')], default='', max_length=20, verbose_name='default for')),
                 ('position', models.PositiveSmallIntegerField(default=0, verbose_name='order')),
@@ -51,7 +51,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
                 ('history_actor', models.CharField(blank=True, max_length=150)),
-                ('description', models.CharField(max_length=200, validators=[tournament.validators.single_line], verbose_name='item')),
+                ('description', models.CharField(max_length=200, validators=[tournament.core.validators.single_line], verbose_name='item')),
                 ('direction', models.CharField(choices=[('in', 'income'), ('out', 'expense')], default='out', max_length=3, verbose_name='income or expense')),
                 ('via', models.CharField(choices=[('box', 'cash box'), ('bank', 'bank')], default='box', max_length=4, verbose_name='paid via')),
                 ('amount_cents', models.PositiveIntegerField(verbose_name='amount')),
@@ -100,7 +100,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
                 ('history_actor', models.CharField(blank=True, max_length=150)),
-                ('name', models.CharField(max_length=100, validators=[tournament.validators.single_line], verbose_name='name')),
+                ('name', models.CharField(max_length=100, validators=[tournament.core.validators.single_line], verbose_name='name')),
                 ('amount_cents', models.PositiveIntegerField(default=0, verbose_name='amount')),
                 ('player_category', models.CharField(blank=True, choices=[('', '—'), ('damen', 'Women'), ('jugend', 'Juniors'), ('senioren', 'Seniors')], default='', max_length=20, verbose_name='default for')),
                 ('position', models.PositiveSmallIntegerField(default=0, verbose_name='order')),
@@ -127,8 +127,8 @@ class Migration(migrations.Migration):
                 ('ranking', models.CharField(choices=[('overall', 'Overall ranking'), ('damen', "Women's ranking"), ('jugend', "Juniors' ranking"), ('senioren', "Seniors' ranking"), ('teams', 'Team ranking'), ('last', 'Last place')], default='overall', max_length=10, verbose_name='ranking')),
                 ('place', models.PositiveSmallIntegerField(default=1, verbose_name='place')),
                 ('amount_cents', models.PositiveIntegerField(default=0, verbose_name='money')),
-                ('goods', models.CharField(blank=True, max_length=200, validators=[tournament.validators.single_line], verbose_name='goods')),
-                ('sponsor', models.CharField(blank=True, max_length=200, validators=[tournament.validators.single_line], verbose_name='sponsor')),
+                ('goods', models.CharField(blank=True, max_length=200, validators=[tournament.core.validators.single_line], verbose_name='goods')),
+                ('sponsor', models.CharField(blank=True, max_length=200, validators=[tournament.core.validators.single_line], verbose_name='sponsor')),
                 ('history_id', models.AutoField(primary_key=True, serialize=False)),
                 ('history_date', models.DateTimeField(db_index=True)),
                 ('history_change_reason', models.TextField(null=True)),
@@ -151,8 +151,8 @@ class Migration(migrations.Migration):
                 ('history_actor', models.CharField(blank=True, max_length=150)),
                 ('several', models.BooleanField(default=False, help_text='Off: one prize per player; a side-ranking winner who also wins an overall prize keeps the better one and the other passes to the next player in that ranking.', verbose_name='a player may win several prizes')),
                 ('every', models.PositiveSmallIntegerField(blank=True, help_text='For example 2: the better half of the field gets a prize; places without a prize of their own get the goods below. Empty: no such rule.', null=True, verbose_name='goods for every n-th player')),
-                ('goods', models.CharField(blank=True, max_length=200, validators=[tournament.validators.single_line], verbose_name='goods under the rule')),
-                ('sponsor', models.CharField(blank=True, max_length=200, validators=[tournament.validators.single_line], verbose_name='sponsor of the goods')),
+                ('goods', models.CharField(blank=True, max_length=200, validators=[tournament.core.validators.single_line], verbose_name='goods under the rule')),
+                ('sponsor', models.CharField(blank=True, max_length=200, validators=[tournament.core.validators.single_line], verbose_name='sponsor of the goods')),
                 ('history_id', models.AutoField(primary_key=True, serialize=False)),
                 ('history_date', models.DateTimeField(db_index=True)),
                 ('history_change_reason', models.TextField(null=True)),
@@ -175,8 +175,8 @@ class Migration(migrations.Migration):
                 ('ranking', models.CharField(choices=[('overall', 'Overall ranking'), ('damen', "Women's ranking"), ('jugend', "Juniors' ranking"), ('senioren', "Seniors' ranking"), ('teams', 'Team ranking'), ('last', 'Last place')], default='overall', max_length=10, verbose_name='ranking')),
                 ('place', models.PositiveSmallIntegerField(default=1, verbose_name='place')),
                 ('amount_cents', models.PositiveIntegerField(default=0, verbose_name='money')),
-                ('goods', models.CharField(blank=True, max_length=200, validators=[tournament.validators.single_line], verbose_name='goods')),
-                ('sponsor', models.CharField(blank=True, max_length=200, validators=[tournament.validators.single_line], verbose_name='sponsor')),
+                ('goods', models.CharField(blank=True, max_length=200, validators=[tournament.core.validators.single_line], verbose_name='goods')),
+                ('sponsor', models.CharField(blank=True, max_length=200, validators=[tournament.core.validators.single_line], verbose_name='sponsor')),
                 ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='prizes', to='tournament.event')),
             ],
             options={
@@ -191,8 +191,8 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('several', models.BooleanField(default=False, help_text='Off: one prize per player; a side-ranking winner who also wins an overall prize keeps the better one and the other passes to the next player in that ranking.', verbose_name='a player may win several prizes')),
                 ('every', models.PositiveSmallIntegerField(blank=True, help_text='For example 2: the better half of the field gets a prize; places without a prize of their own get the goods below. Empty: no such rule.', null=True, verbose_name='goods for every n-th player')),
-                ('goods', models.CharField(blank=True, max_length=200, validators=[tournament.validators.single_line], verbose_name='goods under the rule')),
-                ('sponsor', models.CharField(blank=True, max_length=200, validators=[tournament.validators.single_line], verbose_name='sponsor of the goods')),
+                ('goods', models.CharField(blank=True, max_length=200, validators=[tournament.core.validators.single_line], verbose_name='goods under the rule')),
+                ('sponsor', models.CharField(blank=True, max_length=200, validators=[tournament.core.validators.single_line], verbose_name='sponsor of the goods')),
                 ('event', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='prize_settings', to='tournament.event')),
             ],
             options={
@@ -204,7 +204,7 @@ class Migration(migrations.Migration):
             name='CashItem',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('description', models.CharField(max_length=200, validators=[tournament.validators.single_line], verbose_name='item')),
+                ('description', models.CharField(max_length=200, validators=[tournament.core.validators.single_line], verbose_name='item')),
                 ('direction', models.CharField(choices=[('in', 'income'), ('out', 'expense')], default='out', max_length=3, verbose_name='income or expense')),
                 ('via', models.CharField(choices=[('box', 'cash box'), ('bank', 'bank')], default='box', max_length=4, verbose_name='paid via')),
                 ('amount_cents', models.PositiveIntegerField(verbose_name='amount')),

@@ -7,8 +7,8 @@ from typing import Any
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
-from tournament.charts import number
-from tournament.formatting import signed
+from tournament.core.formatting import signed
+from tournament.results.charts import number
 
 register = template.Library()
 

@@ -10,7 +10,8 @@ from django import template
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
-from tournament import formatting, games
+from tournament import games
+from tournament.core import formatting
 
 register = template.Library()
 

@@ -16,9 +16,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
-from tournament import access, bundles, identity, services
+from tournament import access
 from tournament.access import ORGANISER
+from tournament.core import errors
 from tournament.models import Event
+from tournament.publish import bundles
+from tournament.register import identity
 from tournament.views.common import event_or_404, protected
 
 BUNDLE_UPLOAD_MAX_BYTES = 20 * 1024 * 1024  # a large event's bundle is some 200 kB packed
@@ -83,7 +86,7 @@ def bundle_import(request: HttpRequest) -> HttpResponse:
         context["source"] = source
         try:
             content = bundles.read_bundle(packed)
-        except services.Refused as exc:
+        except errors.Refused as exc:
             context["error"] = str(exc)
             return render(request, "tournament/bundles/import.html", context)
         decisions = _decisions(request, content)
@@ -92,7 +95,7 @@ def bundle_import(request: HttpRequest) -> HttpResponse:
                 plan = bundles.apply_import(
                     content, decisions=decisions, user=request.user, source=source
                 )
-            except services.Refused as exc:
+            except errors.Refused as exc:
                 context["error"] = str(exc)
             else:
                 if plan.unchanged:
@@ -102,7 +105,7 @@ def bundle_import(request: HttpRequest) -> HttpResponse:
                 return redirect(plan.event or _imported(content))
         try:
             context["plan"] = bundles.plan_import(content, decisions=decisions)
-        except services.Refused as exc:
+        except errors.Refused as exc:
             context["error"] = str(exc)
             return render(request, "tournament/bundles/import.html", context)
         rows = [

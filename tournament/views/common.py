@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from tournament import access
 from tournament.models import Event, Round, Seat, Table
-from tournament.querysets import Prepared
+from tournament.models.querysets import Prepared
 
 SEED_MAX = 2**62  # draw seeds are stored in a 64-bit column
 
@@ -94,7 +94,8 @@ def xlsx_response(content: bytes, filename: str) -> HttpResponse:
 def corrected_player(request: HttpRequest, form: Any) -> Any:
     """A player form sent: the player corrected (for every event, kept in the history) with a
     message, or None with the refusal on the form. Nothing is done for a GET or an invalid form."""
-    from tournament import services
+    from tournament.core import errors
+    from tournament.register import services
 
     if request.method != "POST" or not form.is_valid():
         return None
@@ -102,7 +103,7 @@ def corrected_player(request: HttpRequest, form: Any) -> Any:
         player = services.correct_player(
             player=form.instance, values=form.values(), user=request.user
         )
-    except services.Refused as exc:
+    except errors.Refused as exc:
         form.add_error(None, str(exc))
         return None
     messages.success(request, _("%(player)s saved.") % {"player": player})

@@ -12,20 +12,19 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from tournament import access, collation, history, money, services
+from tournament import access
 from tournament.access import ORGANISER
-from tournament.forms import (
-    EventForm,
-    PairForm,
-    PlayerForm,
-    ReasonForm,
-    RegisterForm,
-    SeasonForm,
-    SwapForm,
-    likely_players,
-    whole_number,
-)
+from tournament.core import collation, errors
+from tournament.core.fields import ReasonForm, whole_number
 from tournament.models import Entry, Event, Player, Round, Table
+from tournament.money import fees
+from tournament.play import reads as play_reads
+from tournament.play import services
+from tournament.play.forms import EventForm, SeasonForm, SwapForm
+from tournament.register import reads
+from tournament.register import services as register_services
+from tournament.register.forms import PairForm, PlayerForm, RegisterForm, likely_players
+from tournament.results import history
 from tournament.views.common import (
     SEED_MAX,
     corrected_player,
@@ -50,7 +49,7 @@ def season_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             season = services.create_season(values=form.values())
-        except services.Refused as exc:
+        except errors.Refused as exc:
             form.add_error(None, str(exc))
         else:
             messages.success(request, _("Season created."))
@@ -65,7 +64,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             event = services.create_event(values=form.settings(), user=request.user)
-        except services.Refused as exc:
+        except errors.Refused as exc:
             form.add_error(None, str(exc))
         else:
             messages.success(request, _("Event created. Now register the players."))
@@ -87,7 +86,7 @@ def event_edit(request: HttpRequest, slug: str) -> HttpResponse:
         changed = form.instance
         try:
             if changed.full_rules() != event.full_rules():
-                effect = services.rule_change_effect(event=changed, rules=changed.rules)
+                effect = play_reads.rule_change_effect(event=changed, rules=changed.rules)
                 changes = form.rule_changes(event.full_rules())
             if effect is None or not effect.hands or form.confirmed():
                 done = services.change_event_settings(
@@ -109,7 +108,7 @@ def event_edit(request: HttpRequest, slug: str) -> HttpResponse:
                 else:
                     messages.success(request, _("Event saved."))
                 return redirect("event", slug=changed.slug)
-        except services.Refused as exc:
+        except errors.Refused as exc:
             form.add_error(None, str(exc))
             effect = None
     return render(
@@ -127,14 +126,14 @@ def event_players(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             # the new player, the team and the entry, or none
-            entry = money.register_entry(
+            entry = fees.register_entry(
                 event=event,
                 player=form.get_player(),
                 team=form.cleaned_data.get("team") or "",
                 fee_status=form.cleaned_data.get("fee") or "",
                 user=request.user,
             )
-        except services.Refused as exc:
+        except errors.Refused as exc:
             refused(request, exc)
         else:
             messages.success(
@@ -174,14 +173,14 @@ def event_pair(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, _("Choose two players who have no partner yet."))
     else:
         try:
-            pair = services.create_pair(
+            pair = register_services.create_pair(
                 event=event,
                 name=form.cleaned_data["name"],
                 entries=[form.cleaned_data["first"], form.cleaned_data["second"]],
                 user=request.user,
             )
             messages.success(request, _("Pair %(name)s registered.") % {"name": pair.name})
-        except services.Refused as exc:
+        except errors.Refused as exc:
             refused(request, exc)
     return redirect("event_players", slug=event.slug)
 
@@ -194,12 +193,12 @@ def entry_status(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     entry = get_object_or_404(Entry.objects.select_related("player"), event=event, pk=pk)
     try:
         if request.POST.get("action") == "reinstate":
-            services.reinstate_entry(entry=entry, user=request.user)
+            register_services.reinstate_entry(entry=entry, user=request.user)
             messages.success(request, _("%(player)s is active again.") % {"player": entry.player})
         else:
-            services.withdraw_entry(entry=entry, user=request.user)
+            register_services.withdraw_entry(entry=entry, user=request.user)
             messages.success(request, _withdrawn(entry))
-    except services.Refused as exc:
+    except errors.Refused as exc:
         refused(request, exc)
     return redirect("event_players", slug=event.slug)
 
@@ -207,7 +206,7 @@ def entry_status(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def _withdrawn(entry: Entry) -> str:
     """What a withdrawal did, with what it leaves as it was: the player's table in a round being
     played keeps the player, so the director knows what becomes of that table."""
-    seat = services.seat_in_play(entry)
+    seat = reads.seat_in_play(entry)
     if seat is None:
         return _("%(player)s withdrawn.") % {"player": entry.player}
     return _(
@@ -278,8 +277,10 @@ def player_merge(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         )
     if request.method == "POST":
         try:
-            kept = services.merge_players(keep=entry.player, remove=other, user=request.user)
-        except services.Refused as exc:
+            kept = register_services.merge_players(
+                keep=entry.player, remove=other, user=request.user
+            )
+        except errors.Refused as exc:
             refused(request, exc)
             return redirect("player_edit", slug=event.slug, pk=entry.pk)
         messages.success(
@@ -316,8 +317,8 @@ def entry_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     entry = _entry_or_404(event, pk)
     if request.method == "POST":
         try:
-            services.remove_entry(entry=entry, user=request.user)
-        except services.Refused as exc:
+            register_services.remove_entry(entry=entry, user=request.user)
+        except errors.Refused as exc:
             refused(request, exc)
         else:
             messages.success(
@@ -339,7 +340,7 @@ def round_add(request: HttpRequest, slug: str) -> HttpResponse:
     access.require(request, event, ORGANISER)
     try:
         rnd = services.add_round(event=event)
-    except services.Refused as exc:
+    except errors.Refused as exc:
         refused(request, exc)
         return redirect(event)
     return redirect("round_seating", slug=event.slug, number=rnd.number)
@@ -364,7 +365,7 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
             seed_text = request.POST.get("seed", "").strip()
             seed = whole_number(seed_text, SEED_MAX)
             if seed_text and not seed:
-                raise services.Refused(
+                raise errors.Refused(
                     _(
                         "The seed is a whole number from 1 to %(max)s; "
                         "leave it empty for a new draw."
@@ -381,7 +382,7 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
                 rnd.tables.filter(voided=False, confirmed_at__isnull=True).order_by("number")
             )
             # asked only where closing can succeed: an unfinished table is refused outright
-            ready = rnd.status == Round.Status.PLAYING and not services.unfinished_tables(rnd)
+            ready = rnd.status == Round.Status.PLAYING and not play_reads.unfinished_tables(rnd)
             if unconfirmed and ready and request.POST.get("confirmed") != "1":
                 return _ask_to_close(request, rnd, unconfirmed)
             services.close_round(round=rnd)
@@ -398,7 +399,7 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
             entries = Entry.objects.filter(seats__round=rnd)
             form = SwapForm(request.POST, entries=entries)
             if not form.is_valid():
-                raise services.Refused(_("Choose the two players to swap."))
+                raise errors.Refused(_("Choose the two players to swap."))
             services.swap_seats(
                 round=rnd,
                 first=form.cleaned_data["first"],
@@ -408,7 +409,7 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
             messages.success(request, _("Seats swapped."))
         else:
             raise Http404
-    except services.Refused as exc:
+    except errors.Refused as exc:
         refused(request, exc)
     except Round.DoesNotExist:  # removed meanwhile (the remove button pressed twice, two tabs)
         messages.error(request, _("Round %(n)s has been removed.") % {"n": number})
@@ -480,7 +481,7 @@ def table_void(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             services.void_table(table=table, reason=form.cleaned_data["reason"], user=request.user)
             messages.success(request, _("The table's round is voided and counts nothing."))
-    except services.Refused as exc:
+    except errors.Refused as exc:
         refused(request, exc)
     return redirect(table)
 
@@ -523,7 +524,7 @@ def decide_lot(request: HttpRequest, slug: str) -> HttpResponse:
         )
     try:
         draw = services.decide_by_lot(event=event, entries=entries, user=request.user)
-    except services.Refused as exc:
+    except errors.Refused as exc:
         refused(request, exc)
     else:
         names = {e.start_number: str(e.player) for e in entries}

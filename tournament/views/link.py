@@ -25,12 +25,14 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament import access, services
-from tournament.formatting import describe_hand
-from tournament.forms import ReasonForm, whole_number
+from tournament import access
+from tournament.core import errors as core_errors
+from tournament.core.fields import ReasonForm, whole_number
+from tournament.games.words import describe_hand
 from tournament.models import Hand, Round, Table
-from tournament.querysets import Prepared
-from tournament.sheets import dealer_for
+from tournament.models.querysets import Prepared
+from tournament.play import services
+from tournament.play.sheets import dealer_for
 from tournament.views.common import refused, table_players
 from tournament.views.sheets import _sheet, _stored_results, enter_hand
 
@@ -168,7 +170,7 @@ def link_send(request: HttpRequest, token: str) -> JsonResponse:
             submission_key=form.cleaned_data.get("submission"),
             number=number,
         )
-    except services.NumberTaken as exc:
+    except core_errors.NumberTaken as exc:
         stored = exc.stored
         server = (
             {
@@ -180,7 +182,7 @@ def link_send(request: HttpRequest, token: str) -> JsonResponse:
             else None
         )
         return refuse("conflict", str(exc), 409, server=server, next_number=exc.next_number)
-    except services.Refused as exc:
+    except core_errors.Refused as exc:
         return refuse("refused", str(exc), 409)
     services.note_phone(table=table, waiting=max(waiting - 1, 0), refused=held_refused)
     results = _stored_results(hand, players)
@@ -269,16 +271,16 @@ def link_preview(request: HttpRequest, token: str) -> JsonResponse:
 def _take_back(request: HttpRequest, table: Table) -> None:
     """Take back the game the page showed as the last one, and only if it still is."""
     if not access.link_may_enter(table):
-        raise services.Refused(_("This table cannot change its games now."))
+        raise core_errors.Refused(_("This table cannot change its games now."))
     form = ReasonForm(request.POST)
     pk = whole_number(request.POST.get("hand"))
     hand = Hand.objects.filter(table=table, pk=pk).first() if pk is not None else None
     if hand is None:
-        raise services.Refused(
+        raise core_errors.Refused(
             _("That game is no longer on the sheet; nothing was taken back. Check the sheet.")
         )
     if not form.is_valid():
-        raise services.Refused(_("Give a reason to take back the last game."))
+        raise core_errors.Refused(_("Give a reason to take back the last game."))
     services.delete_hand(
         hand=hand, reason=form.cleaned_data["reason"], by_scorer=False, last_only=True
     )
@@ -308,19 +310,19 @@ def link_action(request: HttpRequest, token: str, action: str) -> HttpResponse:
             _take_back(request, table)
         elif action == "submit":
             if not access.link_may_enter(table):
-                raise services.Refused(_("This sheet cannot be handed in now."))
+                raise core_errors.Refused(_("This sheet cannot be handed in now."))
             services.submit_table(table=table)
             messages.success(request, _("Sheet handed in. Now every player confirms it."))
         elif action == "confirm":
             if not access.link_may_confirm(table):
-                raise services.Refused(_why_no_confirming(table))
+                raise core_errors.Refused(_why_no_confirming(table))
             position = whole_number(request.POST.get("position"))
             if position is None:
-                raise services.Refused(_("Tap your own name to confirm."))
+                raise core_errors.Refused(_("Tap your own name to confirm."))
             services.confirm_seat(table=table, position=position, device=request.link_device)
             messages.success(request, _("Thank you, confirmed."))
         else:
             raise Http404
-    except services.Refused as exc:
+    except core_errors.Refused as exc:
         refused(request, exc)
     return _with_device(request, redirect("table_link", token=token))

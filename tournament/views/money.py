@@ -12,17 +12,15 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament import access, money, services
+from tournament import access
 from tournament.access import ORGANISER
-from tournament.forms import (
-    CashItemForm,
-    FeeCategoryFormSet,
-    PrizeFormSet,
-    PrizeSettingsForm,
-    ReasonForm,
-    whole_number,
-)
+from tournament.core import errors
+from tournament.core.fields import ReasonForm, whole_number
 from tournament.models import CashItem, EntryFee, Event, FeeCategory, Prize
+from tournament.money import cashbook, fees, prizes
+from tournament.money.forms import CashItemForm, PrizeSettingsForm
+from tournament.play import services
+from tournament.play.forms import FeeCategoryFormSet, PrizeFormSet
 from tournament.views.common import event_or_404, protected, refused
 
 # blank lines the prize table offers below the stored prizes (more after each save)
@@ -55,7 +53,7 @@ def prize_table(request: HttpRequest, slug: str) -> HttpResponse:
     may take several prizes; below it who wins what as the standings stand."""
     event = event_or_404(slug)
     access.require(request, event, ORGANISER)
-    stored = money.settings_of(event)
+    stored = prizes.settings_of(event)
     if request.method == "POST":
         formset = PrizeFormSet(request.POST, prefix="prize")
         settings_form = PrizeSettingsForm(request.POST, instance=stored)
@@ -63,7 +61,7 @@ def prize_table(request: HttpRequest, slug: str) -> HttpResponse:
             rows = [form.values() for form in formset if not form.cleaned_data.get("empty", True)]
             chosen = settings_form.cleaned_data
             try:
-                money.save_prize_table(
+                prizes.save_prize_table(
                     event=event,
                     prizes=rows,
                     several=chosen["several"],
@@ -72,7 +70,7 @@ def prize_table(request: HttpRequest, slug: str) -> HttpResponse:
                     sponsor=chosen["sponsor"],
                     user=request.user,
                 )
-            except services.Refused as exc:
+            except errors.Refused as exc:
                 refused(request, exc)
             else:
                 messages.success(request, _("Prize table saved."))
@@ -80,7 +78,7 @@ def prize_table(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         formset = PrizeFormSet(initial=_prize_initial(event), prefix="prize")
         settings_form = PrizeSettingsForm(instance=stored)
-    giving = money.prize_giving(event)
+    giving = prizes.prize_giving(event)
     return render(
         request,
         "tournament/money/prizes.html",
@@ -104,7 +102,7 @@ def event_finish(request: HttpRequest, slug: str) -> HttpResponse:
         if request.POST.get("action") == "reopen":
             form = ReasonForm(request.POST)
             if not form.is_valid():
-                raise services.Refused(_("Give a reason for reopening the event."))
+                raise errors.Refused(_("Give a reason for reopening the event."))
             services.reopen_event(
                 event=event, reason=form.cleaned_data["reason"], user=request.user
             )
@@ -112,17 +110,17 @@ def event_finish(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             services.finish_event(event=event, user=request.user)
             messages.success(request, _("The event is finished: the prizes are assigned."))
-    except services.Refused as exc:
+    except errors.Refused as exc:
         refused(request, exc)
     return redirect("prize_table", slug=event.slug)
 
 
-def _giving_for(request: HttpRequest, event: Event) -> money.PrizeGiving:
+def _giving_for(request: HttpRequest, event: Event) -> prizes.PrizeGiving:
     """The prize-giving list is public once the event is finished; before that the organiser
     sees it as a preview."""
     if event.status != Event.Status.FINISHED:
         access.require(request, event, ORGANISER)
-    return money.prize_giving(event)
+    return prizes.prize_giving(event)
 
 
 @protected
@@ -157,7 +155,7 @@ def fee_list(request: HttpRequest, slug: str) -> HttpResponse:
     ``?offen=1`` only those who have not paid."""
     event = event_or_404(slug)
     access.require(request, event, ORGANISER)
-    rows = money.fee_rows(event)
+    rows = fees.fee_rows(event)
     unpaid_only = request.GET.get("offen") == "1"
     return render(
         request,
@@ -168,7 +166,7 @@ def fee_list(request: HttpRequest, slug: str) -> HttpResponse:
             "unpaid_only": unpaid_only,
             "categories": list(FeeCategory.objects.filter(event=event)),
             "statuses": EntryFee.Status.choices,
-            "totals": money.fee_totals(rows),
+            "totals": fees.fee_totals(rows),
         },
     )
 
@@ -193,8 +191,8 @@ def fee_set(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         messages.error(request, _("Choose a fee status."))
         return _back_to_fees(request, event, pk)
     try:
-        fee = money.set_entry_fee(entry=entry, status=status, category=category, user=request.user)
-    except services.Refused as exc:
+        fee = fees.set_entry_fee(entry=entry, status=status, category=category, user=request.user)
+    except errors.Refused as exc:
         refused(request, exc)
     else:
         messages.success(
@@ -232,8 +230,8 @@ def fee_categories(request: HttpRequest, slug: str) -> HttpResponse:
                 if form.cleaned_data.get("name")
             ]
             try:
-                money.save_fee_categories(event=event, categories=rows, user=request.user)
-            except services.Refused as exc:
+                fees.save_fee_categories(event=event, categories=rows, user=request.user)
+            except errors.Refused as exc:
                 refused(request, exc)
             else:
                 messages.success(request, _("Fees saved."))
@@ -271,7 +269,7 @@ def cash_book(request: HttpRequest, slug: str) -> HttpResponse:
     form = CashItemForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            money.add_cash_item(
+            cashbook.add_cash_item(
                 event=event,
                 description=form.cleaned_data["description"],
                 direction=form.cleaned_data["direction"],
@@ -279,7 +277,7 @@ def cash_book(request: HttpRequest, slug: str) -> HttpResponse:
                 amount_cents=form.cleaned_data["amount"],
                 user=request.user,
             )
-        except services.Refused as exc:
+        except errors.Refused as exc:
             refused(request, exc)
         else:
             messages.success(request, _("Item added to the cash book."))
@@ -287,7 +285,7 @@ def cash_book(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "tournament/money/cash_book.html",
-        {"event": event, "form": form, "book": money.cash_book(event)},
+        {"event": event, "form": form, "book": cashbook.cash_book(event)},
     )
 
 
@@ -297,7 +295,7 @@ def cash_item_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     event = event_or_404(slug)
     access.require(request, event, ORGANISER)
     item = get_object_or_404(CashItem, event=event, pk=pk)
-    money.remove_cash_item(item=item, user=request.user)
+    cashbook.remove_cash_item(item=item, user=request.user)
     messages.success(request, _("“%(item)s” removed from the cash book.") % {"item": item})
     return redirect("cash_book", slug=event.slug)
 
@@ -310,5 +308,5 @@ def print_cash_report(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "tournament/money/print_cash_report.html",
-        {"event": event, "book": money.cash_book(event)},
+        {"event": event, "book": cashbook.cash_book(event)},
     )

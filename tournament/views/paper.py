@@ -13,11 +13,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
-from tournament import access, addresses, collation, exports, imports, services, standings
+from tournament import access
 from tournament.access import ORGANISER, SCORER
-from tournament.forms import UploadForm, whole_number
+from tournament.core import addresses, collation, errors, reading
+from tournament.core.fields import UploadForm, whole_number
 from tournament.models import Entry, Player, Round, Season, Seat
-from tournament.sheets import dealer_for, read_sheets
+from tournament.paper import exports
+from tournament.play import imports as play_imports
+from tournament.play.sheets import dealer_for, read_sheets
+from tournament.register import imports
+from tournament.results import standings
 from tournament.views.common import event_or_404, protected, refused, round_or_404, xlsx_response
 from tournament.views.public import season_category
 
@@ -204,7 +209,7 @@ def _payload_salt(kind: str, pk: int) -> str:
     return f"tournament.import.{kind}.{pk}"
 
 
-def _sign(kind: str, pk: int, preview: imports.PlayerImport | imports.ResultImport) -> str:
+def _sign(kind: str, pk: int, preview: imports.PlayerImport | play_imports.ResultImport) -> str:
     """The preview's rows and its key, signed for the confirm button."""
     return signing.dumps(
         {"key": preview.key, "rows": preview.payload()}, salt=_payload_salt(kind, pk), compress=True
@@ -238,10 +243,10 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
             )
         except signing.BadSignature:
             messages.error(request, _("The preview has expired; upload the file again."))
-        except imports.AlreadyImported as exc:
+        except play_imports.AlreadyImported as exc:
             messages.warning(request, str(exc))
             return redirect("event_players", slug=event.slug)
-        except services.Refused as exc:
+        except errors.Refused as exc:
             refused(request, exc)
         else:
             messages.success(
@@ -256,8 +261,8 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
         if form.is_valid():
             upload = form.cleaned_data["file"]
             try:
-                preview = imports.read_players(event, imports.read_table(upload, upload.name))
-            except imports.UnreadableFile as exc:
+                preview = imports.read_players(event, reading.read_table(upload, upload.name))
+            except reading.UnreadableFile as exc:
                 form.add_error("file", str(exc))
             else:
                 context["preview"] = preview
@@ -270,7 +275,7 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
 def result_template(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     rnd = round_or_404(slug, number)
     access.require(request, rnd.event, SCORER)
-    content = imports.result_template(rnd).getvalue()
+    content = play_imports.result_template(rnd).getvalue()
     return xlsx_response(content, f"{rnd.event.slug}-{_('round')}-{rnd.number}.xlsx")
 
 
@@ -283,13 +288,13 @@ def import_results(request: HttpRequest, slug: str, number: int) -> HttpResponse
     if request.method == "POST" and request.POST.get("action") == "confirm":
         try:
             key, rows = _unsign(request, "results", rnd.pk)
-            saved = imports.save_results(rnd, rows, user=request.user, key=key)
+            saved = play_imports.save_results(rnd, rows, user=request.user, key=key)
         except signing.BadSignature:
             messages.error(request, _("The preview has expired; upload the file again."))
-        except imports.AlreadyImported as exc:
+        except play_imports.AlreadyImported as exc:
             messages.warning(request, str(exc))
             return redirect("round_results", slug=slug, number=number)
-        except services.Refused as exc:
+        except errors.Refused as exc:
             refused(request, exc)
         else:
             messages.success(
@@ -302,8 +307,8 @@ def import_results(request: HttpRequest, slug: str, number: int) -> HttpResponse
         context["form"] = form
         if form.is_valid():
             try:
-                preview = imports.read_results(rnd, form.cleaned_data["file"])
-            except imports.UnreadableFile as exc:
+                preview = play_imports.read_results(rnd, form.cleaned_data["file"])
+            except reading.UnreadableFile as exc:
                 form.add_error("file", str(exc))
             else:
                 context["preview"] = preview

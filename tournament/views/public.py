@@ -19,13 +19,18 @@ from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
 import scoring
-from tournament import access, collation, games, services, standings, stats
-from tournament import draw as drawing
-from tournament import tables as tables_
-from tournament.forms import SwapForm, explain, rule_settings, whole_number
+from tournament import access, games
+from tournament.core import collation
+from tournament.core.fields import whole_number
+from tournament.games.words import explain
 from tournament.models import Entry, Event, Hand, Player, Round, Season, Seat, TablePhone
-from tournament.pagecache import CachedPage
-from tournament.querysets import provisional_entries
+from tournament.models.querysets import provisional_entries
+from tournament.pagecache.pages import CachedPage
+from tournament.paper import tables as tables_
+from tournament.play import draw as drawing
+from tournament.play import reads
+from tournament.play.forms import SwapForm, rule_settings
+from tournament.results import standings, stats
 from tournament.views.common import (
     event_by_id_or_404,
     event_or_404,
@@ -201,7 +206,7 @@ def round_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             entries=Entry.objects.filter(seats__round=rnd).select_related("player")
         )
     # a round added by mistake (or one more than the day has time for) can go while not started
-    removable = can_organise and services.removal_refused(rnd) is None
+    removable = can_organise and reads.removal_refused(rnd) is None
     return render(
         request,
         "tournament/seating.html",

@@ -7,8 +7,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
-from tournament import access, publish
+from tournament import access
 from tournament.models import Season
+from tournament.publish import season as publish
 from tournament.views.common import protected
 
 

@@ -6,7 +6,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from tournament import games, rating, standings
+from tournament import games
+from tournament.results import rating, standings
 
 
 @require_GET

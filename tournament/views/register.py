@@ -22,9 +22,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from tournament import access, collation, history, names, services
-from tournament.forms import PlayerForm
+from tournament import access
+from tournament.core import collation, errors, names
 from tournament.models import Entry, Player
+from tournament.register import services
+from tournament.register.forms import PlayerForm
+from tournament.results import history
 from tournament.views.common import corrected_player, protected
 
 # a search shows this many players; a longer list asks for a narrower search
@@ -191,7 +194,7 @@ def register_merge(request: HttpRequest, uid: uuid.UUID) -> HttpResponse:
     if request.method == "POST":
         try:
             kept = services.merge_players(keep=keep, remove=other, user=request.user)
-        except services.Refused as exc:
+        except errors.Refused as exc:
             messages.error(request, str(exc))
             return redirect("register_player", uid=keep.uid)
         messages.success(

@@ -6,7 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from tournament import rulecard
+from tournament.paper import rulecard
 from tournament.views.common import event_or_404
 
 

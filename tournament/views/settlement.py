@@ -7,8 +7,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from tournament import access, settlement
+from tournament import access
 from tournament.access import ORGANISER
+from tournament.money import settlement
 from tournament.views.common import event_or_404, protected, table_or_404
 
 

@@ -11,13 +11,19 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from tournament import access, addresses, history, services
+from tournament import access
 from tournament.access import SCORER
-from tournament.formatting import describe_hand, signed
-from tournament.forms import ReasonForm, TotalsForm, whole_number
+from tournament.core import addresses
+from tournament.core import errors as core_errors
+from tournament.core.fields import ReasonForm, whole_number
+from tournament.core.formatting import signed
+from tournament.games.words import describe_hand
 from tournament.models import Hand, Table
-from tournament.pagecache import CachedPage
-from tournament.sheets import confirmation_state, read_sheet
+from tournament.pagecache.pages import CachedPage
+from tournament.play import services
+from tournament.play.forms import TotalsForm
+from tournament.play.sheets import confirmation_state, read_sheet
+from tournament.results import history
 from tournament.views.common import event_or_404, protected, refused, table_or_404, table_players
 
 
@@ -55,13 +61,13 @@ def enter_hand(
             user=request.user,
             submission_key=form.cleaned_data.get("submission"),
         )
-    except services.AlreadySaved as exc:
+    except core_errors.AlreadySaved as exc:
         # the stored game, never the values just sent; and a fresh form (a new key), so saving
         # the other values is a new, deliberate game and not the same send once more
         messages.error(request, f"{exc} {_stored_hand(exc.hand, table, players)}")
         context["form"] = form_class(table=table, players=players)
         return None
-    except services.Refused as exc:
+    except core_errors.Refused as exc:
         refused(request, exc)
         return None
     # the results as stored: for a form sent twice they are those of the first send
@@ -156,7 +162,7 @@ def table_confirm(request: HttpRequest, pk: int) -> HttpResponse:
         if request.POST.get("action") == "reopen":
             form = ReasonForm(request.POST)
             if not form.is_valid():
-                raise services.Refused(" ".join(form.errors["reason"]))
+                raise core_errors.Refused(" ".join(form.errors["reason"]))
             services.reopen_table(
                 table=table, reason=form.cleaned_data["reason"], user=request.user
             )
@@ -169,7 +175,7 @@ def table_confirm(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             services.confirm_table(table=table, user=request.user)
             messages.success(request, _("The sheet is confirmed."))
-    except services.Refused as exc:
+    except core_errors.Refused as exc:
         refused(request, exc)
     return redirect(table)
 
@@ -184,7 +190,7 @@ def table_totals(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             services.record_totals(table=table, totals=form.totals, user=request.user)
             messages.success(request, _("Totals saved."))
-        except services.Refused as exc:
+        except core_errors.Refused as exc:
             refused(request, exc)
     else:
         for error in form.non_field_errors():
@@ -217,7 +223,7 @@ def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                     services.delete_hand(
                         hand=hand, reason=reason_form.cleaned_data["reason"], user=request.user
                     )
-                except services.Refused as exc:
+                except core_errors.Refused as exc:
                     refused(request, exc)
                 else:
                     messages.success(request, _("Game %(n)s deleted.") % {"n": hand.number})
@@ -232,7 +238,7 @@ def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                     user=request.user,
                     version=whole_number(version),
                 )
-            except services.StaleEdit as exc:
+            except core_errors.StaleEdit as exc:
                 # show what the game is now, with the form set to it, so nothing is overwritten
                 # blindly: the scorer makes the change again on top of the current state
                 hand = exc.current
@@ -247,7 +253,7 @@ def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                     number=hand.number,
                     initial=form_class.initial_from(hand.data),
                 )
-            except services.Refused as exc:
+            except core_errors.Refused as exc:
                 refused(request, exc)
             else:
                 messages.success(request, _("Game %(n)s changed.") % {"n": hand.number})

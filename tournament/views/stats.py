@@ -6,8 +6,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from tournament import access, stats
-from tournament.pagecache import CachedPage
+from tournament import access
+from tournament.pagecache.pages import CachedPage
+from tournament.results import stats
 from tournament.views.common import event_or_404
 
 

@@ -15,11 +15,13 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 from scoring import cego
-from tournament import draw, formatting
-from tournament.forms import NONE, HandForm, SeatChoiceField, seat_choices, whole_number
+from tournament.core import formatting
+from tournament.core.fields import NONE, SeatChoiceField, seat_choices, whole_number
 from tournament.games.base import GameType
-from tournament.rulecard import Card
-from tournament.services import seat_sitting_out
+from tournament.paper.rulecard import Card
+from tournament.play import draw
+from tournament.play.forms import HandForm
+from tournament.play.reads import seat_sitting_out
 
 
 class CegoHandForm(HandForm):

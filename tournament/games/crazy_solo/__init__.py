@@ -12,10 +12,11 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import crazy_solo
-from tournament import formatting
-from tournament.forms import NONE, HandForm, seat_choices
+from tournament.core import formatting
+from tournament.core.fields import NONE, seat_choices
 from tournament.games.base import Figure, GameType, SeatResult, SheetExtras
-from tournament.rulecard import Card
+from tournament.paper.rulecard import Card
+from tournament.play.forms import HandForm
 
 
 class CrazySoloHandForm(HandForm):

@@ -16,10 +16,11 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 from scoring import hennes_sibbe
-from tournament import formatting
-from tournament.forms import NONE, HandForm, seat_choices
+from tournament.core import formatting
+from tournament.core.fields import NONE, seat_choices
 from tournament.games.base import Figure, GameType, SeatResult, SheetExtras
-from tournament.rulecard import Card
+from tournament.paper.rulecard import Card
+from tournament.play.forms import HandForm
 
 # Hennes Sibbe cards as typed on a sheet (the short form): (word, abbreviation, other spellings)
 # per card; a number repeats the card after it ("3 rot", "2b"). The word is what the card buttons

@@ -14,10 +14,11 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import ziege
-from tournament import formatting
-from tournament.forms import NONE, HandForm
+from tournament.core import formatting
+from tournament.core.fields import NONE
 from tournament.games.base import Figure, GameType, SeatResult, SheetExtras
-from tournament.rulecard import Card
+from tournament.paper.rulecard import Card
+from tournament.play.forms import HandForm
 
 TEAMS = ("a", "b")
 

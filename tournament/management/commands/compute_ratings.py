@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from tournament import games
-from tournament.rating import compute_ratings
+from tournament.results.rating import compute_ratings
 
 
 class Command(BaseCommand):

@@ -2,8 +2,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament import bundles
 from tournament.models import Event
+from tournament.publish import bundles
 
 
 class Command(BaseCommand):

@@ -3,8 +3,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import translation
 
-from tournament.exports import event_workbook
 from tournament.models import Event
+from tournament.paper.exports import event_workbook
 
 
 class Command(BaseCommand):

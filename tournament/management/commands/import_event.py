@@ -3,7 +3,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament import bundles, identity, services
+from tournament.core import errors
+from tournament.publish import bundles
+from tournament.register import identity
 
 
 def _account() -> str:
@@ -68,7 +70,7 @@ class Command(BaseCommand):
             plan = bundles.plan_import(
                 content, decisions=decisions, accept_exact=options["accept_exact"]
             )
-        except services.Refused as exc:
+        except errors.Refused as exc:
             raise CommandError(str(exc)) from exc
         for line in plan.summary():
             self.stdout.write(line)
@@ -97,7 +99,7 @@ class Command(BaseCommand):
                 source=path.name,
                 by=f"{_account()} (command line)",
             )
-        except services.Refused as exc:
+        except errors.Refused as exc:
             raise CommandError(str(exc)) from exc
         if plan.unchanged:
             self.stdout.write("Nothing to import: this bundle is imported already.")

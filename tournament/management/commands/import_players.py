@@ -2,8 +2,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament import imports, services
+from tournament.core import errors, reading
 from tournament.models import Event
+from tournament.register import imports
 
 
 class Command(BaseCommand):
@@ -28,8 +29,8 @@ class Command(BaseCommand):
             raise CommandError(f"No file {path}.")
         try:
             with path.open("rb") as handle:
-                checked = imports.read_players(event, imports.read_table(handle, path.name))
-        except imports.UnreadableFile as exc:
+                checked = imports.read_players(event, reading.read_table(handle, path.name))
+        except reading.UnreadableFile as exc:
             raise CommandError(str(exc)) from exc
         for row in checked.rows:
             if row.rejected:
@@ -45,6 +46,6 @@ class Command(BaseCommand):
             return
         try:
             saved = imports.save_players(event, checked.payload())
-        except services.Refused as exc:
+        except errors.Refused as exc:
             raise CommandError(str(exc)) from exc
         self.stdout.write(self.style.SUCCESS(f"Registered {saved} players."))

@@ -3,7 +3,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from tournament.models import Season
-from tournament.publish import PublishError, publish_season
+from tournament.publish.season import PublishError, publish_season
 
 
 class Command(BaseCommand):

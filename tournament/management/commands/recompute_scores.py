@@ -1,7 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
+from tournament.core.errors import Refused
 from tournament.models import Event
-from tournament.services import Refused, recompute_scores
+from tournament.play.services import recompute_scores
 
 
 class Command(BaseCommand):

@@ -1,0 +1,215 @@
+"""Prizes, entry fees and the cash book of an event (issue 17, parts 1 to 3).
+
+Money is whole cents everywhere (``int``, never a float), shown with ``formatting.euros``.
+
+**Prizes.** The organiser lists prizes per ranking and place (``Prize``) and may add a rule
+(``PrizeSettings.every``: goods for every n-th player, i.e. the better 1/n of the field). The
+assignment is computed from the standings, as the standings are from the hands, so a late
+correction reaches it; it is handed out once the event is finished. How it decides:
+
+- Only active entries win prizes; a withdrawn player keeps his place in the standings, but the
+  prize for that place passes to the next active player.
+- The standings already order players tied on a place by the recorded lot (``Entry.lot``). Where
+  players still share a rank and the order among them changes who gets which prize, the list
+  names the tie and the organiser draws lots (``services.decide_by_lot``).
+- One player, one prize (unless ``PrizeSettings.several``): a player in line for two keeps the
+  better one (more money; then goods over nothing; then the overall ranking over a side ranking;
+  then the higher place) and the other passes to the next in its ranking. This is the
+  stable assignment in which prizes are offered down their rankings and a player keeps the best
+  offer (Gale and Shapley), so it does not depend on the order the prizes are processed.
+- The last place's prize is the traditional consolation prize (FIELD.md): it goes to the last
+  place in addition to anything else, shared by a tie on the last place (``mark_last_place``).
+- A team prize goes to a team of four (``standings.team_standings``) and takes nothing from its
+  members' own prizes.
+
+**Fees** have a category per entry (the default follows the player's category, e.g. juniors free)
+and a status set with one tap. **The cash book** counts fees paid in cash in the cash box and
+fees paid ahead in the bank account; prize money is paid out of the box at the prize-giving;
+the organiser's own items name where they were paid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournament.core.audit import noted as _noted
+from tournament.core.errors import Refused
+from tournament.models import (
+    Entry,
+    EntryFee,
+    Event,
+    FeeCategory,
+    Player,
+)
+from tournament.money.prizes import _lock
+from tournament.register import services
+
+MONEY_MAX = 100_000_000  # one million euros, in cents: more is a typing error
+
+
+# --- entry fees ---------------------------------------------------------------------------------
+
+
+@dataclass
+class FeeRow:
+    entry: Entry
+    category: FeeCategory | None
+    status: str
+    paid_cents: int
+
+    @property
+    def due_cents(self) -> int:
+        """What the entry still owes: the category's amount while the fee is open."""
+        if self.status != EntryFee.Status.OPEN or self.category is None:
+            return 0
+        return self.category.amount_cents
+
+    @property
+    def unpaid(self) -> bool:
+        """Owes money: the one test the fee list's marks, its "not paid" filter, its summary and
+        the cash book all use, so the rows marked unpaid are the ones counted."""
+        return self.due_cents > 0
+
+    @property
+    def nothing_due(self) -> bool:
+        """Open, but owes nothing (no fee set yet, or a free one such as juniors'): the director
+        must not read it as "not paid"."""
+        return self.status == EntryFee.Status.OPEN and not self.unpaid
+
+    @property
+    def state(self) -> str:
+        """The status the fee list marks (row colour, pressed button): the stored status, except
+        that an open fee of nothing is marked as no status at all."""
+        return "nothing-due" if self.nothing_due else self.status
+
+
+def default_category(categories: Sequence[FeeCategory], player: Player) -> FeeCategory | None:
+    """The fee a player pays unless the organiser picks another: the category meant for the
+    player's category (juniors: free), else the first general one."""
+    for category in categories:
+        if category.player_category and category.player_category == player.category:
+            return category
+    general = [c for c in categories if not c.player_category]
+    return (general or list(categories) or [None])[0]
+
+
+def fee_rows(event: Event) -> list[FeeRow]:
+    """Every entry with its fee, in start-number order. Two queries."""
+    categories = list(FeeCategory.objects.filter(event=event))
+    by_pk = {c.pk: c for c in categories}
+    rows = []
+    for entry in event.entries.select_related("player", "fee").order_by("start_number"):
+        fee = getattr(entry, "fee", None)
+        if fee is None:
+            rows.append(
+                FeeRow(entry, default_category(categories, entry.player), EntryFee.Status.OPEN, 0)
+            )
+        else:
+            category = by_pk.get(fee.category_id) if fee.category_id else None
+            rows.append(FeeRow(entry, category, fee.status, fee.paid_cents))
+    return rows
+
+
+@transaction.atomic
+def register_entry(
+    *, event: Event, player: Player, team: str = "", fee_status: str = "", user: Any = None
+) -> Entry:
+    """Register a player and take the fee at the desk in one go (one transaction: a fee that
+    cannot be set leaves the player unregistered, with the reason)."""
+    entry = services.register_player(event=event, player=player, team=team, user=user)
+    if fee_status and fee_status != EntryFee.Status.OPEN:
+        set_entry_fee(entry=entry, status=fee_status, user=user)
+    return entry
+
+
+def fee_totals(rows: Sequence[FeeRow]) -> dict[str, int]:
+    """Cents per fee status (paid cash, paid ahead; still open), and the counts."""
+    totals = {"cash": 0, "ahead": 0, "open": 0, "cash_count": 0, "ahead_count": 0}
+    totals["waived_count"] = totals["open_count"] = 0
+    for row in rows:
+        if row.status in (EntryFee.Status.CASH, EntryFee.Status.AHEAD):
+            totals[row.status] += row.paid_cents
+            totals[f"{row.status}_count"] += 1
+        elif row.status == EntryFee.Status.WAIVED:
+            totals["waived_count"] += 1
+        elif row.unpaid:
+            totals["open"] += row.due_cents
+            totals["open_count"] += 1
+    return totals
+
+
+@transaction.atomic
+def set_entry_fee(
+    *,
+    entry: Entry,
+    status: str | None = None,
+    category: FeeCategory | None = None,
+    user: Any = None,
+) -> EntryFee:
+    """Set an entry's fee status (one tap at the desk) and/or its category. Paid cash or ahead
+    takes the category's amount as it is now; waived and open take nothing."""
+    if status is not None and status not in EntryFee.Status.values:
+        raise Refused(_("Unknown fee status."))
+    if category is not None and category.event_id != entry.event_id:
+        raise Refused(_("This fee belongs to another event."))
+    # the entry's row is the lock: two taps on a row without a fee yet create one fee
+    Entry.objects.select_for_update().filter(pk=entry.pk).first()
+    fee = EntryFee.objects.select_for_update().filter(entry=entry).first()
+    if fee is None:
+        categories = list(FeeCategory.objects.filter(event_id=entry.event_id))
+        fee = EntryFee(entry=entry, category=default_category(categories, entry.player))
+    if category is not None:
+        if fee.status in (EntryFee.Status.CASH, EntryFee.Status.AHEAD) and status is None:
+            raise Refused(
+                _("%(player)s has paid already: set the fee to “not paid” before changing it.")
+                % {"player": entry.player}
+            )
+        fee.category = category
+    if status is not None:
+        fee.status = status
+    paid = fee.status in (EntryFee.Status.CASH, EntryFee.Status.AHEAD)
+    if paid and fee.category is None:
+        raise Refused(_("Set up the event's fees first."))
+    fee.paid_cents = fee.category.amount_cents if paid and fee.category else 0
+    _noted(fee, user, "").save()
+    return fee
+
+
+@transaction.atomic
+def save_fee_categories(
+    *, event: Event, categories: Sequence[dict[str, Any]], user: Any = None
+) -> list[FeeCategory]:
+    """Replace the event's fee categories (dicts with pk or None, name, amount_cents,
+    player_category); one that entries already use cannot be removed."""
+    names = [c["name"].strip() for c in categories]
+    if len({n.casefold() for n in names}) != len(names):
+        raise Refused(_("Give each fee a name of its own."))
+    _lock(event)
+    stored = {c.pk: c for c in FeeCategory.objects.select_for_update().filter(event=event)}
+    kept = []
+    for position, values in enumerate(categories):
+        category = stored.pop(values.get("pk"), None) or FeeCategory(event=event)
+        category.name = values["name"].strip()
+        category.amount_cents = values["amount_cents"]
+        category.player_category = values.get("player_category", "")
+        category.position = position
+        kept.append(category)
+    for category in stored.values():
+        if category.fees.exists():
+            raise Refused(
+                _("“%(name)s” is the fee of registered players; change their fee first.")
+                % {"name": category.name}
+            )
+        _noted(category, user, "").delete()
+    # names may be swapped between rows: free them before saving (a unique constraint)
+    for category in kept:
+        if category.pk:
+            FeeCategory.objects.filter(pk=category.pk).update(name=f"~{category.pk}~")
+    for category in kept:
+        _noted(category, user, "").save()
+    return kept

@@ -1,0 +1,293 @@
+"""Excel workbooks (openpyxl, write-only: memory stays flat however many hands an event has).
+
+Fed by the same reads as the pages (``Entry.objects.standings``, ``standings.round_tables``,
+``standings.season_standings``), so a workbook shows what the standings page shows. Sheets look like
+a careful club secretary's: bold frozen header row, autofilter, fitting widths, number formats,
+landscape pages fitted to the width with the header row repeated.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from io import BytesIO
+from typing import IO, Any
+
+from django.db.models import F
+from django.utils.translation import gettext as _
+from openpyxl import Workbook
+
+from tournament.core.workbook import EURO, INTEGER, SIGNED, Sheet, euros_value
+from tournament.games.words import describe_hand
+from tournament.models import Entry, Event, Hand, Result, Round, Season, Seat
+from tournament.results import standings
+
+
+def _standings_sheet(workbook: Workbook, event: Event, rounds: list[Round]) -> None:
+    columns: list[tuple[str, int, str | None]] = [
+        (_("Rank"), 6, INTEGER),
+        (_("No."), 6, INTEGER),
+        (_("Last name"), 18, None),
+        (_("First name"), 14, None),
+        (_("Club"), 28, None),
+    ]
+    columns += [(_("Round %(n)s") % {"n": r.number}, 10, SIGNED) for r in rounds]
+    # the game's figures, then its total where it is not one of them (Ziege's total is the
+    # defeat points taken, already a figure): each figure once, with the page's heading
+    game = event.game_type
+    rules = event.full_rules()
+    figures = [*game.figures, *([game.total] if game.total_column else [])]
+    columns += [(str(f.heading), 12, SIGNED if f.signed else INTEGER) for f in figures]
+    columns.append((_("Status"), 12, None))
+    sheet = Sheet(workbook, _("Standings"), columns)
+    for entry in Entry.objects.standings(event, rounds):
+        sheet.append(
+            [
+                entry.rank,
+                entry.start_number,
+                entry.player.last_name,
+                entry.player.first_name,
+                entry.player.club,
+                *[getattr(entry, f"round_{r.number}") for r in rounds],
+                *[
+                    game.shown_total(entry.total, rules)
+                    if f.name == "total"
+                    else getattr(entry, f.name)
+                    for f in figures
+                ],
+                "" if entry.is_active else _("withdrawn"),
+            ]
+        )
+    sheet.close()
+
+
+def _round_sheet(workbook: Workbook, rnd: Round) -> None:
+    sheet = Sheet(
+        workbook,
+        _("Round %(n)s") % {"n": rnd.number},
+        [
+            (_("Table"), 7, INTEGER),
+            (_("Seat"), 6, INTEGER),
+            (_("No."), 6, INTEGER),
+            (_("Name"), 26, None),
+            (_("Club"), 28, None),
+            (_("Result"), 10, SIGNED),
+            (_("Note"), 24, None),
+        ],
+    )
+    for table in standings.round_tables(rnd):
+        note = (
+            _("voided: %(reason)s") % {"reason": table["table"].void_reason}
+            if table["table"].voided
+            else ""
+        )
+        for row in table["seats"]:
+            seat = row["seat"]
+            sheet.append(
+                [
+                    table["table"].number,
+                    seat.position + 1,
+                    seat.entry.start_number,
+                    seat.entry.player.sort_name,
+                    seat.entry.player.club,
+                    row["points"],
+                    note,
+                ]
+            )
+    sheet.close()
+
+
+def _hands_sheet(workbook: Workbook, event: Event) -> None:
+    """One row per hand: round, table, game, dealer, contract and its inputs, each seat's result.
+
+    Three queries: the seats, the hands (as tuples) and the results (as tuples), in one order.
+    """
+    names: dict[tuple[int, int], str] = {}
+    largest = 0
+    for table_id, position, first, last in Seat.objects.filter(
+        round__event=event, table__isnull=False
+    ).values_list("table_id", "position", "entry__player__first_name", "entry__player__last_name"):
+        names[(table_id, position)] = f"{first} {last}"
+        largest = max(largest, position + 1)
+    columns: list[tuple[str, int, str | None]] = [
+        (_("Round"), 8, INTEGER),
+        (_("Table"), 7, INTEGER),
+        (_("Game"), 7, INTEGER),
+        (_("Dealer"), 20, None),
+        (_("Game played"), 40, None),
+    ]
+    for seat in range(1, largest + 1):
+        columns += [
+            (_("Player %(n)s") % {"n": seat}, 20, None),
+            (_("Result %(n)s") % {"n": seat}, 10, SIGNED),
+        ]
+    sheet = Sheet(workbook, _("Games"), columns)
+    results: dict[int, dict[int, int]] = defaultdict(dict)
+    for hand_id, position, points in (
+        Result.objects.filter(event=event).values_list("hand_id", "position", "points").iterator()
+    ):
+        results[hand_id][position] = points
+    hands = (
+        Hand.objects.filter(table__round__event=event)
+        .order_by("table__round__number", "table__number", "number")
+        .values_list(
+            "id", "table_id", "table__round__number", "table__number", "number", "dealer", "data"
+        )
+    )
+    seating: dict[int, tuple[list[str], list[str]]] = {}  # per table: names by seat, seated
+    for hand_id, table_id, round_number, table_number, number, dealer, data in hands.iterator():
+        if table_id not in seating:
+            by_seat = [names.get((table_id, p), "") for p in range(largest)]
+            seating[table_id] = (by_seat, [n for n in by_seat if n])
+        players, seated = seating[table_id]
+        row: list[Any] = [
+            round_number,
+            table_number,
+            number,
+            players[dealer] if dealer is not None else "",
+            describe_hand(event.game, data, seated),
+        ]
+        for position in range(largest):
+            row += [
+                players[position],
+                results[hand_id].get(position) if players[position] else None,
+            ]
+        sheet.append(row)
+    sheet.close()
+
+
+def _seating_sheet(workbook: Workbook, event: Event) -> None:
+    sheet = Sheet(
+        workbook,
+        _("Seating"),
+        [
+            (_("Round"), 8, INTEGER),
+            (_("Table"), 7, INTEGER),
+            (_("Seat"), 6, INTEGER),
+            (_("No."), 6, INTEGER),
+            (_("Name"), 26, None),
+            (_("Club"), 28, None),
+        ],
+    )
+    # as tuples: the sheet needs six values of each seat, not five model instances
+    seats = (
+        Seat.objects.filter(round__event=event)
+        # who sits out comes last on every database (SQLite sorts NULL first, PostgreSQL last)
+        .order_by("round__number", F("table__number").asc(nulls_last=True), "position")
+        .values_list(
+            "round__number",
+            "table__number",
+            "position",
+            "entry__start_number",
+            "entry__player__last_name",
+            "entry__player__first_name",
+            "entry__player__club",
+        )
+    )
+    for round_number, table_number, position, start_number, last, first, club in seats:
+        sheet.append(
+            [
+                round_number,
+                table_number,
+                position + 1 if position is not None else None,
+                start_number,
+                f"{last}, {first}",  # Player.sort_name
+                club,
+            ]
+        )
+    sheet.close()
+
+
+def _cash_sheet(workbook: Workbook, event: Event) -> None:
+    """The cash book ("Kasse"): income, expenses, the balance, in the box and the bank."""
+    from tournament.money import cashbook
+
+    book = cashbook.cash_book(event)
+    above = [[_("Cash book") + f" · {event.name}"]]
+    if book.provisional:
+        above.append([_("prize money provisional until the event is finished")])
+    sheet = Sheet(
+        workbook,
+        _("Cash box"),
+        [
+            (_("Item"), 34, None),
+            (_("Note"), 20, None),
+            (_("Cash box"), 14, EURO),
+            (_("Bank"), 14, EURO),
+            (_("Total"), 14, EURO),
+        ],
+        above=above,
+        autofilter=False,
+    )
+
+    def line(label: str, note: str, box: int, bank: int, total: int) -> None:
+        sheet.append([label, note, euros_value(box), euros_value(bank), euros_value(total)])
+
+    for heading, lines, total in (
+        (_("Income"), book.income, book.income_total),
+        (_("Expenses"), book.expenses, book.expenses_total),
+    ):
+        sheet.append([heading])
+        for item in [*lines, total]:
+            line(item.label, item.note, item.box_cents, item.bank_cents, item.total_cents)
+    balance = book.balance
+    line(balance.label, "", balance.box_cents, balance.bank_cents, balance.total_cents)
+    if book.open_fees:
+        sheet.append(
+            [
+                _("Not paid yet"),
+                _("%(n)s players") % {"n": book.open_fees},
+                None,
+                None,
+                euros_value(book.open_cents),
+            ]
+        )
+    sheet.close()
+
+
+def event_workbook(
+    event: Event, output: IO[bytes] | None = None, *, with_cash: bool = False
+) -> IO[bytes]:
+    """The event workbook: standings, one sheet per round, every game, the seating; for the
+    organiser also the cash book."""
+    workbook = Workbook(write_only=True)
+    rounds = list(event.rounds.all())
+    _standings_sheet(workbook, event, rounds)
+    for rnd in rounds:
+        _round_sheet(workbook, rnd)
+    _hands_sheet(workbook, event)
+    _seating_sheet(workbook, event)
+    if with_cash:
+        _cash_sheet(workbook, event)
+    output = output or BytesIO()
+    workbook.save(output)
+    return output
+
+
+def season_workbook(season: Season, output: IO[bytes] | None = None) -> IO[bytes]:
+    """The season workbook: one column per event and the sum."""
+    workbook = Workbook(write_only=True)
+    events, rows = standings.season_standings(season)
+    columns: list[tuple[str, int, str | None]] = [
+        (_("Rank"), 6, INTEGER),
+        (_("Name"), 26, None),
+        (_("Club"), 28, None),
+    ]
+    columns += [(event.name, 14, SIGNED) for event in events]
+    columns.append((_("Total"), 10, SIGNED))
+    columns.append((_("Withdrawn from"), 28, None))
+    sheet = Sheet(workbook, season.name, columns)
+    for row in rows:
+        sheet.append(
+            [
+                row["rank"],
+                row["name"],
+                row["club"],
+                *[row[f"event_{e.pk}"] for e in events],
+                row["total"],
+                ", ".join(e.name for e in events if e.pk in row["withdrawn"]),
+            ]
+        )
+    sheet.close()
+    output = output or BytesIO()
+    workbook.save(output)
+    return output

@@ -1,0 +1,310 @@
+"""Writes that touch more than one row: each is one function, one transaction.
+
+Views, management commands, the demo generator and the benchmarks all write through these, so the
+scoring engine sees every hand and the result cache never drifts from the hands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection
+from django.db.models import Sum
+from django.utils.translation import gettext
+from django.utils.translation import gettext as _
+
+import scoring
+from tournament.core.errors import Refused
+from tournament.models import (
+    Event,
+    Hand,
+    Result,
+    Round,
+    Seat,
+    Table,
+)
+from tournament.play.sheets import read_sheets
+
+TOTAL_MAX = 1_000_000  # a round's total far beyond any real one, inside the database's integers
+
+
+def unfinished_tables(rnd: Round) -> list[str]:
+    """Numbers of the counting tables whose sheet is not complete: not all their hands (or none),
+    or, where the time decides, a game still being played (``sheets.TableSheet.complete``)."""
+    tables = rnd.tables.filter(voided=False).select_related("round__event").order_by("number")
+    return [str(sheet.table.number) for sheet in read_sheets(tables) if not sheet.complete]
+
+
+def removal_refused(rnd: Round) -> str | None:
+    """Why the round cannot be removed, or None: only the event's last round, and only until it
+    starts (it has games then, or may get them at any moment). A query when it has not started."""
+    if rnd.status not in (Round.Status.DRAFT, Round.Status.SEATED):
+        return _("Round %(n)s has started; it can no longer be removed.") % {"n": rnd.number}
+    if Round.objects.filter(event_id=rnd.event_id, number__gt=rnd.number).exists():
+        return _("Only the last round can be removed; remove the later rounds first.")
+    return None
+
+
+# --- hands ------------------------------------------------------------------------------------
+
+
+def engine_hands(event: Event, table: Table, hands: Sequence[Hand]) -> list[dict[str, Any]]:
+    """The stored hands as the engine takes them, with what the table knows (who sits out)."""
+    game = event.game_type
+    return [game.engine_hand(hand.data, table.size, hand.number) for hand in hands]
+
+
+def seat_sitting_out(table: Table, number: int | None = None) -> int | None:
+    """The seat that sits out hand ``number`` (the next hand when None), if the game has one
+    (Cego's dealer at a five-seat table). Without a number it costs a query."""
+    game = table.round.event.game_type
+    return game.sitting_out(table.size, number if number is not None else next_game_number(table))
+
+
+def preview_hand(
+    *,
+    table: Table,
+    data: dict[str, Any],
+    number: int | None = None,
+    hands: Sequence[Hand] | None = None,
+) -> list[int]:
+    """The results a hand would give, without saving it (raises InvalidHand). The hands before
+    it are replayed too where the game needs them (Ziege's doubled deal); ``hands``, the table's
+    stored hands in game order, saves reading them again."""
+    event = table.round.event
+    game = event.game_type
+    if number is None:
+        number = next_game_number(table)
+    previous: list[Hand] = []
+    if game.scores_on_earlier_hands:
+        if hands is None:
+            hands = Hand.objects.filter(table=table, number__lt=number).order_by("number")
+        previous = [h for h in hands if h.number < number and h.kind == Hand.Kind.HAND]
+    hands = [*engine_hands(event, table, previous), game.engine_hand(data, table.size, number)]
+    *_before, last = game.replay(hands, table.size, event.full_rules())
+    return [seat.points for seat in last]
+
+
+HAND = Hand._meta.db_table
+
+
+def sql_column(sql: str, *values: Any) -> list[Any]:
+    """A column of a read written out in SQL (a model's values are given by their id): the reads
+    of every saved game, whose SQL the ORM took longer to build than to run (issue 13)."""
+    return [row[0] for row in sql_rows(sql, *values)]
+
+
+def sql_rows(sql: str, *values: Any) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [getattr(value, "pk", value) for value in values])
+        return cursor.fetchall()
+
+
+def next_game_number(table: Table, hands: Sequence[Hand] | None = None) -> int:
+    """The table's first free game number (``hands``: its stored hands, if read already)."""
+    taken = (
+        {h.number for h in hands}
+        if hands is not None
+        else set(sql_column(f"SELECT number FROM {HAND} WHERE table_id = %s", table))
+    )
+    number = 1
+    while number in taken:
+        number += 1
+    return number
+
+
+def check_totals(event: Event, table: Table, totals: Any) -> list[int]:
+    """The paper fallback: one whole number per seat, adding up to zero in a zero-sum game; Cego
+    totals are sums of amounts written in tens, so they are multiples of ten too."""
+    if not isinstance(totals, list) or len(totals) != table.size:
+        raise scoring.InvalidHand("totals", _("give one total per player"))
+    game = event.game_type
+    step = game.totals_step(event.full_rules())
+    for i, value in enumerate(totals):
+        if not isinstance(value, int) or isinstance(value, bool) or abs(value) > TOTAL_MAX:
+            raise scoring.InvalidHand(
+                f"totals[{i}]", _("must be a whole number from -1000000 to 1000000")
+            )
+        if not game.zero_sum and value < 0:
+            raise scoring.InvalidHand(f"totals[{i}]", _("cannot be negative in this game"))
+        if value % step:
+            raise scoring.InvalidHand(
+                f"totals[{i}]",
+                _(
+                    "must be a multiple of %(step)s, as every %(game)s game's result is; "
+                    "got %(value)s"
+                )
+                % {"step": step, "game": game.name, "value": value},
+            )
+    if game.zero_sum and sum(totals) != 0:
+        raise scoring.InvalidHand(
+            "totals",
+            _("must add up to zero (every point won is lost by someone), they add up to %(sum)s")
+            % {"sum": sum(totals)},
+        )
+    return totals
+
+
+# --- event settings ---------------------------------------------------------------------------
+
+# what the event form may change, in the form's order (the status follows the rounds); the rule
+# settings and the games per round come from the form's own fields
+EVENT_FIELDS = (
+    "name",
+    "slug",
+    "season",
+    "date",
+    "venue",
+    "game",
+    "table_policy",
+    "target_table_size",
+    "rounds_planned",
+    "pairing",
+    "public_url",
+    "point_value_cents",
+)
+EVENT_SETTINGS = frozenset({*EVENT_FIELDS, "rules", "hands_per_round"})
+
+
+@dataclass(frozen=True)
+class RuleChangeEffect:
+    """What new rule settings do to an event's stored hands."""
+
+    hands: int  # stored hands scored again
+    players: int  # players whose standings figures change
+
+
+def entry_figures(event: Event) -> dict[int, tuple[int, int, int, int]]:
+    """Entry id → its counted sums of every result column (one query)."""
+    rows = (
+        Result.objects.filter(event=event, counts=True)
+        .values("entry_id")
+        .annotate(p=Sum("points"), i=Sum("inflicted"), m=Sum("matches_won"), g=Sum("games_lost"))
+    )
+    return {r["entry_id"]: (r["p"], r["i"], r["m"], r["g"]) for r in rows}
+
+
+def changed_entries(before: dict[int, tuple], after: dict[int, tuple]) -> int:
+    nothing = (0, 0, 0, 0)
+    entries = set(before) | set(after)
+    return sum(1 for e in entries if before.get(e, nothing) != after.get(e, nothing))
+
+
+def stored_hand_count(event: Event) -> int:
+    return Hand.objects.filter(table__round__event=event, kind=Hand.Kind.HAND).count()
+
+
+def rule_change_effect(*, event: Event, rules: dict[str, Any]) -> RuleChangeEffect:
+    """What ``rules`` (the event's stored settings, not yet saved) would do to the stored games,
+    without writing anything. Raises InvalidStoredHand naming the first game they make invalid.
+    Four queries whatever the size of the event."""
+    full = {**event.game_type.default_rules(), **rules}
+    tables = list(Table.objects.filter(round__event=event).select_related("round"))
+    hands: dict[int, list[Hand]] = {}
+    for hand in Hand.objects.filter(table__round__event=event).order_by("table_id", "number"):
+        hands.setdefault(hand.table_id, []).append(hand)
+    seats: dict[int, dict[int, int]] = {}
+    for table_id, position, entry_id in Seat.objects.filter(
+        round__event=event, table__isnull=False
+    ).values_list("table_id", "position", "entry_id"):
+        seats.setdefault(table_id, {})[position] = entry_id
+    after: dict[int, list[int]] = {}
+    hands_scored = 0
+    for table in tables:
+        table_hands = hands.get(table.pk, [])
+        hands_scored += sum(1 for h in table_hands if h.kind == Hand.Kind.HAND)
+        for row in result_rows(event, full, table, table_hands, seats.get(table.pk, {})):
+            if row.counts:
+                sums = after.setdefault(row.entry_id, [0, 0, 0, 0])
+                sums[0] += row.points
+                sums[1] += row.inflicted
+                sums[2] += row.matches_won
+                sums[3] += row.games_lost
+    return RuleChangeEffect(
+        hands=hands_scored,
+        players=changed_entries(entry_figures(event), {k: tuple(v) for k, v in after.items()}),
+    )
+
+
+SEASON_FIELDS = frozenset({"name", "slug", "game", "best_of"})
+
+
+def game_fixed_message(event: Event) -> str:
+    return _(
+        "The game cannot be changed after the first draw: the tables and games stored are games "
+        "of %(game)s. Create a new event for another game."
+    ) % {"game": event.get_game_display()}
+
+
+class InvalidStoredHand(Refused):
+    """A stored game the engine rejects, e.g. under new rule settings: named so that it can be
+    found and corrected."""
+
+    def __init__(self, table: Table, hand: Hand, exc: scoring.InvalidHand) -> None:
+        self.hand = hand
+        super().__init__(
+            _(
+                "Game %(game)s at table %(table)s of round %(round)s is not valid under these "
+                "rule settings: %(reason)s"
+            )
+            % {
+                "game": hand.number,
+                "table": table.number,
+                "round": table.round.number,
+                "reason": f"{exc.field}: {exc.explain(gettext)}",
+            }
+        )
+
+
+def result_rows(
+    event: Event,
+    rules: dict[str, Any],
+    table: Table,
+    hands: Sequence[Hand],
+    seats: dict[int, int],
+    from_number: int = 1,
+) -> list[Result]:
+    """The result cache rows of one table's hands (in game order) under ``rules``, unsaved, from
+    game ``from_number`` on. Raises InvalidStoredHand for a hand the engine rejects."""
+    rows: list[Result] = []
+
+    def add(hand: Hand, position: int, points: int, **extra: int) -> None:
+        if hand.number < from_number:
+            return
+        rows.append(
+            Result(
+                hand=hand,
+                position=position,
+                entry_id=seats[position],
+                table=table,
+                round_id=table.round_id,
+                event_id=event.pk,
+                points=points,
+                counts=not table.voided,
+                **extra,
+            )
+        )
+
+    played = [hand for hand in hands if hand.kind != Hand.Kind.TOTALS]
+    for hand in hands:
+        if hand.kind == Hand.Kind.TOTALS:
+            for position, points in enumerate(hand.data["totals"]):
+                add(hand, position, points)
+    replayed = event.game_type.replay(engine_hands(event, table, played), table.size, rules)
+    for hand in played:
+        try:
+            seats_results = next(replayed)
+        except scoring.InvalidHand as exc:
+            raise InvalidStoredHand(table, hand, exc) from exc
+        for position, seat in enumerate(seats_results):
+            add(
+                hand,
+                position,
+                seat.points,
+                inflicted=seat.inflicted,
+                matches_won=seat.matches_won,
+                games_lost=seat.games_lost,
+            )
+    return rows

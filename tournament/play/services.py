@@ -1,0 +1,1028 @@
+"""Writes that touch more than one row: each is one function, one transaction.
+
+Views, management commands, the demo generator and the benchmarks all write through these, so the
+scoring engine sees every hand and the result cache never drifts from the hands.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import uuid
+from collections import Counter
+from collections.abc import Sequence
+from operator import attrgetter
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Max, Model
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from simple_history.utils import bulk_create_with_history
+
+from tournament.core.audit import User, actor, bulk_attrs, noted
+from tournament.core.errors import AlreadySaved, NumberTaken, Refused, StaleEdit
+from tournament.models import (
+    Confirmation,
+    Entry,
+    Event,
+    EventRole,
+    Hand,
+    LotDraw,
+    Result,
+    Round,
+    Season,
+    Seat,
+    Table,
+    TablePhone,
+    versions,
+)
+from tournament.models.querysets import Prepared
+from tournament.play import draw as drawing
+from tournament.play.reads import (
+    EVENT_SETTINGS,
+    SEASON_FIELDS,
+    RuleChangeEffect,
+    changed_entries,
+    check_totals,
+    entry_figures,
+    game_fixed_message,
+    next_game_number,
+    preview_hand,
+    removal_refused,
+    result_rows,
+    sql_column,
+    sql_rows,
+    stored_hand_count,
+    unfinished_tables,
+)
+from tournament.play.sheets import dealer_for, read_sheet
+
+# --- rounds and the draw ----------------------------------------------------------------------
+
+
+@transaction.atomic
+def add_round(*, event: Event) -> Round:
+    highest = event.rounds.aggregate(n=Max("number"))["n"] or 0
+    if highest and event.rounds.filter(number=highest).exclude(status=Round.Status.CLOSED).exists():
+        raise Refused(_("Close round %(n)s before adding the next one.") % {"n": highest})
+    return Round.objects.create(event=event, number=highest + 1)
+
+
+def _history(rnd: Round) -> tuple[Counter[frozenset[int]], Counter[int]]:
+    """Who met whom, and who sat out how often, in the event's earlier rounds."""
+    earlier = Seat.objects.filter(round__event_id=rnd.event_id, round__number__lt=rnd.number)
+    tables: dict[int, list[int]] = {}
+    sat_out: Counter[int] = Counter()
+    for table_id, entry_id in earlier.values_list("table_id", "entry_id"):
+        if table_id is None:
+            sat_out[entry_id] += 1
+        else:
+            tables.setdefault(table_id, []).append(entry_id)
+    return drawing.meetings(tables.values()), sat_out
+
+
+@transaction.atomic
+def draw_round(*, round: Round, seed: int | None = None, user: User = None) -> Round:
+    """Draw the seats of a round (again, while no hand is played). Random but reproducible: the seed
+    is stored, and drawing with the same seed gives the same tables."""
+    rnd = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
+    event = rnd.event
+    if rnd.status not in (Round.Status.DRAFT, Round.Status.SEATED):
+        raise Refused(
+            _("Round %(n)s has started; its seats can no longer be drawn.") % {"n": rnd.number}
+        )
+    previous = event.rounds.filter(number__lt=rnd.number).exclude(status=Round.Status.CLOSED)
+    if previous.exists():
+        raise Refused(_("Close the earlier rounds before drawing round %(n)s.") % {"n": rnd.number})
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 2**31)
+    entries = list(Entry.objects.filter(event=event).active().select_related("pair"))
+    met, sat_out = _history(rnd)
+    pairs = None
+    game = event.game_type
+    if game.fixed_pairs and event.pairing == Event.Pairing.FIXED:
+        by_pair: dict[int, list[int]] = {}
+        unpaired = []
+        for entry in entries:
+            if entry.pair_id:
+                by_pair.setdefault(entry.pair_id, []).append(entry.pk)
+            else:
+                unpaired.append(str(entry.player))
+        incomplete = [ids for ids in by_pair.values() if len(ids) != 2]
+        if unpaired or incomplete:
+            raise Refused(
+                _("With fixed pairs every active player needs a partner. Without one: %(names)s")
+                % {"names": ", ".join(unpaired) or _("a pair with a withdrawn player")}
+            )
+        pairs = [(a, b) for a, b in by_pair.values()]
+    try:
+        result = drawing.draw(
+            players=[e.pk for e in entries],
+            plan=lambda count: game.plan_tables(count, event.table_policy, event.target_table_size),
+            basis={
+                "game": event.game,
+                "policy": event.table_policy,
+                "target": event.target_table_size,
+            },
+            game_name=game.name,
+            policy=event.table_policy,
+            met=met,
+            sat_out=sat_out,
+            seed=seed,
+            pairs=pairs,
+        )
+    except drawing.DrawError as exc:
+        raise Refused(str(exc)) from exc
+
+    _delete_seating(rnd, user, f"draw, seed {seed}")
+    tables = bulk_create_with_history(
+        [
+            Table(round=rnd, number=i + 1, size=len(players))
+            for i, players in enumerate(result.tables)
+        ],
+        Table,
+        default_user=actor(user),
+        default_change_reason=f"draw, seed {seed}",
+        custom_historical_attrs=bulk_attrs(),
+    )
+    seats = [
+        Seat(round=rnd, table=table, position=pos, entry_id=entry_id)
+        for table, players in zip(tables, result.tables, strict=True)
+        for pos, entry_id in enumerate(players)
+    ]
+    seats += [Seat(round=rnd, entry_id=entry_id) for entry_id in result.sit_out]
+    bulk_create_with_history(
+        seats,
+        Seat,
+        default_user=actor(user),
+        default_change_reason=f"draw, seed {seed}",
+        custom_historical_attrs=bulk_attrs(),
+    )
+    rnd.seed = seed
+    rnd.repeat_meetings = result.repeats
+    rnd.draw_basis = result.basis
+    rnd.status = Round.Status.SEATED
+    rnd.save(update_fields=["seed", "repeat_meetings", "draw_basis", "status"])
+    if event.status == Event.Status.REGISTRATION:
+        event.status = Event.Status.RUNNING
+        noted(event, user, f"draw, seed {seed}").save(update_fields=["status"])
+    return rnd
+
+
+@transaction.atomic
+def swap_seats(*, round: Round, first: Entry, second: Entry, user: User = None) -> Round:
+    """Swap two players' seats (or a seated player and one who sits out) before play starts; both
+    seats' history names ``user``."""
+    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    if rnd.status != Round.Status.SEATED:
+        raise Refused(_("Seats can only be swapped after the draw and before the round starts."))
+    if first == second:
+        raise Refused(_("Choose two different players to swap."))
+    try:
+        a = Seat.objects.get(round=rnd, entry=first)
+        b = Seat.objects.get(round=rnd, entry=second)
+    except Seat.DoesNotExist as exc:
+        raise Refused(_("Both players must be part of this round's draw.")) from exc
+    if rnd.event.game_type.fixed_pairs and rnd.event.pairing == Event.Pairing.FIXED:
+        raise Refused(_("With fixed pairs, draw the round again instead of swapping players."))
+    a_place, b_place = (a.table_id, a.position), (b.table_id, b.position)
+    # free both places first: the unique (table, position) constraint holds at every statement
+    # (that step is not a change a reader follows, so it writes no history)
+    Seat.objects.filter(pk__in=[a.pk, b.pk]).update(table=None, position=None)
+    for seat, (table_id, position) in ((a, b_place), (b, a_place)):
+        seat.table_id, seat.position = table_id, position
+        noted(seat, user, "").save(update_fields=["table", "position"])
+    met, _sat_out = _history(rnd)
+    tables: dict[int, list[int]] = {}
+    for table_id, entry_id in Seat.objects.filter(round=rnd, table__isnull=False).values_list(
+        "table_id", "entry_id"
+    ):
+        tables.setdefault(table_id, []).append(entry_id)
+    rnd.repeat_meetings = drawing.count_repeats(tables.values(), met)
+    rnd.save(update_fields=["repeat_meetings"])
+    return rnd
+
+
+@transaction.atomic
+def start_round(*, round: Round) -> Round:
+    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    if rnd.status != Round.Status.SEATED:
+        raise Refused(_("Draw the seats before the round starts."))
+    rnd.status = Round.Status.PLAYING
+    rnd.save(update_fields=["status"])
+    return rnd
+
+
+@transaction.atomic
+def close_round(*, round: Round) -> Round:
+    """Close a round when every table has played its hands (or is voided)."""
+    rnd = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
+    if rnd.status != Round.Status.PLAYING:
+        raise Refused(_("Only a round that is being played can be closed."))
+    unfinished = unfinished_tables(rnd)
+    if unfinished:
+        raise Refused(
+            ngettext(
+                "Table %(tables)s has not entered all its games yet.",
+                "Tables %(tables)s have not entered all their games yet.",
+                len(unfinished),
+            )
+            % {"tables": ", ".join(unfinished)}
+        )
+    rnd.status = Round.Status.CLOSED
+    rnd.save(update_fields=["status"])
+    return rnd
+
+
+def _delete_seating(rnd: Round, user: User, reason: str) -> None:
+    """A round's seats and tables deleted one by one, not through a queryset: each keeps its
+    history row with the user and the reason (only before play, so there are few)."""
+    for old in [*Seat.objects.filter(round=rnd), *Table.objects.filter(round=rnd)]:
+        noted(old, user, reason).delete()
+
+
+@transaction.atomic
+def remove_round(*, round: Round, user: User = None) -> Event:
+    """Remove the event's last round while it has not started (``removal_refused``): a round
+    added by mistake, or one more than the day has time for (an event is finished only when
+    every round is closed). Its seats, if drawn, go with it, each keeping its history row with
+    the user and the reason, as a new draw does."""
+    rnd = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
+    if (refusal := removal_refused(rnd)) is not None:
+        raise Refused(refusal)
+    _delete_seating(rnd, user, f"round {rnd.number} removed")
+    rnd.delete()
+    return rnd.event
+
+
+def _check_table_open(table: Table, *, new: bool) -> None:
+    rnd = table.round
+    if rnd.status in (Round.Status.DRAFT, Round.Status.SEATED):
+        raise Refused(_("Round %(n)s has not started yet.") % {"n": rnd.number})
+    if new and rnd.status == Round.Status.CLOSED:
+        raise Refused(
+            _("Round %(n)s is closed; correct an existing game instead.") % {"n": rnd.number}
+        )
+    if table.voided:
+        raise Refused(_("This table's round is voided; restore it before entering games."))
+
+
+def _locked_table(table: Table) -> Table:
+    """The table, its round and its event, locked for the rest of the transaction: a change of a
+    table's games, its confirmation, its void. Every lock on a table's rows is taken in one
+    order, the round's and the event's rows first, then the table's (as a new game takes them,
+    ``_table_for_a_game``, and a rule change or a round's close); taken the other way round, a
+    service holding its table and waiting for the round, and a game holding the round and
+    waiting for that table, would wait for each other for ever (PostgreSQL would end one of them
+    with an error)."""
+    return _table_locked(table, "UPDATE")
+
+
+def _table_for_a_game(table: Table) -> Table:
+    """The table locked for a new game, its round and its event held against a change.
+
+    On PostgreSQL the round's and the event's rows are held with ``FOR KEY SHARE``, which other
+    games share: the games of two tables are stored at the same moment, while a change of the
+    event's rules, the round's close or a service on a table (``FOR UPDATE`` of the round's or
+    the event's row, ``_locked_table``) waits for them and they for it. Taken before the table's
+    row, in the order of those. Games of one event meet at the end of their transactions, where
+    the event's and its season's versions change (``versions.at_the_end``), and at the event's
+    live draws by lot, if it has any. With the event's row locked for the whole game, a game
+    waited 7 ms (median) and 50 ms (p95) for the games of other tables under the HTTP figure's
+    load (issue 13). A service waiting for the round's or the event's row goes on once no game of
+    the event is being stored (at ten times the hall's rate a game is stored in about 15 ms, a
+    few times a second). SQLite's writers take turns for the whole transaction anyway
+    (``tournament.sqlite``)."""
+    return _table_locked(table, "KEY SHARE")
+
+
+def _table_locked(table: Table, round_and_event: str) -> Table:
+    """The table with its round and event, read after the round's and the event's rows are
+    locked in the mode given (``UPDATE`` or ``KEY SHARE``) and then the table's row ``FOR UPDATE``
+    (PostgreSQL; SQLite's writers take turns for the whole transaction)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(LOCK_ROUND_AND_EVENT.format(mode=round_and_event), [table.round_id])
+        found = GAME_TABLE.first(table.pk)
+    else:
+        found = TABLE_WITH_EVENT.first(table.pk)
+    if found is None:
+        raise Table.DoesNotExist(f"table {table.pk}")
+    return found
+
+
+# the round's and the event's rows of a table's round, locked before the table's (PostgreSQL)
+LOCK_ROUND_AND_EVENT = (
+    f"SELECT 1 FROM {Round._meta.db_table} r JOIN {Event._meta.db_table} e ON e.id = r.event_id "
+    "WHERE r.id = %s FOR {mode}"
+)
+GAME_TABLE = Prepared(
+    lambda pk: (
+        Table.objects.select_for_update(of=("self",)).select_related("round__event").filter(pk=pk)
+    )
+)
+TABLE_WITH_EVENT = Prepared(lambda pk: Table.objects.select_related("round__event").filter(pk=pk))
+# a table's games in order, read under its lock for each saved game
+TABLE_HANDS = Prepared(lambda table_id: Hand.objects.filter(table_id=table_id).order_by("number"))
+
+
+def record_hand(
+    *,
+    table: Table,
+    data: dict[str, Any],
+    user: User = None,
+    submission_key: uuid.UUID | str | None = None,
+    number: int | None = None,
+) -> Hand:
+    """Score a hand with the engine and store it as the table's next game.
+
+    ``submission_key`` is the form's one-time key: the same form sent again (a phone retrying after
+    a timeout) returns the hand stored the first time instead of storing it twice. ``number`` is
+    the game number the hand was entered as (a phone's queue, issue 14): stored only as that
+    number, else NumberTaken.
+    """
+    try:
+        return _record_hand(
+            table=table, data=data, user=user, submission_key=submission_key, number=number
+        )
+    except _SameMoment as exc:
+        raise Refused(
+            _("Another game was saved at this table at the same moment; try again.")
+        ) from exc
+
+
+class _SameMoment(Exception):
+    """The game's number was taken by a write the table's lock did not hold back."""
+
+
+@transaction.atomic
+@versions.at_the_end()
+def _record_hand(
+    *,
+    table: Table,
+    data: dict[str, Any],
+    user: User,
+    submission_key: uuid.UUID | str | None,
+    number: int | None,
+) -> Hand:
+    table = _table_for_a_game(table)
+    event = table.round.event
+    key = _submission_key(submission_key)
+    # the table's hands, read once under the lock: the form's key, the next number and the replay
+    # are all answered from them (each was a query of its own, inside the write lock of every
+    # saved game)
+    hands = TABLE_HANDS.all(table.pk)
+    if key is not None:
+        earlier = next((h for h in hands if h.submission_key == key), None)
+        if earlier is not None:
+            if earlier.data != _as_stored(data):
+                raise AlreadySaved(earlier)
+            return earlier
+        if _taken_back(table, key):
+            # the form's game was stored and taken back since: sending the page again (the
+            # browser's back button, a retry) must not bring it back
+            raise Refused(
+                _(
+                    "The game of this form was saved and then taken back; nothing was stored "
+                    "now. Enter the game in a fresh form if it is still missing."
+                )
+            )
+    _check_table_open(table, new=True)
+    if table.submitted_at is not None:
+        raise Refused(
+            _("This table has handed in its sheet; a scorer can reopen it to add a game.")
+        )
+    if any(h.kind == Hand.Kind.TOTALS for h in hands):
+        raise Refused(_("This table's totals were entered directly; delete them to enter games."))
+    next_number = next_game_number(table, hands)
+    if number is not None and number != next_number:
+        taken = next((h for h in hands if h.number == number), None)
+        raise NumberTaken(number, next_number, taken)
+    number = next_number
+    wanted = event.hands_for(table.size)
+    if wanted is not None and number > wanted:
+        raise Refused(
+            ngettext(
+                "This table has played the round's one game.",
+                "This table has played all %(n)s games of the round.",
+                wanted,
+            )
+            % {"n": wanted}
+        )
+    # raises InvalidHand before any write
+    preview_hand(table=table, data=data, number=number, hands=hands)
+    hand = Hand(
+        table=table,
+        number=number,
+        dealer=dealer_for(number, table.size),
+        data=data,
+        entered_by=actor(user),
+        submission_key=key,
+    )
+    # Without a savepoint of its own (two statements less for every game): the same number
+    # written at the same moment elsewhere rolls the whole transaction back, and nothing was
+    # written before this
+    try:
+        noted(hand, user, "").save(force_insert=True)
+    except IntegrityError as exc:
+        raise _SameMoment from exc
+    rows = rescore_table(
+        table, from_number=number, hands=sorted([*hands, hand], key=attrgetter("number")), new=hand
+    )
+    # the results as stored, for the message that says them (no query to read them back)
+    hand.seat_points = [row.points for row in rows if row.hand is hand]
+    return hand
+
+
+@functools.cache
+def _hand_history() -> type[Model]:
+    """The games' history model (``Hand.history`` builds a manager class on every access)."""
+    return Hand.history.model
+
+
+def _taken_back(table: Table, key: uuid.UUID) -> bool:
+    """Whether a game of the table was stored with the form's key and then taken back (deleted
+    or replaced by a correction): its key is in the games' history."""
+    history = _hand_history()
+    value = history._meta.get_field("submission_key").get_db_prep_value(key, connection)
+    table_name = history._meta.db_table
+    sql = f"SELECT 1 FROM {table_name} WHERE table_id = %s AND submission_key = %s"
+    return bool(sql_column(sql, table, value))
+
+
+def note_phone(*, table: Table, waiting: int, refused: int, refusal: str = "") -> None:
+    """Keep what a table's phone reported with a game it sent (tournament.models.TablePhone)."""
+    TablePhone.objects.update_or_create(
+        table=table,
+        defaults={
+            "waiting": waiting,
+            "refused": refused,
+            "seen_at": timezone.now(),
+            **({"refusal": refusal[:300]} if refusal else {}),
+        },
+    )
+
+
+def _as_stored(data: dict[str, Any]) -> Any:
+    """The hand as the JSON field gives it back (tuples become lists), for comparing a resend."""
+    return json.loads(json.dumps(data))
+
+
+def _submission_key(value: uuid.UUID | str | None) -> uuid.UUID | None:
+    if value in (None, ""):
+        return None
+    try:
+        return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
+    except ValueError:
+        return None  # a mangled key only loses the protection against a second send
+
+
+def _check_may_change(table: Table, by_scorer: bool) -> None:
+    """After a table hands in its sheet, only a scorer changes its games (RULES: the players'
+    confirmation is what makes a sheet final); the players change them only while the round is
+    played."""
+    if by_scorer:
+        return
+    if table.submitted_at is not None:
+        raise Refused(_("The sheet has been handed in; only a scorer can change it now."))
+    if table.round.status != Round.Status.PLAYING:
+        raise Refused(
+            _("Round %(n)s is closed; only a scorer can change its games now.")
+            % {"n": table.round.number}
+        )
+
+
+@transaction.atomic
+def edit_hand(
+    *,
+    hand: Hand,
+    data: dict[str, Any],
+    reason: str,
+    user: User = None,
+    version: int | None = None,
+    by_scorer: bool = True,
+) -> Hand:
+    """Change a stored hand; a reason is required and kept in the hand's history."""
+    if not reason.strip():
+        raise Refused(_("Give a reason for the change."))
+    table = _locked_table(hand.table)
+    _check_table_open(table, new=False)
+    _check_may_change(table, by_scorer)
+    current = Hand.objects.select_for_update().get(pk=hand.pk)
+    if version is not None and current.version != version:
+        if current.data == _as_stored(data):
+            return current  # the same correction sent again (a retry): it is stored already
+        raise StaleEdit(current)
+    if current.kind == Hand.Kind.TOTALS:
+        check_totals(table.round.event, table, data.get("totals"))
+    else:
+        preview_hand(table=table, data=data, number=current.number)
+    current.data = data
+    current.version += 1
+    noted(current, user, reason.strip()).save()
+    rescore_table(table, from_number=current.number)
+    return current
+
+
+@transaction.atomic
+def delete_hand(
+    *,
+    hand: Hand,
+    reason: str,
+    user: User = None,
+    by_scorer: bool = True,
+    last_only: bool = False,
+) -> None:
+    """Delete a game with a reason. ``last_only`` is the table link's "take back the last game":
+    it names the game it takes back and is refused if another game was saved after it since the
+    page was shown (issue 11: a phone must not delete a game it has not seen)."""
+    if not reason.strip():
+        raise Refused(_("Give a reason for deleting the game."))
+    table = _locked_table(hand.table)
+    _check_table_open(table, new=False)
+    _check_may_change(table, by_scorer)
+    current = Hand.objects.filter(pk=hand.pk, table=table).first()
+    if current is None:
+        raise Refused(
+            _("Game %(n)s is no longer on the sheet; nothing was taken back.") % {"n": hand.number}
+        )
+    if last_only:
+        later = table.hands.filter(number__gt=current.number).order_by("-number").first()
+        if later is not None:
+            raise Refused(
+                _(
+                    "Game %(n)s is no longer the last game: game %(later)s was saved since. "
+                    "Nothing was taken back; check the sheet."
+                )
+                % {"n": current.number, "later": later.number}
+            )
+    noted(current, user, reason.strip()).delete()
+    rescore_table(table, from_number=current.number)
+
+
+@transaction.atomic
+def record_totals(*, table: Table, totals: list[int], user: User = None) -> Hand:
+    """Enter each player's total of the round directly, when the game-by-game sheet is lost."""
+    table = _locked_table(table)
+    event = table.round.event
+    _check_table_open(table, new=False)
+    if table.hands.exists():
+        raise Refused(
+            _("This table already has games entered; the totals can only replace an empty sheet.")
+        )
+    if event.game_type.totals_refused:
+        raise Refused(str(event.game_type.totals_refused))
+    check_totals(event, table, totals)
+    hand = Hand(
+        table=table,
+        number=1,
+        kind=Hand.Kind.TOTALS,
+        data={"totals": totals},
+        entered_by=actor(user),
+    )
+    noted(hand, user, "").save(force_insert=True)
+    rescore_table(table)
+    return hand
+
+
+@transaction.atomic
+def void_table(*, table: Table, reason: str, user: User = None) -> Table:
+    """Void a table's round: it counts nothing for its players (Meisterschaft rules)."""
+    if not reason.strip():
+        raise Refused(_("Give a reason for voiding the table."))
+    table = _locked_table(table)
+    table.voided = True
+    table.void_reason = reason.strip()
+    noted(table, user, reason.strip()).save()
+    Result.objects.filter(table=table).update(counts=False)
+    sum_seats(table)
+    lapse_stale_lots(event=table.round.event, user=user)
+    return table
+
+
+@transaction.atomic
+def restore_table(*, table: Table, reason: str, user: User = None) -> Table:
+    table = _locked_table(table)
+    table.voided = False
+    table.void_reason = ""
+    noted(table, user, reason.strip() or "restored").save()
+    Result.objects.filter(table=table).update(counts=True)
+    sum_seats(table)
+    lapse_stale_lots(event=table.round.event, user=user)
+    return table
+
+
+def rescore_table(
+    table: Table,
+    from_number: int = 1,
+    *,
+    check_lots: bool = True,
+    hands: Sequence[Hand] | None = None,
+    new: Hand | None = None,
+) -> list[Result]:
+    """Rebuild the result cache of one table from its hands, from game ``from_number`` on.
+
+    Ziege's doubled deals and match ends and Hennes Sibbe's lost games depend on the order of the
+    hands, so a change to one hand can change every later one: those are scored again too. Earlier
+    hands are followed through the engine for that state but their stored results stay. A draw by
+    lot whose tie the new results change lapses (``lapse_stale_lots``). ``hands``: the table's
+    hands in game order as they are stored now, if the caller has read them already; ``new``, a
+    hand stored just now in this transaction, which has no results to replace yet. Returns the
+    result rows written, by game and seat.
+    """
+    event = table.round.event
+    if hands is None:
+        hands = list(Hand.objects.filter(table=table).order_by("number"))
+    seat = Seat._meta.db_table
+    seats = dict(sql_rows(f"SELECT position, entry_id FROM {seat} WHERE table_id = %s", table))
+    rows = result_rows(event, event.full_rules(), table, hands, seats, from_number)
+    # by hand id, not through a join to the hands: a plain indexed DELETE on every database
+    # (PostgreSQL planned the joined form badly on freshly filled tables)
+    replaced = [h.pk for h in hands if h.number >= from_number and h is not new]
+    if replaced:
+        Result.objects.filter(hand_id__in=replaced).delete()
+    Result.objects.bulk_create(rows)
+    sum_seats(table)
+    versions.changed(event)  # the result rows are written in bulk, which sends no signal
+    if check_lots:
+        lapse_stale_lots(event=event)
+    return rows
+
+
+SEAT_SUMS = ("points", "inflicted", "matches_won", "games_lost")
+
+
+def sum_seats(table: Table) -> None:
+    """Write each seat's sums of its counting results (``Seat.points`` ...), whenever the table's
+    results or whether they count change: one UPDATE of the table's few seats. Written out in
+    SQL: the ORM's form of the same statement (four correlated subqueries) took 3 ms to build,
+    inside the write lock of every saved game; the statement itself runs in 0.1 ms."""
+    seat, result = Seat._meta.db_table, Result._meta.db_table
+    sums = ", ".join(
+        f"{field} = COALESCE((SELECT SUM(r.{field}) FROM {result} r WHERE r.table_id = "
+        f"{seat}.table_id AND r.position = {seat}.position AND r.counts), 0)"
+        for field in SEAT_SUMS
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {seat} SET {sums} WHERE table_id = %s", [table.pk])
+
+
+def recompute_scores(*, event: Event | None = None) -> int:
+    """Rebuild every result from the stored hands (after a rule fix); returns the tables done."""
+    tables = Table.objects.select_related("round__event")
+    if event is not None:
+        tables = tables.filter(round__event=event)
+    done = 0
+    events: dict[int, Event] = {}
+    for table in tables:
+        with transaction.atomic():
+            rescore_table(table, check_lots=False)
+        events[table.round.event_id] = table.round.event
+        done += 1
+    for each in events.values():
+        with transaction.atomic():
+            lapse_stale_lots(event=each)
+    return done
+
+
+# --- handing in and confirming a table's sheet -------------------------------------------------
+
+
+@transaction.atomic
+def submit_table(*, table: Table, user: User = None) -> Table:
+    """The table hands in its round: the players then confirm it, each from the table link. From
+    the link there is no user: the history names the table link (``audit``)."""
+    table = _locked_table(table)
+    _check_table_open(table, new=False)
+    if table.submitted_at is not None:
+        return table
+    sheet = read_sheet(table)
+    if not sheet.complete:
+        if sheet.wanted is None and sheet.hands_played:
+            # the time decides the round's length, but a game under way ends first
+            raise Refused(
+                _(
+                    "A game is still being played at this table: hand in the sheet when it has "
+                    "ended."
+                )
+            )
+        raise Refused(
+            _("The sheet is not complete: %(games)s of %(wanted)s games entered.")
+            % {"games": sheet.hands_played, "wanted": sheet.wanted or "?"}
+        )
+    table.submitted_at = timezone.now()
+    noted(table, user, "").save(update_fields=["submitted_at"])
+    return table
+
+
+def _finish_if_everyone_confirmed(table: Table, user: User = None) -> None:
+    if table.confirmations.count() >= table.size and table.confirmed_at is None:
+        table.confirmed_at = timezone.now()
+        noted(table, user, "").save(update_fields=["confirmed_at"])
+
+
+def _seated(table: Table, position: int) -> str:
+    """The player at a seat, by name (one query)."""
+    seat = Seat.objects.filter(table=table, position=position).select_related("entry__player")
+    return str(seat.get().entry.player)
+
+
+@transaction.atomic
+def confirm_seat(*, table: Table, position: int, device: str) -> Table:
+    """A player at the table agrees with the handed-in sheet, tapping their own name on their
+    own phone (``device``). One phone confirms one seat of a table: otherwise one player could
+    confirm for all four, and the players' confirmation would mean nothing (issue 11). A player
+    without a phone is confirmed by a scorer (``confirm_table``). The link confirms while the
+    round is played; after it closes only a scorer does."""
+    table = _locked_table(table)
+    if not device:
+        raise Refused(
+            _(
+                "This phone cannot be told apart from the others (it keeps no cookies); "
+                "ask the scorer to confirm for you."
+            )
+        )
+    if table.voided:
+        raise Refused(_("A voided table needs no confirmation."))
+    if table.round.status != Round.Status.PLAYING:
+        raise Refused(
+            _("Round %(n)s is closed; ask the scorer to confirm the sheet.")
+            % {"n": table.round.number}
+        )
+    if table.submitted_at is None:
+        raise Refused(_("The sheet has not been handed in yet."))
+    if not 0 <= position < table.size:
+        raise Refused(_("There is no such seat at this table."))
+    mine = table.confirmations.filter(device=device).first()
+    if mine is not None:
+        if mine.position == position:
+            return table  # tapped twice
+        raise Refused(
+            _(
+                "This phone has already confirmed for %(player)s. Every player confirms on their "
+                "own phone; a player without a phone asks the scorer."
+            )
+            % {"player": _seated(table, mine.position)}
+        )
+    if table.confirmations.filter(position=position).exists():
+        raise Refused(
+            _("%(player)s is confirmed already; if that was not you, tell the scorer.")
+            % {"player": _seated(table, position)}
+        )
+    Confirmation.objects.create(
+        table=table, position=position, via=Confirmation.Via.LINK, device=device
+    )
+    _finish_if_everyone_confirmed(table)
+    return table
+
+
+@transaction.atomic
+def confirm_table(*, table: Table, user: User = None) -> Table:
+    """A scorer confirms the whole sheet (e.g. the paper list was signed by everyone)."""
+    table = _locked_table(table)
+    if table.voided:
+        raise Refused(_("A voided table needs no confirmation."))
+    if not table.hands.exists():
+        raise Refused(_("There is nothing to confirm: no games entered."))
+    if table.submitted_at is None:
+        table.submitted_at = timezone.now()
+        noted(table, user, "").save(update_fields=["submitted_at"])
+    done = set(table.confirmations.values_list("position", flat=True))
+    for position in range(table.size):
+        if position not in done:
+            confirmation = Confirmation(
+                table=table, position=position, via=Confirmation.Via.SCORER, user=actor(user)
+            )
+            noted(confirmation, user, "").save(force_insert=True)
+    _finish_if_everyone_confirmed(table, user)
+    return table
+
+
+@transaction.atomic
+def reopen_table(*, table: Table, reason: str, user: User = None) -> Table:
+    """Take a handed-in sheet back so that games can be added; the confirmations start again."""
+    if not reason.strip():
+        raise Refused(_("Give a reason for reopening the sheet."))
+    table = _locked_table(table)
+    for confirmation in table.confirmations.all():
+        noted(confirmation, user, reason.strip()).delete()
+    table.submitted_at = None
+    table.confirmed_at = None
+    noted(table, user, reason.strip()).save()
+    return table
+
+
+# --- standings actions ------------------------------------------------------------------------
+
+
+def _tie_keys(event: Event) -> dict[int, tuple[int, ...]]:
+    """Start number → the figures that decide the entry's place (RULES.md 6), from the standings
+    query (one query)."""
+    fields = [name for name, _order in event.game_type.ranking]
+    return {
+        entry.start_number: tuple(int(getattr(entry, name)) for name in fields)
+        for entry in Entry.objects.standings(event)
+    }
+
+
+def _lapse(draw: LotDraw, user: User = None) -> None:
+    # one by one: the entries' history shows the lot going as it showed it drawn
+    for entry in Entry.objects.filter(event_id=draw.event_id, start_number__in=draw.entries):
+        entry.lot = None
+        noted(entry, user, "").save(update_fields=["lot"])
+    draw.lapsed_at = timezone.now()
+    draw.save(update_fields=["lapsed_at"])
+
+
+@transaction.atomic
+def decide_by_lot(
+    *, event: Event, entries: Sequence[Entry], user: User = None, seed: int | None = None
+) -> LotDraw:
+    """Order tied entries by lot (e.g. a tie for first place) and record who drew it.
+
+    The draw splits this tie only: it keeps the tied figures and everyone who has them, and lapses
+    when a correction changes either (``lapse_stale_lots``). A new draw on the same tie, or for one
+    of the same players, replaces the earlier one."""
+    if len(entries) < 2 or len({e.pk for e in entries}) < len(entries):
+        raise Refused(_("Choose at least two tied players for a draw by lot."))
+    # the event's row first, as every change of the event: the tie is read while no game of the
+    # event is being stored, and no game crosses the draw (``_table_for_a_game``)
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    keys = _tie_keys(event)
+    ties = {keys.get(e.start_number) for e in entries}
+    if len(ties) != 1 or None in ties:
+        raise Refused(_("Only players tied on the same result can be separated by lot."))
+    tie = ties.pop()
+    assert tie is not None
+    numbers = {e.start_number for e in entries}
+    for earlier in LotDraw.objects.filter(event=event, lapsed_at__isnull=True):
+        if tuple(earlier.tie) == tie or numbers & set(earlier.entries):
+            _lapse(earlier, user)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 2**31)
+    order = sorted(entries, key=lambda e: e.start_number)
+    random.Random(seed).shuffle(order)
+    stored = Entry.objects.in_bulk([e.pk for e in order])
+    for lot, entry in enumerate(order, start=1):
+        drawn = stored[entry.pk]
+        drawn.lot = lot
+        noted(drawn, user, "").save(update_fields=["lot"])
+    return LotDraw.objects.create(
+        event=event,
+        entries=[e.start_number for e in order],
+        tie=list(tie),
+        tied=sorted(number for number, key in keys.items() if key == tie),
+        seed=seed,
+        drawn_by=actor(user),
+    )
+
+
+def lapse_stale_lots(*, event: Event, user: User = None) -> list[LotDraw]:
+    """A draw by lot splits the tie it was drawn for, and no other (issue 10): once the drawn
+    players no longer share the tied figures, or someone else now shares them, the lot stops
+    counting and the tie shows again. One query when the event has no live draw, written out in SQL
+    (a saved game asks it)."""
+    sql = f"SELECT id FROM {LotDraw._meta.db_table} WHERE event_id = %s AND lapsed_at IS NULL"
+    if not sql_column(sql, event):
+        return []
+    # locked: two tables' games stored at the same moment (``_table_for_a_game``) lapse a draw
+    # once, the second looks at it after the first's commit
+    live = [
+        d
+        for d in LotDraw.objects.select_for_update().filter(event=event, lapsed_at__isnull=True)
+        if d.tie
+    ]
+    if not live:
+        return []
+    keys = _tie_keys(event)
+    stale = []
+    for draw in live:
+        tie = tuple(draw.tie)
+        now_tied = sorted(number for number, key in keys.items() if key == tie)
+        if now_tied != sorted(draw.tied):
+            _lapse(draw, user)
+            stale.append(draw)
+    return stale
+
+
+@transaction.atomic
+def change_event_settings(
+    *, event: Event, values: dict[str, Any], user: User = None, reason: str = ""
+) -> RuleChangeEffect:
+    """Change an event's settings (``values``: field → new value).
+
+    New rule settings rescore every stored game at once, in this transaction, so the standings
+    never show a mix of old and new rules; a reason is then required and kept with the user in the
+    event's history. A setting that makes a stored game invalid is refused naming the game. The
+    game itself is fixed once seats are drawn (the tables and hands are that game's).
+    """
+    unknown = set(values) - EVENT_SETTINGS
+    if unknown:
+        raise ValueError(f"not event settings: {sorted(unknown)}")
+    current = Event.objects.select_for_update().get(pk=event.pk)
+    old_rules = current.full_rules()
+    if values.get("game", current.game) != current.game and (
+        current.rounds.exclude(status=Round.Status.DRAFT).exists()
+    ):
+        raise Refused(game_fixed_message(current))
+    for name, value in values.items():
+        setattr(current, name, value)
+    try:
+        current.full_clean()
+    except ValidationError as exc:
+        raise Refused(" ".join(exc.messages)) from exc
+    rescore = current.full_rules() != old_rules and stored_hand_count(current) > 0
+    if rescore and not reason.strip():
+        raise Refused(_("Give a reason for changing the rule settings of stored games."))
+    current._change_reason = reason.strip()
+    if actor(user) is not None:
+        current._history_user = actor(user)
+    current.save()
+    if not rescore:
+        return RuleChangeEffect(hands=0, players=0)
+    before = entry_figures(current)
+    for table in Table.objects.filter(round__event=current).select_related("round__event"):
+        rescore_table(table, check_lots=False)
+    hands = stored_hand_count(current)
+    lapse_stale_lots(event=current, user=user)
+    return RuleChangeEffect(hands=hands, players=changed_entries(before, entry_figures(current)))
+
+
+def _checked(model: type[Any], values: dict[str, Any], allowed: frozenset[str]) -> Any:
+    """A new, unsaved ``model`` from ``values``, checked like its form checks it (Refused says
+    what is wrong); a field outside ``allowed`` is a programming error."""
+    unknown = set(values) - allowed
+    if unknown:
+        raise ValueError(f"not {model.__name__} fields: {sorted(unknown)}")
+    instance = model(**values)
+    try:
+        instance.full_clean()
+    except ValidationError as exc:
+        raise Refused(" ".join(exc.messages)) from exc
+    return instance
+
+
+@transaction.atomic
+def create_event(*, values: dict[str, Any], user: User = None) -> Event:
+    """Create an event with its settings (``values``: field → value, as for
+    ``change_event_settings``). The user who creates it becomes its organiser, so that an
+    organiser who is not a director may run it; the event's history names them."""
+    event = _checked(Event, values, EVENT_SETTINGS)
+    noted(event, user, "").save()
+    if actor(user) is not None:
+        EventRole.objects.create(event=event, user=user, role=EventRole.Role.ORGANISER)
+    return event
+
+
+@transaction.atomic
+def create_season(*, values: dict[str, Any]) -> Season:
+    """Create a season (``values``: field → value). A season keeps no history of its own: what
+    counts for it are its events, which do."""
+    season = _checked(Season, values, SEASON_FIELDS)
+    season.save()
+    return season
+
+
+# --- the end of the event (issue 17) -----------------------------------------------------------
+
+
+@transaction.atomic
+def finish_event(*, event: Event, user: User = None) -> Event:
+    """Finish an event once every round is closed: the standings are final and the prizes are
+    handed out (``tournament.money``)."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.status == Event.Status.FINISHED:
+        raise Refused(_("The event is finished already."))
+    rounds = list(event.rounds.values_list("number", "status"))
+    if not rounds:
+        raise Refused(_("The event has no round yet."))
+    still_open = [str(number) for number, status in rounds if status != Round.Status.CLOSED]
+    if still_open:
+        raise Refused(
+            ngettext(
+                "Round %(rounds)s is not closed yet.",
+                "Rounds %(rounds)s are not closed yet.",
+                len(still_open),
+            )
+            % {"rounds": ", ".join(still_open)}
+        )
+    event.status = Event.Status.FINISHED
+    noted(event, user, "finished").save(update_fields=["status"])
+    return event
+
+
+@transaction.atomic
+def reopen_event(*, event: Event, reason: str, user: User = None) -> Event:
+    """Take a finished event back (a correction after the prize-giving list was read)."""
+    if not reason.strip():
+        raise Refused(_("Give a reason for reopening the event."))
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.status != Event.Status.FINISHED:
+        raise Refused(_("Only a finished event can be reopened."))
+    event.status = Event.Status.RUNNING
+    noted(event, user, reason.strip()).save(update_fields=["status"])
+    return event

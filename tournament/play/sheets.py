@@ -1,0 +1,154 @@
+"""One read of a table's sheet: seats, hands, each seat's results, running totals and what the
+game adds (tournament.games). The scorer's table page, the players' phone page and the printed
+table sheets all show this read, so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tournament.games.base import SeatResult, SheetExtras
+from tournament.games.words import describe_hand
+from tournament.models import Hand, Seat, Table
+
+
+def dealer_for(number: int, size: int) -> int:
+    """The deal passes round the table: hand 1 is dealt by seat 0."""
+    return (number - 1) % size
+
+
+@dataclass
+class SheetRow:
+    hand: Hand
+    description: str
+    results: list[int]
+    running: list[int]
+    dealer: int | None
+
+
+@dataclass
+class TableSheet:
+    table: Table
+    seats: list[Seat]
+    players: list[str]
+    rows: list[SheetRow] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+    extras: SheetExtras = field(default_factory=SheetExtras)
+    wanted: int | None = None
+    hands_played: int = 0
+    totals_entered: bool = False
+
+    @property
+    def complete(self) -> bool:
+        """Whether the round's sheet can be handed in: all its hands, or its totals. Without a
+        fixed number of hands (the time decides) a round can end only between two games."""
+        if self.totals_entered:
+            return True
+        if self.wanted is not None:
+            return self.hands_played >= self.wanted
+        return self.hands_played > 0 and self.extras.between_games
+
+    @property
+    def form_done(self) -> bool:
+        """No form for a further hand: the round's hands (or its totals) are all entered."""
+        return self.totals_entered or (self.wanted is not None and self.hands_played >= self.wanted)
+
+    def context(self) -> dict[str, Any]:
+        """The sheet as the table and phone templates take it."""
+        table = self.table
+        next_number = len(self.rows) + 1
+        return {
+            "event": table.round.event,
+            "round": table.round,
+            "table": table,
+            "seats": self.seats,
+            "players": self.players,
+            "rows": self.rows,
+            "totals": self.totals,
+            "extras": self.extras,
+            "wanted": self.wanted,
+            "hands_played": self.hands_played,
+            "games_finished": self.extras.games_finished,
+            "totals_entered": self.totals_entered,
+            "complete": self.complete,
+            "form_done": self.form_done,
+            "next_number": next_number,
+            "next_dealer": dealer_for(next_number, table.size) if table.size else 0,
+        }
+
+
+def read_sheets(tables: Iterable[Table]) -> list[TableSheet]:
+    """The sheets of ``tables`` (all of one event, with ``round__event`` loaded): three queries
+    however many tables."""
+    tables = list(tables)
+    if not tables:
+        return []
+    event = tables[0].round.event
+    game, rules = event.game_type, event.full_rules()
+    ids = [t.pk for t in tables]
+    seats: dict[int, list[Seat]] = {t.pk: [] for t in tables}
+    for seat in (
+        Seat.objects.filter(table_id__in=ids)
+        .select_related("entry__player")
+        .order_by("table_id", "position")
+    ):
+        seats[seat.table_id].append(seat)
+    hands: dict[int, list[Hand]] = {t.pk: [] for t in tables}
+    for hand in (
+        Hand.objects.filter(table_id__in=ids)
+        .select_related("entered_by")
+        .prefetch_related("results")
+        .order_by("table_id", "number")
+    ):
+        hands[hand.table_id].append(hand)
+    sheets = []
+    for table in tables:
+        players = [str(s.entry.player) for s in seats[table.pk]]
+        sheet = TableSheet(table, seats[table.pk], players, wanted=event.hands_for(table.size))
+        running = [0] * table.size
+        played: list[tuple[dict[str, Any], list[SeatResult]]] = []
+        for hand in hands[table.pk]:
+            figures = [SeatResult(0) for _ in range(table.size)]
+            for result in hand.results.all():
+                if result.position < table.size:
+                    figures[result.position] = SeatResult(
+                        result.points, result.inflicted, result.matches_won, result.games_lost
+                    )
+            results = [f.points for f in figures]
+            running = [a + b for a, b in zip(running, results, strict=True)]
+            sheet.rows.append(
+                SheetRow(
+                    hand,
+                    describe_hand(event.game, hand.data, players),
+                    results,
+                    list(running),
+                    hand.dealer,
+                )
+            )
+            if hand.kind == Hand.Kind.TOTALS:
+                # the paper fallback for the whole round, not a played hand
+                sheet.totals_entered = True
+            else:
+                played.append((hand.data, figures))
+        sheet.hands_played = len(played)
+        sheet.totals = running
+        sheet.extras = game.sheet_extras(rules, played, running, players)
+        sheets.append(sheet)
+    return sheets
+
+
+def read_sheet(table: Table) -> TableSheet:
+    """One table's sheet (three queries)."""
+    return read_sheets([table])[0]
+
+
+def confirmation_state(table: Table, players: list[str]) -> dict[str, list[str]]:
+    """A handed-in sheet's players who have confirmed it and those who still have to, by name
+    (one query): the scorer's table page says whom the table is waiting for."""
+    confirmed = set(table.confirmations.values_list("position", flat=True))
+    return {
+        "confirmed_by": [name for i, name in enumerate(players) if i in confirmed],
+        "still_to_confirm": [name for i, name in enumerate(players) if i not in confirmed],
+    }

@@ -1,0 +1,168 @@
+"""Forms check and convert input; whether a hand is legal is the engine's decision.
+
+A hand form turns the fields its contract needs into the hand dict of RULES.md and lets
+``scoring`` judge it; an ``InvalidHand`` becomes an error on the field it names.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournament.core.names import NameIndex
+from tournament.core.validators import single_line
+from tournament.models import (
+    Entry,
+    EntryFee,
+    Event,
+    Player,
+)
+from tournament.register.services import PLAYER_FIELDS
+
+
+class PlayerForm(forms.ModelForm):
+    class Meta:
+        model = Player
+        fields = list(PLAYER_FIELDS)
+
+    def values(self) -> dict[str, Any]:
+        """The validated fields, for ``services.correct_player``."""
+        return {name: self.cleaned_data[name] for name in self.Meta.fields}
+
+
+class RegisterForm(forms.Form):
+    """Register an existing player, or a new one by name.
+
+    A new name that is probably a known player's (same name, or a close spelling: Maier/Meier,
+    Schäuble/Schaeuble) is not created silently: the form shows the known players with club and
+    town and asks whether it is the same person (``same_person``: a player's id, or ``new``).
+    """
+
+    NEW = "new"
+
+    player = forms.ModelChoiceField(
+        queryset=Player.objects.all(), required=False, label=_("Known player")
+    )
+    first_name = forms.CharField(
+        label=_("first name"), max_length=100, required=False, validators=[single_line]
+    )
+    last_name = forms.CharField(
+        label=_("last name"), max_length=100, required=False, validators=[single_line]
+    )
+    club = forms.CharField(
+        label=_("club"), max_length=150, required=False, validators=[single_line]
+    )
+    town = forms.CharField(
+        label=_("town"), max_length=150, required=False, validators=[single_line]
+    )
+    category = forms.ChoiceField(
+        label=_("category"), choices=Player.Category.choices, required=False
+    )
+    team = forms.CharField(
+        label=_("Team of four"),
+        max_length=150,
+        required=False,
+        validators=[single_line],
+        help_text=_("For the team ranking: the team's name (created with its first member)."),
+    )
+    same_person = forms.CharField(required=False, max_length=20)
+    # the fee taken at the desk with the registration (issue 17; ``money.register_entry``)
+    fee = forms.ChoiceField(
+        label=_("entry fee"), choices=EntryFee.Status.choices, required=False, initial="open"
+    )
+
+    def __init__(self, *args: Any, event: Event | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.event = event
+        self.candidates: list[Player] = []
+        # two people of one name are told apart by club and town
+        self.fields["player"].label_from_instance = described  # type: ignore[attr-defined]
+        if event is not None:  # who is registered already is no choice any more
+            self.fields["player"].queryset = Player.objects.exclude(entries__event=event)
+            self.fields["player"].error_messages["invalid_choice"] = _(
+                "This player can no longer be chosen: registered for this event already, or "
+                "merged into another player meanwhile. Choose again from the list."
+            )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("player"):
+            return data
+        if self.has_error("first_name") or self.has_error("last_name"):
+            return data  # the name field says what is wrong with it
+        first, last = (data.get("first_name") or "").strip(), (data.get("last_name") or "").strip()
+        if not (first and last):
+            raise forms.ValidationError(
+                _("Choose a known player, or give the first and last name of a new one.")
+            )
+        self.candidates = likely_players(first, last, event=self.event)
+        answer = data.get("same_person") or ""
+        if not self.candidates or answer == self.NEW:
+            return data
+        chosen = next((p for p in self.candidates if str(p.pk) == answer), None)
+        if chosen is None:
+            raise forms.ValidationError(
+                _(
+                    "A player with this name or a very similar one is already known. "
+                    "Is it the same person? Choose below."
+                ),
+                code="duplicate",
+            )
+        data["player"] = chosen
+        return data
+
+    def get_player(self) -> Player:
+        """The player chosen, or a new one, not saved: ``services.register_player`` creates it
+        with the entry."""
+        data = self.cleaned_data
+        if data.get("player"):
+            return data["player"]
+        return Player(
+            first_name=data["first_name"].strip(),
+            last_name=data["last_name"].strip(),
+            club=data.get("club", "").strip(),
+            town=data.get("town", "").strip(),
+            category=data.get("category", ""),
+        )
+
+
+def described(player: Player) -> str:
+    """A player as a list of choices shows them: name, club, town."""
+    return " · ".join(x for x in (player.sort_name, player.club, player.town) if x)
+
+
+def likely_players(first_name: str, last_name: str, *, event: Event | None = None) -> list[Player]:
+    """Known players whose name is probably this one, each marked ``registered`` when already
+    entered in ``event``. Two queries (every player's name is compared in Python: a few
+    thousand short rows)."""
+    index = NameIndex(
+        (p.first_name, p.last_name, p)
+        for p in Player.objects.only("pk", "first_name", "last_name", "club", "town")
+    )
+    found = index.find(first_name, last_name)
+    registered: set[int] = set()
+    if event is not None and found:
+        registered = set(
+            Entry.objects.filter(event=event, player__in=found).values_list("player_id", flat=True)
+        )
+    for player in found:
+        player.registered = player.pk in registered
+    return found
+
+
+class PairForm(forms.Form):
+    """Ziege with fixed pairs: two registered players who always sit opposite."""
+
+    first = forms.ModelChoiceField(queryset=Entry.objects.none(), label=_("Player"))
+    second = forms.ModelChoiceField(queryset=Entry.objects.none(), label=_("partner"))
+    name = forms.CharField(
+        label=_("Pair name"), max_length=150, required=False, validators=[single_line]
+    )
+
+    def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        unpaired = Entry.objects.filter(event=event, pair__isnull=True).select_related("player")
+        self.fields["first"].queryset = unpaired
+        self.fields["second"].queryset = unpaired

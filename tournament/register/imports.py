@@ -1,0 +1,288 @@
+"""Spreadsheets coming in: player lists (XLSX or CSV) and a round's results filled in offline.
+
+Both work in two steps: ``read_…`` turns the file into checked rows, each marked as accepted or
+rejected with a reason, without writing anything; the ``save_…`` service writes all of it in one
+transaction, and refuses if any row was rejected. The preview carries a key: a confirm sent twice
+(a double click, a retry) is recognised and saves nothing the second time.
+
+A file is read with hard limits (README, "Uploads") checked before anything is unpacked or built
+in memory: its size, the size and packing of the parts of a workbook, the number of XML elements,
+the rows and columns that hold data, and the time spent reading. A sheet's declared size is never
+trusted; rows are read one at a time as they come.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from tournament.core import errors
+from tournament.core.names import NameIndex, name_key
+from tournament.core.reading import (
+    NAME_LENGTH,
+    PLACE_LENGTH,
+    PLAYER_ROWS_MAX,
+    UnreadableFile,
+    header_key,
+    too_long,
+)
+from tournament.core.validators import one_line, single_line
+from tournament.models import Entry, Event, Player
+from tournament.play.imports import PLAYER_HEADERS, AlreadyImported
+from tournament.register import services
+
+CATEGORY_WORDS = {
+    "": "",
+    "damen": "damen",
+    "dame": "damen",
+    "frauen": "damen",
+    "women": "damen",
+    "woman": "damen",
+    "ladies": "damen",
+    "d": "damen",
+    "jugend": "jugend",
+    "junioren": "jugend",
+    "juniors": "jugend",
+    "junior": "jugend",
+    "youth": "jugend",
+    "j": "jugend",
+    "senioren": "senioren",
+    "senior": "senioren",
+    "seniors": "senioren",
+    "s": "senioren",
+}
+
+
+@dataclass
+class PlayerRow:
+    line: int
+    first_name: str
+    last_name: str
+    club: str = ""
+    town: str = ""
+    category: str = ""
+    status: str = "new"  # new, matched, rejected
+    reason: str = ""
+    player_id: int | None = None
+    # a new player whose name is probably a known player's or another line's (names.py): shown
+    # in the preview, so that the organiser can register that one or merge later
+    similar: str = ""
+
+    @property
+    def rejected(self) -> bool:
+        return self.status == "rejected"
+
+
+@dataclass
+class PlayerImport:
+    rows: list[PlayerRow] = field(default_factory=list)
+    # signed into the preview's confirm: the saved rows carry it, so a second confirm is known
+    key: str = field(default_factory=lambda: uuid.uuid4().hex)
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.rows) and not any(r.rejected for r in self.rows)
+
+    def count(self, status: str) -> int:
+        return sum(1 for r in self.rows if r.status == status)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return {s: self.count(s) for s in ("new", "matched", "rejected")}
+
+    def payload(self) -> list[dict[str, Any]]:
+        return [asdict(r) for r in self.rows]
+
+
+def _columns(header: list[Any]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for index, title in enumerate(header):
+        key = header_key(title)
+        for name, aliases in PLAYER_HEADERS.items():
+            if key in aliases and name not in found:
+                found[name] = index
+    missing = [n for n in ("first_name", "last_name") if n not in found]
+    if missing:
+        raise UnreadableFile(
+            _(
+                "The first row must name the columns; found no column for %(missing)s. "
+                "Use Vorname, Nachname, Verein, Ort, Kategorie (or First name, Last name, Club, "
+                "Town, Category)."
+            )
+            % {"missing": ", ".join(missing)}
+        )
+    return found
+
+
+def _control_character(item: PlayerRow) -> str:
+    """The reason a row's text is refused, naming the field (the check the model fields make)."""
+    for name in ("first_name", "last_name", "club", "town"):
+        try:
+            single_line(getattr(item, name))
+        except ValidationError as exc:
+            return f"{Player._meta.get_field(name).verbose_name}: {exc.messages[0]}"
+    return ""
+
+
+def read_players(event: Event, rows: list[list[Any]]) -> PlayerImport:
+    """Check a player list against the event: new player, known player, or rejected (and why)."""
+    rows = [r for r in rows if any(str(c or "").strip() for c in r)]
+    if not rows:
+        raise UnreadableFile(_("The file is empty."))
+    if len(rows) > PLAYER_ROWS_MAX:
+        raise too_long()
+    columns = _columns(rows[0])
+    result = PlayerImport()
+
+    def cell(row: list[Any], name: str) -> str:
+        index = columns.get(name)
+        if index is None or index >= len(row) or row[index] is None:
+            return ""
+        return one_line(str(row[index]))
+
+    players = list(Player.objects.only("pk", "first_name", "last_name", "club", "town"))
+    known = {
+        (header_key(p.first_name), header_key(p.last_name), header_key(p.club)): p.pk
+        for p in players
+    }
+    registered = set(Entry.objects.filter(event=event).values_list("player_id", flat=True))
+    similar_known = NameIndex((p.first_name, p.last_name, p) for p in players)
+    similar_lines: dict[tuple[str, str], PlayerRow] = {}
+    seen: dict[tuple[str, str, str], int] = {}
+    for line, row in enumerate(rows[1:], start=2):
+        item = PlayerRow(
+            line=line,
+            first_name=cell(row, "first_name"),
+            last_name=cell(row, "last_name"),
+            club=cell(row, "club"),
+            town=cell(row, "town"),
+            category=cell(row, "category"),
+        )
+        result.rows.append(item)
+        category = CATEGORY_WORDS.get(header_key(item.category))
+        if not item.first_name or not item.last_name:
+            item.status, item.reason = "rejected", _("first and last name are required")
+        elif refused := _control_character(item):
+            item.status, item.reason = "rejected", refused
+        elif len(item.first_name) > NAME_LENGTH or len(item.last_name) > NAME_LENGTH:
+            item.status, item.reason = "rejected", _("a name is longer than 100 characters")
+        elif len(item.club) > PLACE_LENGTH or len(item.town) > PLACE_LENGTH:
+            item.status, item.reason = "rejected", _("club or town is longer than 150 characters")
+        elif category is None:
+            item.status, item.reason = (
+                "rejected",
+                _("unknown category “%(value)s” (Damen, Jugend, Senioren or empty)")
+                % {"value": item.category},
+            )
+        else:
+            item.category = category
+            key = (header_key(item.first_name), header_key(item.last_name), header_key(item.club))
+            if key in seen:
+                item.status, item.reason = (
+                    "rejected",
+                    _("the same player as in line %(line)s") % {"line": seen[key]},
+                )
+                continue
+            seen[key] = line
+            item.player_id = known.get(key)
+            if item.player_id in registered:
+                item.status, item.reason = "rejected", _("already registered for this event")
+            elif item.player_id:
+                item.status = "matched"
+            else:
+                item.similar = _similar(item, similar_known, similar_lines, registered)
+    return result
+
+
+def _similar(
+    item: PlayerRow,
+    known: NameIndex,
+    lines: dict[tuple[str, str], PlayerRow],
+    registered: set[int],
+) -> str:
+    """Who a new row's player probably is: known players with club and town, or an earlier
+    line of the same file (One person, one player)."""
+    found = []
+    for player in known.find(item.first_name, item.last_name):
+        place = ", ".join(x for x in (player.club, player.town) if x) or "—"
+        text = f"{player} ({place})"
+        if player.pk in registered:
+            text += " – " + _("already registered for this event")
+        found.append(text)
+    key = name_key(item.first_name, item.last_name)
+    earlier = lines.setdefault(key, item)
+    if earlier is not item:
+        found.append(
+            _("line %(line)s: %(name)s")
+            % {"line": earlier.line, "name": f"{earlier.first_name} {earlier.last_name}"}
+        )
+    return "; ".join(found)
+
+
+def _import_reason(key: str | None) -> str:
+    """The change reason in the history of every player and entry an import creates."""
+    return f"import {key}" if key else "import"
+
+
+@transaction.atomic
+def save_players(
+    event: Event, rows: Iterable[dict[str, Any]], user: Any = None, *, key: str | None = None
+) -> int:
+    """Register every row (creating new players); all or nothing. Returns the entries made.
+
+    The rows go through ``services.register_players``, like a registration at the desk: start
+    numbers, the late flag and the refusals are decided there. The event row is locked first, so
+    confirms sent at the same moment take turns (PostgreSQL; SQLite writes one transaction at a
+    time anyway), and the rows are checked again against the database as it is then: a list
+    previewed a minute ago may have been overtaken by a registration at the desk, or by the same
+    list confirmed a moment before. ``key`` is the preview's: a second confirm of it raises
+    ``AlreadyImported`` and saves nothing.
+    """
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    reason = _import_reason(key)
+    if key:
+        done = Entry.history.filter(
+            event_id=event.pk, history_type="+", history_change_reason=reason
+        ).count()
+        if done:
+            raise AlreadyImported(
+                ngettext(
+                    "This list was already imported: %(n)s player; nothing more was saved.",
+                    "This list was already imported: %(n)s players; nothing more was saved.",
+                    done,
+                )
+                % {"n": done}
+            )
+    table = [
+        ["first_name", "last_name", "club", "town", "category"],
+        *[[r["first_name"], r["last_name"], r["club"], r["town"], r["category"]] for r in rows],
+    ]
+    checked = read_players(event, table)
+    if not checked.ok:
+        bad = next(r for r in checked.rows if r.rejected)
+        raise errors.Refused(
+            _("Nothing was saved: line %(line)s is rejected (%(reason)s).")
+            % {"line": bad.line, "reason": bad.reason}
+        )
+    known = Player.objects.in_bulk([r.player_id for r in checked.rows if r.status == "matched"])
+    players = [
+        known[r.player_id]
+        if r.status == "matched"
+        else Player(
+            first_name=r.first_name,
+            last_name=r.last_name,
+            club=r.club,
+            town=r.town,
+            category=r.category,
+        )
+        for r in checked.rows
+    ]
+    entries = services.register_players(event=event, players=players, user=user, reason=reason)
+    return len(entries)

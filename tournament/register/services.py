@@ -1,0 +1,274 @@
+"""Writes that touch more than one row: each is one function, one transaction.
+
+Views, management commands, the demo generator and the benchmarks all write through these, so the
+scoring engine sees every hand and the result cache never drifts from the hands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from simple_history.utils import bulk_create_with_history
+
+from tournament.core.audit import User, actor, bulk_attrs, noted
+from tournament.core.errors import Refused
+from tournament.models import (
+    Entry,
+    Event,
+    Player,
+    PlayerAlias,
+    Round,
+    Team,
+    versions,
+)
+from tournament.register.reads import withdrawal_refused
+
+# RULES.md 6: side ranking for teams of four
+SQUAD_SIZE = 4
+# what a correction of a player may change (the player form's fields)
+PLAYER_FIELDS = ("first_name", "last_name", "club", "town", "category")
+
+
+# --- registration -----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def register_players(
+    *,
+    event: Event,
+    players: Sequence[Player],
+    user: User = None,
+    start_number: int | None = None,
+    team: str = "",
+    reason: str = "",
+) -> list[Entry]:
+    """Enter players in an event, in the order given: the one place that decides start numbers,
+    the late flag and the refusals (a finished event, a player registered twice, a full team), for
+    the registration desk and the player import alike.
+
+    The players are numbered on from ``start_number`` (the next free number when None). A player
+    not saved yet (a new name at the desk, a new row of a list) is created with the entry.
+    ``team`` names the players' team of four, created with its first member. After the first draw
+    the entries are marked late; a late entry is seated from the next round drawn on. The event is
+    locked once for the whole list: registrations and imports sent at the same moment take turns,
+    so start numbers stay unique. ``user`` and ``reason`` go into the history of every player and
+    entry made. A few queries however long the list.
+    """
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.status == Event.Status.FINISHED:
+        raise Refused(_("The event is finished; no more players can be registered."))
+    registered = set(Entry.objects.filter(event=event).values_list("player_id", flat=True))
+    seen: set[int] = set()
+    for player in players:
+        if player.pk in registered or player.pk in seen:
+            raise Refused(_("%(player)s is already registered.") % {"player": player})
+        if player.pk is not None:
+            seen.add(player.pk)
+    count = len(players)
+    if start_number is None:
+        highest = Entry.objects.filter(event=event).aggregate(n=Max("start_number"))["n"]
+        start_number = (highest or 0) + 1
+    else:
+        taken = (
+            Entry.objects.filter(
+                event=event, start_number__gte=start_number, start_number__lt=start_number + count
+            )
+            .order_by("start_number")
+            .first()
+        )
+        if taken is not None:
+            raise Refused(_("Start number %(n)s is taken.") % {"n": taken.start_number})
+    squad = _squad(event, team, joining=count)
+    new = [p for p in players if p.pk is None]
+    for player in new:
+        try:
+            # a new player's one unique field is its fresh random identifier: no query per row
+            player.full_clean(validate_unique=False)
+        except ValidationError as exc:
+            raise Refused(f"{player}: {' '.join(exc.messages)}") from exc
+    created = iter(
+        bulk_create_with_history(
+            new,
+            Player,
+            default_user=actor(user),
+            default_change_reason=reason,
+            custom_historical_attrs=bulk_attrs(),
+        )
+    )
+    late = event.rounds.exclude(status=Round.Status.DRAFT).exists()
+    entries = [
+        Entry(
+            event=event,
+            player=player if player.pk is not None else next(created),
+            start_number=start_number + offset,
+            late=late,
+            squad=squad,
+        )
+        for offset, player in enumerate(players)
+    ]
+    versions.changed(event)  # the entries are written in bulk, which sends no signal
+    return bulk_create_with_history(
+        entries,
+        Entry,
+        default_user=actor(user),
+        default_change_reason=reason,
+        custom_historical_attrs=bulk_attrs(),
+    )
+
+
+def _squad(event: Event, name: str, *, joining: int) -> Team | None:
+    """The team of four called ``name`` (created with its first member), with room for
+    ``joining`` more players; None without a name."""
+    name = name.strip()
+    if not name:
+        return None
+    squad, _created = Team.objects.get_or_create(event=event, kind=Team.Kind.SQUAD, name=name)
+    members = squad.squad_members.count() if not _created else 0
+    if members + joining > SQUAD_SIZE:
+        if members >= SQUAD_SIZE:
+            raise Refused(_("The team %(team)s already has four players.") % {"team": squad.name})
+        raise Refused(
+            ngettext(
+                "The team %(team)s has room for one more player only.",
+                "The team %(team)s has room for %(n)s more players only.",
+                SQUAD_SIZE - members,
+            )
+            % {"team": squad.name, "n": SQUAD_SIZE - members}
+        )
+    return squad
+
+
+def register_player(
+    *,
+    event: Event,
+    player: Player,
+    user: User = None,
+    start_number: int | None = None,
+    team: str = "",
+) -> Entry:
+    """Enter one player in an event (``register_players``, one transaction): a player not saved
+    yet is created with the entry, ``team`` is the player's team of four."""
+    return register_players(
+        event=event, players=[player], user=user, start_number=start_number, team=team
+    )[0]
+
+
+@transaction.atomic
+def correct_player(*, player: Player, values: dict[str, Any], user: User = None) -> Player:
+    """Correct a player's name, club, town or category (``values``: field → new value), for every
+    event the player plays: a player is one person across events. Kept in the player's history."""
+    unknown = set(values) - set(PLAYER_FIELDS)
+    if unknown:
+        raise ValueError(f"not player fields: {sorted(unknown)}")
+    current = Player.objects.select_for_update().get(pk=player.pk)
+    for name, value in values.items():
+        setattr(current, name, value)
+    try:
+        current.full_clean()
+    except ValidationError as exc:
+        raise Refused(" ".join(exc.messages)) from exc
+    noted(current, user, "").save()
+    return current
+
+
+@transaction.atomic
+def withdraw_entry(*, entry: Entry, user: User = None) -> Entry:
+    """Withdraw a player: the results so far stay, later draws leave the player out."""
+    refused = withdrawal_refused(entry)
+    if refused:
+        raise Refused(refused)
+    entry.status = Entry.Status.WITHDRAWN
+    noted(entry, user, "").save(update_fields=["status"])
+    return entry
+
+
+@transaction.atomic
+def reinstate_entry(*, entry: Entry, user: User = None) -> Entry:
+    entry.status = Entry.Status.ACTIVE
+    noted(entry, user, "").save(update_fields=["status"])
+    return entry
+
+
+@transaction.atomic
+def remove_entry(*, entry: Entry, user: User = None) -> None:
+    """Delete an entry registered by mistake. Only before the event's first draw: from then on
+    the entry is part of a draw and is withdrawn instead (it then keeps what it played)."""
+    event = Event.objects.select_for_update().get(pk=entry.event_id)
+    if event.rounds.exclude(status=Round.Status.DRAFT).exists() or entry.seats.exists():
+        raise Refused(
+            _(
+                "%(player)s cannot be removed: the seats of this event have been drawn. "
+                "Withdraw the player instead."
+            )
+            % {"player": entry.player}
+        )
+    noted(entry, user, "removed: registered by mistake").delete()
+
+
+@transaction.atomic
+def merge_players(*, keep: Player, remove: Player, user: User = None) -> Player:
+    """One person registered as two players: ``remove``'s entries (with their results, so the
+    history and season totals) move to ``keep``, blank club, town or category of ``keep`` are
+    filled from ``remove``, and ``remove`` is deleted. Refused when both have entries in the same
+    event (then they are two people, or one entry must be removed or withdrawn first)."""
+    if keep.pk == remove.pk:
+        raise Refused(_("Choose two different players to merge."))
+    locked = {
+        p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[keep.pk, remove.pk])
+    }
+    if len(locked) != 2:
+        raise Refused(_("One of the players no longer exists."))
+    keep, remove = locked[keep.pk], locked[remove.pk]
+    shared = list(
+        Event.objects.filter(entries__player=keep)
+        .filter(entries__player=remove)
+        .values_list("name", flat=True)
+    )
+    if shared:
+        raise Refused(
+            _(
+                "%(keep)s and %(remove)s both have an entry in %(events)s: two players of one "
+                "event cannot be one person. Remove or withdraw one of the entries first."
+            )
+            % {"keep": keep, "remove": remove, "events": ", ".join(shared)}
+        )
+    # stored in English like every reason, read in the reader's language (tournament.history)
+    who = user.get_username() if actor(user) else "system"
+    reason = f"merged: player {remove.pk} ({remove}) into player {keep.pk} ({keep}) by {who}"
+    for entry in Entry.objects.filter(player=remove):
+        entry.player = keep
+        noted(entry, user, reason).save(update_fields=["player"])
+    for name in ("club", "town", "category"):
+        if not getattr(keep, name) and getattr(remove, name):
+            setattr(keep, name, getattr(remove, name))
+    noted(keep, user, reason).save()
+    # the merged player's identifiers stay known: a bundle from another laptop that names
+    # ``remove`` (or one of its earlier identifiers) finds ``keep`` (tournament.identity)
+    PlayerAlias.objects.filter(player=remove).update(player=keep)
+    PlayerAlias.objects.create(uid=remove.uid, player=keep, decided_by=f"{reason}"[:150])
+    noted(remove, user, reason).delete()
+    return keep
+
+
+@transaction.atomic
+def create_pair(*, event: Event, name: str, entries: Sequence[Entry], user: User = None) -> Team:
+    """Register two players as a fixed Ziege pair: they always sit opposite each other. Each
+    entry's history names the pair and ``user``."""
+    if len(entries) != 2 or entries[0] == entries[1]:
+        raise Refused(_("A Ziege pair is two different players."))
+    if any(e.pair_id for e in entries):
+        raise Refused(_("One of the players is already in a pair."))
+    name = name.strip() or " / ".join(e.player.last_name for e in entries)
+    if Team.objects.filter(event=event, kind=Team.Kind.PAIR, name=name).exists():
+        raise Refused(_("A pair called %(name)s already exists.") % {"name": name})
+    team = Team.objects.create(event=event, name=name, kind=Team.Kind.PAIR)
+    for entry in Entry.objects.filter(pk__in=[e.pk for e in entries]):
+        entry.pair = team
+        noted(entry, user, "").save(update_fields=["pair"])
+    return team

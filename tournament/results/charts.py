@@ -1,0 +1,168 @@
+"""Charts for the statistics pages: SVG drawn on the server by pygal, inline in the page.
+
+Why pygal and not matplotlib's SVG backend: pygal writes SVG and nothing else, in pure Python
+with one small dependency, and draws a chart in a few milliseconds; matplotlib pulls in numpy and
+a font machinery, takes a second to import and writes text as paths unless told otherwise. What
+the pages need (lines and bars with translated axis titles and German numbers) pygal does.
+
+Every chart is static: pygal puts a script for its tooltips into each SVG, which is taken out
+here, so that the chart reads without JavaScript, prints, and loads nothing from elsewhere (no
+CDN: halls often have no internet). The chart is a picture of numbers that the page also writes
+in a table below it (for screen readers and for copying), so the SVG is hidden from screen
+readers (``aria-hidden``) and the table is the text.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pygal
+from django.utils.formats import number_format
+from django.utils.safestring import SafeString, mark_safe
+from pygal.style import Style
+
+from tournament.core.formatting import MINUS
+
+# pygal's own script (tooltips, its config as JSON): the chart must read without it
+SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>|<script\b[^>]*/>", re.S)
+# pygal's comments name its web site: nothing a reader needs, and no address in the page source
+COMMENT = re.compile(r"<!--.*?-->", re.S)
+
+STYLE = Style(
+    background="transparent",
+    plot_background="#ffffff",
+    foreground="#1d2b33",
+    foreground_strong="#1d2b33",
+    foreground_subtle="#c9cfd2",
+    font_family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
+    label_font_size=12,
+    major_label_font_size=12,
+    title_font_size=15,
+    legend_font_size=13,
+    value_font_size=12,
+    colors=("#1f5f8b", "#c2741b", "#2e7d4f", "#9b2d30"),
+    opacity="1",
+    opacity_hover="1",
+    transition="none",
+)
+
+
+def number(value: Any, decimals: int | None = None) -> str:
+    """A number as the reader's language writes it (1.350 and 12,5 in German), with the
+    typographic minus the pages use; whole numbers without decimals, others with one."""
+    if value is None:
+        return ""
+    if decimals is None:
+        decimals = 0 if float(value).is_integer() else 1
+    text = number_format(abs(value), decimal_pos=decimals, force_grouping=True)
+    return f"{MINUS}{text}" if value < 0 else text
+
+
+@dataclass
+class Chart:
+    """A chart and its numbers: ``labels`` along the x axis, one list of values per series."""
+
+    title: str
+    x_title: str
+    y_title: str
+    labels: list[str]
+    series: list[tuple[str, list[Any]]] = field(default_factory=list)
+    kind: str = "line"  # or "bar"
+    # a rank: 1 at the top
+    inverted: bool = False
+    # the table's first column, where the axis is too short for it (default: the labels)
+    names: list[str] | None = None
+    # counts and ranks: whole numbers on the axis, never 4,2
+    whole: bool = False
+    # how the table writes each series' values, where not as a ``number``: a result as the
+    # standings write it (``formatting.signed``, +1030), so the page reads the same above and below
+    texts: tuple[Callable[[Any], str], ...] = ()
+
+    def svg(self) -> SafeString:
+        return render(self)
+
+    @property
+    def rows(self) -> list[tuple[str, list[str]]]:
+        """The table below the chart: one row per label, a formatted value per series."""
+        texts = [self.texts[n] if n < len(self.texts) else number for n in range(len(self.series))]
+        return [
+            (
+                label,
+                [
+                    "" if values[i] is None else text(values[i])
+                    for text, (_name, values) in zip(texts, self.series, strict=True)
+                ],
+            )
+            for i, label in enumerate(self.names or self.labels)
+        ]
+
+
+def render(chart: Chart) -> SafeString:
+    """The chart as an inline SVG element (safe: pygal escapes every text it writes)."""
+    kind = pygal.Bar if chart.kind == "bar" else pygal.Line
+    drawn = kind(
+        style=STYLE,
+        width=480,
+        height=300,
+        explicit_size=False,
+        disable_xml_declaration=True,
+        js=(),
+        title=None,
+        x_title=chart.x_title,
+        y_title=chart.y_title,
+        show_legend=len(chart.series) > 1,
+        legend_at_bottom=True,
+        legend_at_bottom_columns=len(chart.series),
+        x_label_rotation=40 if len(chart.labels) > 4 else 0,
+        truncate_label=14,
+        inverse_y_axis=chart.inverted,
+        value_formatter=number,
+        print_values=False,
+        show_minor_x_labels=len(chart.labels) <= 16,
+        no_data_text="",
+        margin=8,
+        margin_right=36,
+        margin_bottom=16,
+        spacing=10,
+        dots_size=4,
+        tooltip_border_radius=0,
+    )
+    if chart.whole:
+        drawn.y_labels = whole_ticks(
+            [v for _name, values in chart.series for v in values if v is not None],
+            from_zero=not chart.inverted,
+        )
+    drawn.x_labels = chart.labels
+    for name, values in chart.series:
+        drawn.add(name, list(values))
+    text = drawn.render(is_unicode=True)
+    text = COMMENT.sub("", SCRIPT.sub("", text))
+    # hidden from screen readers: the table below says the same in text
+    text = text.replace("<svg ", '<svg aria-hidden="true" focusable="false" ', 1)
+    return mark_safe(text)  # pygal escapes every text it writes into the SVG
+
+
+def whole_ticks(values: list[int], from_zero: bool) -> list[int]:
+    """Whole-numbered axis labels over ``values``: about six steps of 1, 2 or 5 times a power
+    of ten (from 0 for counts; a rank's axis starts at the best rank shown)."""
+    if not values:
+        return [0, 1]
+    low = 0 if from_zero else min(values)
+    high = max(values)
+    raw = max(1, math.ceil((high - low) / 6))
+    power = 10 ** (len(str(raw)) - 1)
+    step = next(f * power for f in (1, 2, 5, 10) if f * power >= raw)
+    start = low // step * step
+    if not from_zero:
+        start = max(1, start)
+    ticks = list(range(start, high + step, step))
+    return ticks if len(ticks) > 1 else [start, start + step]
+
+
+def series_values(chart: Chart) -> Sequence[list[Any]]:
+    """The values the chart draws, series by series (the tests compare them with the table)."""
+    return [values for _name, values in chart.series]
