@@ -126,21 +126,6 @@ def place_label(prize: Prize) -> str:
     }
 
 
-def prize_text(prize: Prize) -> str:
-    """The prize in one line: "150,00 € · Pokal (Brauerei Rogg)"."""
-    from .formatting import euros
-
-    parts = []
-    if prize.amount_cents:
-        parts.append(euros(prize.amount_cents))
-    if prize.goods:
-        parts.append(prize.goods)
-    text = " · ".join(parts)
-    if prize.sponsor:
-        text = _("%(prize)s (sponsor: %(sponsor)s)") % {"prize": text, "sponsor": prize.sponsor}
-    return text
-
-
 def settings_of(event: Event) -> PrizeSettings:
     """The event's prize settings, unsaved defaults where the organiser has set none (one query)."""
     return PrizeSettings.objects.filter(event=event).first() or PrizeSettings(event=event)
@@ -563,10 +548,6 @@ class CashBook:
         return sum(line.bank_cents for line in [*self.income, *self.expenses])
 
     @property
-    def balance_cents(self) -> int:
-        return self.box_cents + self.bank_cents
-
-    @property
     def income_total(self) -> CashLine:
         return _summed(pgettext("cash book", "Total income"), self.income)
 
@@ -577,14 +558,6 @@ class CashBook:
     @property
     def balance(self) -> CashLine:
         return _summed(pgettext("cash book", "Balance"), [*self.income, *self.expenses])
-
-    @property
-    def income_cents(self) -> int:
-        return self.income_total.total_cents
-
-    @property
-    def expenses_cents(self) -> int:
-        return self.expenses_total.total_cents
 
 
 def _summed(label: str, lines: Sequence[CashLine]) -> CashLine:
