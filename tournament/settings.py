@@ -165,8 +165,8 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several scorers write at once: WAL lets readers go on while one writes, and a writer waits
     # for the lock instead of failing at once. The connection is kept between requests as on
-    # PostgreSQL: a cached page took 3.2 ms when each request opened the file and set WAL and the
-    # pragmas, 1.05 ms with the connection kept (Django keeps one per thread, none is shared).
+    # PostgreSQL: opening the file and setting WAL and the pragmas for each request cost most of a
+    # cached page's time (Django keeps one connection per thread, none is shared).
     # A backup is restored with the server stopped (README, "Backup").
     DATABASES["default"]["ENGINE"] = "tournament.sqlite"
     DATABASES["default"]["OPTIONS"] = {

@@ -60,7 +60,12 @@ def test_the_balance_adds_up_to_the_cent():
     assert book.box_cents == 1500 + 1250 + 1500 - 20000 - 8000
     # bank: two fees paid ahead and the sponsor's 100
     assert book.bank_cents == 1500 + 1500 + 10000
-    assert book.balance_cents == book.income_cents + book.expenses_cents == -10750
+    # the sum lines the cash book page, the report and the "Kasse" sheet show
+    income, expenses, balance = book.income_total, book.expenses_total, book.balance
+    assert income.total_cents == 1500 + 1250 + 1500 + 1500 + 1500 + 10000
+    assert expenses.total_cents == -20000 - 8000
+    assert balance.total_cents == income.total_cents + expenses.total_cents == -10750
+    assert (balance.box_cents, balance.bank_cents) == (book.box_cents, book.bank_cents)
     assert (book.open_fees, book.open_cents) == (2, 3000)
     assert not book.provisional
 
@@ -101,6 +106,9 @@ def test_the_cash_report_prints_the_balance_and_lines_to_sign(organiser):
     event, _entries = day()
     page = organiser.get(reverse("print_cash_report", args=[event.slug])).content.decode()
     assert "−107.50\u00a0€" in page or "−€107.50" in page
+    # the income and expense totals the balance is the sum of
+    assert "172.50\u00a0€" in page or "€172.50" in page
+    assert "−280.00\u00a0€" in page or "−€280.00" in page
     for line in ("Cash box counted", "Treasurer", "Auditor", "Place, date"):
         assert line in page
 

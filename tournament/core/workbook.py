@@ -29,8 +29,7 @@ HEADER_FILL = PatternFill("solid", fgColor="E5E9E0")
 SIGNED = '+0;"−"0;0'
 # whole numbers (ranks, start numbers, tables, games) go in without a format: Excel's General shows
 # them as they are. A formatted cell costs openpyxl's write-only mode a refused value and a new
-# cell object each; with "0" on these columns the 1,000-player export took 4.23 s, without 3.64 s
-# (median of four each, taking turns in one process, 2026-12-01)
+# cell object each, which shows on a big event's export (docs/performance.md)
 INTEGER = None
 # money: euros with cents, the minus as on the pages; the value stays a number (cents / 100)
 EURO = '#,##0.00 "€";"−"#,##0.00 "€";0.00 "€"'

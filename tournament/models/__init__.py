@@ -637,7 +637,7 @@ class Hand(models.Model):
         ]
         indexes = [
             # when the last result came in (the projector's line): each table's latest change
-            # read from the index alone, 0.3 ms instead of 3 for an event of 12,000 hands
+            # read from the index alone, not from the table's rows
             models.Index(fields=["table", "updated_at"], name="hand_table_changed"),
         ]
 

@@ -21,7 +21,7 @@ from django.db.transaction import TransactionManagementError
 
 if TYPE_CHECKING:
     from tournament.games.base import GameType
-    from tournament.models import Event, Round, Table
+    from tournament.models import Event, Round
 
 
 STANDINGS_FIELDS = (
@@ -46,9 +46,9 @@ SEATS = "seats__"
 class _Whole:
     """A whole number, taken as the database gives it: the standings' sums and ranks are Python
     ints from SQLite and PostgreSQL alike, and Django's converter for them (``int(value)``, called
-    for every value) took 2 ms of the 1,000-player standings. This holds because every figure is
-    a sum of the seats' ``IntegerField`` sums times whole weights (``games.base``): a sum of a
-    ``BigIntegerField`` or a division would come back from PostgreSQL as a Decimal."""
+    for every value) was a noticeable share of a big event's standings. This holds because every
+    figure is a sum of the seats' ``IntegerField`` sums times whole weights (``games.base``): a sum
+    of a ``BigIntegerField`` or a division would come back from PostgreSQL as a Decimal."""
 
     convert_value = staticmethod(BaseExpression._convert_value_noop)
 
@@ -117,8 +117,8 @@ class Prepared:
     ``build`` gives the query for its values; the SQL it compiles to, its converters and how a
     row becomes instances (``select_related`` included) are kept from the first run, and every
     later run sends the same statement with its own values. For the reads of a saved game the
-    ORM took longer to build the SQL than the database took to answer it (about 1 ms of CPU
-    each for a table with its round and event, or a table's players; issue 13). ``build``'s
+    ORM took longer to build the SQL than the database took to answer it (a table with its round
+    and event, or a table's players; issue 13). ``build``'s
     values must be the statement's parameters, in their order, as the database takes them
     (numbers and text): checked when the SQL is written; later values go to the database as they
     are, unprepared."""
@@ -235,10 +235,8 @@ def provisional_entries(event: Event) -> set[int]:
     """Entries seated at a counting table with games whose sheet is not confirmed yet: the seats
     of the event's open tables (not voided, not confirmed) that have a hand. One query, computed
     with each new version of the standings. Written out in SQL, as the seats' sums are
-    (services.sum_seats): for 1,000 players the ORM built the query and read its 2,000 rows in 2.9
-    ms of CPU on PostgreSQL, the statement written out takes 0.7 ms (SQLite 2.8 and 1.6 ms);
-    before that, asking each table whether it has a hand rather than joining its hands took 3
-    instead of 12 ms."""
+    (services.sum_seats), since the ORM's building of the query cost more than running it; it
+    asks each table whether it has a hand rather than joining its hands, which is faster."""
     from tournament.models import Hand, Round, Seat, Table
 
     seat, table, rnd, hand = (m._meta.db_table for m in (Seat, Table, Round, Hand))
@@ -264,11 +262,4 @@ class SeatQuerySet(models.QuerySet):
 
 
 class HandQuerySet(models.QuerySet):
-    def for_table(self, table: Table) -> HandQuerySet:
-        """Hands of a table in order, with their per-seat results (two queries)."""
-        return (
-            self.filter(table=table)
-            .select_related("entered_by")
-            .prefetch_related("results")
-            .order_by("number")
-        )
+    """Hand.objects; no helpers of its own at present."""

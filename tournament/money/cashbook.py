@@ -81,10 +81,6 @@ class CashBook:
         return sum(line.bank_cents for line in [*self.income, *self.expenses])
 
     @property
-    def balance_cents(self) -> int:
-        return self.box_cents + self.bank_cents
-
-    @property
     def income_total(self) -> CashLine:
         return _summed(pgettext("cash book", "Total income"), self.income)
 
@@ -95,14 +91,6 @@ class CashBook:
     @property
     def balance(self) -> CashLine:
         return _summed(pgettext("cash book", "Balance"), [*self.income, *self.expenses])
-
-    @property
-    def income_cents(self) -> int:
-        return self.income_total.total_cents
-
-    @property
-    def expenses_cents(self) -> int:
-        return self.expenses_total.total_cents
 
 
 def _summed(label: str, lines: Sequence[CashLine]) -> CashLine:

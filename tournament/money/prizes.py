@@ -122,21 +122,6 @@ def place_label(prize: Prize) -> str:
     }
 
 
-def prize_text(prize: Prize) -> str:
-    """The prize in one line: "150,00 € · Pokal (Brauerei Rogg)"."""
-    from tournament.core.formatting import euros
-
-    parts = []
-    if prize.amount_cents:
-        parts.append(euros(prize.amount_cents))
-    if prize.goods:
-        parts.append(prize.goods)
-    text = " · ".join(parts)
-    if prize.sponsor:
-        text = _("%(prize)s (sponsor: %(sponsor)s)") % {"prize": text, "sponsor": prize.sponsor}
-    return text
-
-
 def settings_of(event: Event) -> PrizeSettings:
     """The event's prize settings, unsaved defaults where the organiser has set none (one query)."""
     return PrizeSettings.objects.filter(event=event).first() or PrizeSettings(event=event)

@@ -38,9 +38,9 @@ from django.db.models import Sum
 from tournament.core import collation
 from tournament.models import Entry, Event, Result, Seat, Table
 
-# the most players (after pairs are settled) the exact search takes: 16 took 0.06 to 0.2 s on the
-# project's shared 2-core machine, 18 took 0.25 to 0.9 s, and it quadruples with every two more
-# (``python bench/rating.py``); a field beyond that is settled greedily
+# the most players (after pairs are settled) the exact search takes while still answering at
+# once; its time quadruples with every two more (``python bench/rating.py``, figures in
+# docs/performance.md); a field beyond that is settled greedily
 EXACT_LIMIT = 16
 
 

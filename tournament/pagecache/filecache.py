@@ -10,9 +10,9 @@ anyway (they are never read again).
 It also gives ``tournament.pagecache`` a lock for "this page is being computed" that every process
 and thread of the laptop shares: a lock on a file (``flock``) in the cache's folder. A request that
 waits for another's computation sleeps in the kernel until the lock is released, instead of
-looking again every few milliseconds: measured with 1,500 phones (``bench/load.py``), the waiting
-requests' looks, each taking Python's interpreter lock, slowed the computation they waited for
-three- to tenfold. A process that dies releases its locks with its files.
+looking again every few milliseconds: the waiting requests' looks, each taking Python's
+interpreter lock, slowed the computation they waited for (``bench/load.py``). A process that dies
+releases its locks with its files.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ class PageFileCache(FileBasedCache):
     def _write_content(self, file: Any, timeout: Any, value: Any) -> None:
         # as Django's, but packed at zlib's fastest level: a new version's pages are written
         # once and read a few hundred times, and half of what is written is gzip already (the
-        # whole responses); level 6 took 3.6 ms of a 1,000-player version's 45 (read back alike)
+        # whole responses), and the default level costs noticeably more to write
         expiry = self.get_backend_timeout(timeout)
         file.write(pickle.dumps(expiry, self.pickle_protocol))
         file.write(zlib.compress(pickle.dumps(value, self.pickle_protocol), 1))

@@ -291,12 +291,11 @@ def _table_for_a_game(table: Table) -> Table:
     the event's row, ``_locked_table``) waits for them and they for it. Taken before the table's
     row, in the order of those. Games of one event meet at the end of their transactions, where
     the event's and its season's versions change (``versions.at_the_end``), and at the event's
-    live draws by lot, if it has any. With the event's row locked for the whole game, a game
-    waited 7 ms (median) and 50 ms (p95) for the games of other tables under the HTTP figure's
-    load (issue 13). A service waiting for the round's or the event's row goes on once no game of
-    the event is being stored (at ten times the hall's rate a game is stored in about 15 ms, a
-    few times a second). SQLite's writers take turns for the whole transaction anyway
-    (``tournament.sqlite``)."""
+    live draws by lot, if it has any. With the event's row locked for the whole game, games of
+    other tables waited for each other under the HTTP figure's load (issue 13). A service
+    waiting for the round's or the event's row goes on once no game of the event is being stored,
+    which is soon: a game is stored quickly, a few times a second. SQLite's writers take turns for
+    the whole transaction anyway (``tournament.sqlite``)."""
     return _table_locked(table, "KEY SHARE")
 
 
@@ -659,8 +658,8 @@ SEAT_SUMS = ("points", "inflicted", "matches_won", "games_lost")
 def sum_seats(table: Table) -> None:
     """Write each seat's sums of its counting results (``Seat.points`` ...), whenever the table's
     results or whether they count change: one UPDATE of the table's few seats. Written out in
-    SQL: the ORM's form of the same statement (four correlated subqueries) took 3 ms to build,
-    inside the write lock of every saved game; the statement itself runs in 0.1 ms."""
+    SQL: the ORM's form of the same statement (four correlated subqueries) took far longer to
+    build than the statement takes to run, inside the write lock of every saved game."""
     seat, result = Seat._meta.db_table, Result._meta.db_table
     sums = ", ".join(
         f"{field} = COALESCE((SELECT SUM(r.{field}) FROM {result} r WHERE r.table_id = "

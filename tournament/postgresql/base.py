@@ -15,10 +15,8 @@ opens a new one). A server that vanished without closing (a pulled cable) is fou
 check before the timeout of the query itself. One case Django's check finds and this one does not:
 a server process told to stop that has not yet said so (the few milliseconds between
 ``pg_terminate_backend`` and the process's end, which a restart waits out); a request in those
-milliseconds fails, and the next one reconnects.
-
-Measured on a cached page through the WSGI app in one process (median of 500, 2026-12-01): 2.3-2.5
-ms with Django's check, 2.0-2.2 ms with this one.
+milliseconds fails, and the next one reconnects. The round trip saved is a visible share of a
+cached page's time.
 """
 
 from __future__ import annotations

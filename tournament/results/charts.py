@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -161,8 +161,3 @@ def whole_ticks(values: list[int], from_zero: bool) -> list[int]:
         start = max(1, start)
     ticks = list(range(start, high + step, step))
     return ticks if len(ticks) > 1 else [start, start + step]
-
-
-def series_values(chart: Chart) -> Sequence[list[Any]]:
-    """The values the chart draws, series by series (the tests compare them with the table)."""
-    return [values for _name, values in chart.series]

@@ -262,11 +262,6 @@ def ratings(game_key: str) -> Any:
     )
 
 
-def rated_games() -> list[str]:
-    """Keys of the games someone has a rating in (one query)."""
-    return list(Rating.objects.order_by().values_list("game", flat=True).distinct())
-
-
 def shown(ordinal: float) -> str:
     """The rating as the page writes it: one decimal in the reader's format, the typographic
     minus of every other signed number (tournament.formatting)."""

@@ -7,11 +7,8 @@ as the other takes. Here every transaction (``BEGIN IMMEDIATE``: each one writes
 first takes an exclusive ``flock`` on a lock file beside the database, and releases it at its
 commit or rollback: a waiting writer sleeps in the kernel and goes on the moment the lock is free.
 A process that dies releases its lock with it; gunicorn's timeout ends a stuck request's process.
-An in-memory database has no file and no lock.
-
-Measured with ``bench/run.py --only http`` (36 tables posting 32 games a second, SQLite): p95 142,
-271 and 142 ms before, 110, 113 and 98 ms after, the median unchanged (32-55 ms before, 31-38
-after).
+An in-memory database has no file and no lock. It shortens the slowest game posts, not the
+typical one (``bench/run.py --only http``; figures in docs/performance.md).
 """
 
 from __future__ import annotations

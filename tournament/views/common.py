@@ -29,8 +29,8 @@ def event_by_id_or_404(pk: int) -> Event:
 
 def event_version_or_404(slug: str) -> tuple[int, int]:
     """The event's id and version: what a cached page needs to know whether it is ready. Written
-    as SQL once: the ORM built ``event_or_404``'s query anew for every request, half of the time
-    a cached page took (0.5 of 0.9 ms in one process, 2026-12-01)."""
+    as SQL once: the ORM built ``event_or_404``'s query anew for every request, a large share of
+    what a cached page costs (docs/performance.md)."""
     with connection.cursor() as cursor:
         cursor.execute(EVENT_VERSION, [slug])
         found = cursor.fetchone()

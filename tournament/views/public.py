@@ -426,7 +426,7 @@ def _projector_html(rows: list[Entry]) -> SafeString:
     """The projector's rows, written here rather than by a template loop: a thousand rows in a
     few milliseconds, so that a new result costs the server little however large the field.
     The values are escaped by the standard library's ``html.escape`` (as Django's ``escape``
-    does, without building a safe string per value: 1.9 ms instead of 6.6 for 1,000 rows)."""
+    does, without building a safe string per value, which is several times faster)."""
     withdrawn = format_html(' <span class="tag">({})</span>', _("withdrawn"))
     last = format_html(' <span class="tag last">{}</span>', _("last place"))
     lines = []
