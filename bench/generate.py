@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from django.db import transaction
 
-from tournament.demo import simulate_cego
+from tournament.games.cego.simulate import simulate_cego
 from tournament.models import Entry, Event, Player, Round, Season
 from tournament.play import services, sheets
 from tournament.register import services as register_services

@@ -15,120 +15,30 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils.module_loading import import_string
 
 from tournament.models import Entry, Event, Player, Round, Season, Table, Team
-from tournament.play import services, sheets
+from tournament.play import services
 from tournament.register import services as register_services
 
 DEMO_SEASON = "schwarzwaldmeisterschaft-2026-27"
 DEMO_USER, DEMO_PASSWORD = "leitung", "cego-demo-2026"
-DEMO_EVENTS = [
-    "furtwangen-2026",
-    "triberg-2026",
-    "ziege-schonach-2026",
-    "crazy-solo-titisee-2026",
-    "hennes-sibbe-cup-2026",
-]
 PLAYERS_FILE = Path(settings.BASE_DIR) / "fixtures" / "demo_players.json"
-
-# Share of contracts in a Cego tournament (roughly what the paper lists of a Meisterschaft show).
-CEGO_MIX: list[tuple[str, int]] = [
-    ("cego", 34),
-    ("halbe", 20),
-    ("eine", 11),
-    ("leere", 7),
-    ("zwei_leere", 4),
-    ("zwei_verschiedene", 2),
-    ("geiss", 1),
-    ("solo", 9),
-    ("bettel", 4),
-    ("piccolo", 3),
-    ("ulti", 2),
-    ("raeuber", 3),
-]
+# the demo's events, each with its game, settings, players and how far it has been played
+EVENTS_FILE = Path(settings.BASE_DIR) / "fixtures" / "demo_events.json"
 
 
-def _pick(rng: random.Random, mix: list[tuple[str, int]]) -> str:
-    return rng.choices([k for k, _w in mix], weights=[w for _k, w in mix])[0]
+def _events() -> list[dict[str, Any]]:
+    return json.loads(EVENTS_FILE.read_text(encoding="utf-8"))["events"]
 
 
-def simulate_cego(rng: random.Random, seats: int, sitting_out: int | None) -> dict[str, Any]:
-    active = [s for s in range(seats) if s != sitting_out]
-    contract = _pick(rng, CEGO_MIX)
-    if contract == "raeuber":
-        cuts = sorted(rng.sample(range(1, 79), len(active) - 1))
-        shares = [b - a for a, b in zip([0, *cuts], [*cuts, 79], strict=True)]
-        points = [0] * seats
-        for seat, share in zip(active, shares, strict=True):
-            points[seat] = share
-        hand: dict[str, Any] = {"contract": "raeuber", "points": points}
-        if rng.random() < 0.3:
-            hand["announcer"] = rng.choice(active)
-        return hand
-    hand = {"contract": contract, "declarer": rng.choice(active)}
-    if contract in ("bettel", "piccolo"):
-        target = 0 if contract == "bettel" else 1
-        hand["declarer_tricks"] = target if rng.random() < 0.6 else rng.choice([0, 1, 2, 3])
-    elif contract == "ulti":
-        hand["won"] = rng.random() < 0.5
-    else:
-        if rng.random() < 0.03:
-            hand["declarer_took_trick"] = False
-        else:
-            # a bid is made with a good hand: the declarer wins a bit more often than not
-            hand["declarer_points"] = max(2, min(79, round(rng.gauss(43, 9))))
-        if contract != "solo" and rng.random() < 0.05:
-            hand["gegensolo"] = True
-    return hand
-
-
-def simulate_ziege(rng: random.Random) -> dict[str, Any]:
-    roll = rng.random()
-    if roll < 0.04:
-        return {"team_a_points": 60}
-    if roll < 0.08:
-        return {"team_a_points": rng.choice([0, 120])}
-    return {"team_a_points": max(1, min(119, round(rng.gauss(60, 22))))}
-
-
-def simulate_crazy_solo(rng: random.Random, seats: int) -> dict[str, Any]:
-    contracts = ["solo", "herz_solo", "alleingang", "alleingang_herz"]
-    weights = [50, 25, 15, 10] if seats > 3 else [0, 0, 60, 40]
-    contract = rng.choices(contracts, weights=weights)[0]
-    bidder = rng.randrange(seats)
-    hand: dict[str, Any] = {
-        "contract": contract,
-        "bidder": bidder,
-        "soloist_points": max(0, min(120, round(rng.gauss(66, 18)))),
-    }
-    if contract in ("solo", "herz_solo"):
-        hand["partner"] = rng.choice([s for s in range(seats) if s != bidder] + [None])
-    return hand
-
-
-def simulate_hennes_sibbe(rng: random.Random, seats: int) -> dict[str, Any]:
-    claimant = rng.randrange(seats)
-    return {
-        "claimant": claimant,
-        "challenger": (claimant + 1) % seats,
-        "claim": {
-            "count": rng.randint(3, 10),
-            "colour": rng.choice(["rot", "gelb", "blau", "lila"]),
-        },
-        "claim_correct": rng.random() < 0.5,
-    }
+DEMO_EVENTS = [spec["slug"] for spec in _events()]
 
 
 def simulate_hand(rng: random.Random, table: Table, number: int) -> dict[str, Any]:
-    game = table.round.event.game
-    if game == "cego":
-        sitting_out = sheets.dealer_for(number, table.size) if table.size == 5 else None
-        return simulate_cego(rng, table.size, sitting_out)
-    if game == "ziege":
-        return simulate_ziege(rng)
-    if game == "crazy_solo":
-        return simulate_crazy_solo(rng, table.size)
-    return simulate_hennes_sibbe(rng, table.size)
+    """A hand of the table's game from the game's own simulator (``GameType.simulator``)."""
+    simulate = import_string(table.round.event.game_type.simulator)
+    return simulate(rng, table.size, number)
 
 
 def play_round(rnd: Round, rng: random.Random, user: Any, hands: int | None = None) -> None:
@@ -146,6 +56,17 @@ def _players() -> list[dict[str, str]]:
 
 def _register(event: Event, people: list[Player]) -> list[Entry]:
     return [register_services.register_player(event=event, player=p) for p in people]
+
+
+def _club_squads(event: Event, entries: list[Entry]) -> None:
+    """A team of four for every club with four players or more (its first four)."""
+    clubs: dict[str, list[Entry]] = {}
+    for entry in entries:
+        clubs.setdefault(entry.player.club, []).append(entry)
+    for club, members in sorted(clubs.items()):
+        if len(members) >= 4:
+            team = Team.objects.create(event=event, name=club, kind=Team.Kind.SQUAD)
+            Entry.objects.filter(pk__in=[m.pk for m in members[:4]]).update(squad=team)
 
 
 def _run_event(
@@ -186,73 +107,22 @@ def load_demo(*, reset: bool = False) -> bool:
     season = Season.objects.create(name="Schwarzwaldmeisterschaft 2026/27", slug=DEMO_SEASON)
     start = datetime.date(2026, 10, 3)
 
-    first = Event.objects.create(
-        season=season,
-        name="1. Turnier Furtwangen",
-        slug="furtwangen-2026",
-        date=start,
-        venue="Festhalle Furtwangen",
-        game="cego",
-    )
-    entries = _register(first, people[:40])
-    clubs: dict[str, list[Entry]] = {}
-    for entry in entries:
-        clubs.setdefault(entry.player.club, []).append(entry)
-    for club, members in sorted(clubs.items()):
-        if len(members) >= 4:
-            team = Team.objects.create(event=first, name=club, kind=Team.Kind.SQUAD)
-            Entry.objects.filter(pk__in=[m.pk for m in members[:4]]).update(squad=team)
-    _run_event(first, rng, user, closed=2)
-    # four weeks ago: its prizes are handed out, its results final (the second one is running)
-    services.finish_event(event=first, user=user)
-
-    second = Event.objects.create(
-        season=season,
-        name="2. Turnier Triberg",
-        slug="triberg-2026",
-        date=start + datetime.timedelta(days=28),
-        venue="Kurhaus Triberg",
-        game="cego",
-    )
-    _register(second, people[4:40])
-    _run_event(second, rng, user, closed=1, partial=10)
-
-    ziege = Event.objects.create(
-        name="Ziegen-Abend Schonach",
-        slug="ziege-schonach-2026",
-        date=start + datetime.timedelta(days=7),
-        venue="Gasthaus Rößle",
-        game="ziege",
-        table_policy=Event.TablePolicy.SIT_OUT,
-        rounds_planned=1,
-    )
-    _register(ziege, people[40:53])
-    _run_event(ziege, rng, user, closed=1)
-
-    crazy = Event.objects.create(
-        name="Crazy-Solo-Runde Titisee",
-        slug="crazy-solo-titisee-2026",
-        date=start + datetime.timedelta(days=14),
-        venue="Seehalle Titisee",
-        game="crazy_solo",
-        table_policy=Event.TablePolicy.MIXED,
-        target_table_size=7,
-        rounds_planned=1,
-    )
-    _register(crazy, people[44:58])
-    _run_event(crazy, rng, user, closed=1)
-
-    hennes = Event.objects.create(
-        name="Hennes-Sibbe-Cup",
-        slug="hennes-sibbe-cup-2026",
-        date=start + datetime.timedelta(days=21),
-        venue="Vereinsheim Gütenbach",
-        game="hennes_sibbe",
-        table_policy=Event.TablePolicy.MIXED,
-        target_table_size=5,
-        rounds_planned=1,
-        hands_per_round={"5": 30},
-    )
-    _register(hennes, people[54:64])
-    _run_event(hennes, rng, user, closed=1)
+    for spec in _events():
+        event = Event.objects.create(
+            season=season if spec.get("in_season") else None,
+            name=spec["name"],
+            slug=spec["slug"],
+            date=start + datetime.timedelta(days=spec["days"]),
+            venue=spec["venue"],
+            game=spec["game"],
+            **spec.get("settings", {}),
+        )
+        low, high = spec["players"]
+        entries = _register(event, people[low:high])
+        if spec.get("squads"):
+            _club_squads(event, entries)
+        _run_event(event, rng, user, closed=spec["closed"], partial=spec.get("partial", 0))
+        if spec.get("finished"):
+            # weeks ago: its prizes are handed out, its results final (the next one is running)
+            services.finish_event(event=event, user=user)
     return True

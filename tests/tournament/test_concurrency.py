@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.factories import cego, make_entries, make_event, make_round, make_table
-from tournament.core import errors as core_errors
+from tournament.core import reading
 from tournament.models import Entry, Hand, Player, Result, Table
 from tournament.play import imports as play_imports
 from tournament.play import services
@@ -117,7 +117,7 @@ def test_two_scorers_correcting_the_same_game_cannot_overwrite_each_other():
                 version=1,
             )
             outcomes.append("saved")
-        except core_errors.StaleEdit:
+        except services.StaleEdit:
             outcomes.append("refused")
 
     assert run_in_threads(correct, count=2) == []
@@ -144,7 +144,7 @@ def test_four_concurrent_confirms_of_a_player_list_register_it_once():
             with translation.override("en"):  # a thread starts in the default language
                 imports.save_players(event, preview.payload(), key=preview.key)
             outcomes.append("saved")
-        except play_imports.AlreadyImported as exc:
+        except reading.AlreadyImported as exc:
             outcomes.append(str(exc))
 
     assert run_in_threads(confirm, count=CONFIRMS) == []
@@ -189,7 +189,7 @@ def test_four_concurrent_confirms_of_a_result_import_store_each_game_once():
             with translation.override("en"):
                 play_imports.save_results(rnd, payload, key=key)
             outcomes.append("saved")
-        except play_imports.AlreadyImported as exc:
+        except reading.AlreadyImported as exc:
             outcomes.append(str(exc))
 
     assert run_in_threads(confirm, count=CONFIRMS) == []

@@ -2,7 +2,7 @@
 seating that keeps players who already met apart, a fair sit-out rotation, Ziege's fixed pairs,
 seat swaps, and who takes part in a round.
 
-The table-size rules are tested on the games' ``plan_tables`` as properties over 3 to 1,000
+The table-size rules are tested on ``draw.plan_tables`` for each game as properties over 3 to 1,000
 players; the rest goes through the services and the seating page, as a director would see it.
 """
 
@@ -34,7 +34,7 @@ from tournament.register import services as register_services
 
 def plan_of(n: int, game: str, policy: str, target: int = 4) -> draw.Plan:
     """The game's table plan for ``n`` players (its plug-in decides, the draw module helps)."""
-    return games.get(game).plan_tables(n, policy, target)
+    return draw.plan_tables(games.get(game), n, policy, target)
 
 
 EXACT = Event.TablePolicy.EXACT

@@ -2,8 +2,9 @@
 a plug-in (tournament.games) and that no page, form, export or service knows the four real ones.
 
 "Würfelglück" is a trivial game: each hand one seat wins; the winner takes the hand's points from
-every other player (zero-sum), played at tables of three to six. Nothing outside this file is
-changed for it: the test registers it and takes it out again.
+every other player (zero-sum), played at tables of three to six. It is a package of its own
+(``tests/tournament/games/wuerfelglueck``: core, hand form, empty statistics); nothing outside it
+is changed for it: the test registers it and takes it out again.
 """
 
 from __future__ import annotations
@@ -15,88 +16,29 @@ from typing import Any
 
 import openpyxl
 import pytest
-from django import forms
 from django.test import Client
 from django.urls import reverse
 
 from scoring import InvalidHand
-from scoring import _validate as check
 from tests.factories import make_player, make_user
+from tests.tournament.games import wuerfelglueck
 from tests.tournament.test_views import as_browser_sends
 from tournament import games
-from tournament.core.fields import seat_choices
 from tournament.games.base import GameType
 from tournament.models import Event, Round, Season, Table
 from tournament.play import reads, services
-from tournament.play.forms import EventForm, HandForm
+from tournament.play.forms import EventForm
 from tournament.register import services as register_services
 
 pytestmark = pytest.mark.django_db
 
-KEY = "wuerfelglueck"
+KEY = wuerfelglueck.KEY
 MINUS = "\u2212"
-
-
-class Engine:
-    """The pure rules: {"winner": seat, "points": n} → the winner +n from each other seat."""
-
-    SETTING_CHOICES: dict[str, tuple[str, ...]] = {}
-
-    @staticmethod
-    def default_rules() -> dict[str, Any]:
-        return {"most_points": 50}
-
-    @staticmethod
-    def check_rules(given: Any) -> dict[str, Any]:
-        rules = {**Engine.default_rules(), **(given or {})}
-        check.integer(rules["most_points"], "most_points", 1, 1000)
-        return rules
-
-    @staticmethod
-    def score(hand: Any, seats: int, rules: Any = None) -> list[int]:
-        rules = Engine.check_rules(rules)
-        hand = check.mapping(hand, "hand")
-        winner = check.seat(hand.get("winner"), "winner", seats)
-        points = check.integer(hand.get("points"), "points", 1, rules["most_points"])
-        return [points * (seats - 1) if seat == winner else -points for seat in range(seats)]
-
-
-class DiceHandForm(HandForm):
-    error_fields = {"winner": "winner", "points": "points"}
-
-    winner = forms.ChoiceField(label="Gewinner", choices=[])
-    points = forms.IntegerField(label="Augen")
-
-    def setup(self) -> None:
-        self.fields["winner"].choices = seat_choices(self.players)
-
-    def to_hand(self, d: dict[str, Any]) -> dict[str, Any]:
-        return {"winner": self.seat(d["winner"]), "points": d["points"]}
-
-    @classmethod
-    def initial_from(cls, hand: dict[str, Any]) -> dict[str, Any]:
-        return {"winner": hand.get("winner"), "points": hand.get("points")}
-
-
-class Wuerfelglueck(GameType):
-    key = KEY
-    name = "Würfelglück"
-    engine = Engine  # type: ignore[assignment]
-    min_seats, max_seats = 3, 6
-    hand_form = DiceHandForm
-    table_size_chosen = True
-    setting_labels = {"most_points": "Höchstens Augen pro Spiel"}
-
-    def default_hands(self, size: int) -> int | None:
-        return 3
-
-    def describe(self, hand: dict[str, Any], players: list[str]) -> str:
-        return f"{players[hand['winner']]} würfelt {hand['points']}"
 
 
 @pytest.fixture(autouse=True)
 def fifth_game() -> Iterator[GameType]:
-    game = games.register(Wuerfelglueck())
+    game = games.register(wuerfelglueck.GAME)
     yield game
     games.unregister(KEY)
 
@@ -236,4 +178,4 @@ def test_an_invalid_stored_hand_of_the_new_game_is_named_when_rules_tighten():
     with pytest.raises(reads.InvalidStoredHand, match="Game 1 at table 1"):
         reads.rule_change_effect(event=event, rules={"most_points": 20})
     with pytest.raises(InvalidHand):
-        Engine.score({"winner": 5, "points": 1}, 3)
+        wuerfelglueck.Engine.score({"winner": 5, "points": 1}, 3)

@@ -13,8 +13,9 @@ from django.utils import translation
 
 import scoring
 from tests.factories import cego, make_table, make_user
-from tournament.games.cego import CegoHandForm
-from tournament.games.hennes_sibbe import HennesSibbeHandForm, parse_cards
+from tournament.games.cego.form import CegoHandForm
+from tournament.games.hennes_sibbe import parse_cards
+from tournament.games.hennes_sibbe.form import HennesSibbeHandForm
 from tournament.games.words import explain
 from tournament.models import Hand, Table
 from tournament.play import imports, services

@@ -348,7 +348,7 @@ def test_a_form_resent_with_other_values_is_refused_and_names_the_stored_game():
     key = uuid.uuid4()
     services.record_hand(table=table, data=cego("cego", 1, 40))
     services.record_hand(table=table, data=cego("halbe", 0, 34), submission_key=key)
-    with pytest.raises(errors.AlreadySaved) as exc:
+    with pytest.raises(services.AlreadySaved) as exc:
         services.record_hand(table=table, data=cego("halbe", 0, 50), submission_key=key)
     assert exc.value.hand.number == 2
     assert exc.value.hand.data == cego("halbe", 0, 34)
@@ -379,7 +379,7 @@ def test_a_correction_resent_with_other_values_is_refused_and_keeps_the_stored_g
     table = make_table()
     hand = services.record_hand(table=table, data=cego("halbe", 0, 34))
     services.edit_hand(hand=hand, data=cego("halbe", 0, 47), reason="verzählt", version=1)
-    with pytest.raises(errors.StaleEdit) as exc:
+    with pytest.raises(services.StaleEdit) as exc:
         services.edit_hand(hand=hand, data=cego("halbe", 0, 20), reason="verzählt", version=1)
     assert exc.value.current.data == cego("halbe", 0, 47)
     assert totals(table) == [60, -20, -20, -20]

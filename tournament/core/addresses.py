@@ -9,7 +9,7 @@ address), else the address the director's browser used for the page. A loopback 
 from __future__ import annotations
 
 import ipaddress
-from typing import TYPE_CHECKING
+from typing import Protocol
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -18,8 +18,11 @@ from django.http import HttpRequest
 from django.http.request import validate_host
 from django.utils.translation import gettext_lazy as _
 
-if TYPE_CHECKING:
-    from tournament.models import Event
+
+class Event(Protocol):
+    """What this module reads of an event (``tournament.models.Event``): its own address."""
+
+    public_url: str
 
 
 def validate_origin(value: str) -> None:

@@ -28,6 +28,7 @@ from openpyxl import load_workbook
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._reader import WorkSheetParser
 
+from tournament.core.errors import Refused
 from tournament.core.fields import UPLOAD_MAX_BYTES
 
 NAME_LENGTH = 100
@@ -315,3 +316,16 @@ def read_table(upload: IO[bytes], filename: str) -> list[list[Any]]:
 
 
 PLAYER_ROWS_MAX = 5000  # rows of a player list, the header included
+
+
+class AlreadyImported(Refused):
+    """The same preview was confirmed before: its rows are saved already, nothing more is."""
+
+
+PLAYER_HEADERS: dict[str, tuple[str, ...]] = {
+    "first_name": ("vorname", "firstname", "first", "givenname", "rufname"),
+    "last_name": ("nachname", "name", "lastname", "last", "surname", "familienname", "zuname"),
+    "club": ("verein", "club", "klub"),
+    "town": ("ort", "wohnort", "stadt", "town", "city", "place"),
+    "category": ("kategorie", "klasse", "wertung", "category", "class", "group"),
+}

@@ -11,17 +11,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import reduce
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
 from tournament.core import formatting
-
-if TYPE_CHECKING:
-    from tournament.paper.rulecard import Card
-    from tournament.play.draw import Plan
-    from tournament.play.forms import HandForm
 
 
 @dataclass(frozen=True)
@@ -88,8 +83,16 @@ class GameType:
     engine: ModuleType
     min_seats: int = 4
     max_seats: int = 4
-    hand_form: type[HandForm]
+    # the game's modules above its core, by dotted path (the floors below never import them):
+    # the hand form (a ``play.forms.HandForm``), the rule card's ``rule_card(card)``, the
+    # statistics collectors' module and the demo's hand simulator
+    hand_form: str = ""
+    rule_card: str = ""
+    statistics: str = ""
+    simulator: str = ""
 
+    # fours may become threes and fives under the "mixed" table policy (Cego)
+    odd_table_sizes: bool = False
     # the director chooses the table size (Crazy Solo, Hennes Sibbe); else tables are of four
     table_size_chosen: bool = False
     # partners can be registered as fixed pairs who always sit opposite (Ziege)
@@ -121,8 +124,8 @@ class GameType:
 
     # print: a column of seat groups (Ziege's pairs) and its heading
     seat_group_heading: Any = ""
-    # a helper form on the scorer's sheet (Cego's card counter), or None
-    card_counter: Any = None
+    # a helper form on the scorer's sheet (Cego's card counter) by dotted path, or ""
+    card_counter: str = ""
 
     def __str__(self) -> str:
         return self.name
@@ -159,13 +162,6 @@ class GameType:
     def default_hands(self, size: int) -> int | None:
         """Hands a table of ``size`` plays in a round by default (None: until the time is up)."""
         return 24
-
-    def plan_tables(self, players: int, policy: str, target: int) -> Plan:
-        from tournament.play import draw
-
-        if not self.table_size_chosen:
-            return draw.plan_fours(players, self.name, policy)
-        return draw.plan_around(players, self.name, self.min_seats, self.max_seats, target)
 
     def default_hands_text(self) -> str:
         """The default number of hands a round has, in words for the event form."""
@@ -256,8 +252,3 @@ class GameType:
     def print_tally(self, rules: dict[str, Any]) -> list[str]:
         """Cells of a tally row printed for each player under the hands (empty: none)."""
         return []
-
-    # --- rule card -----------------------------------------------------------------------------
-
-    def rule_card(self, card: Card) -> None:
-        """Fill the rule card's table, formula, notes and worked example."""

@@ -49,6 +49,7 @@ from simple_history.models import HistoricalRecords
 
 from scoring import InvalidHand
 from tournament import games
+from tournament.core import choices
 from tournament.core.addresses import validate_origin
 from tournament.core.validators import single_line
 from tournament.models import versions
@@ -230,14 +231,8 @@ class Event(Versioned):
         RUNNING = "running", _("Running")
         FINISHED = "finished", _("Finished")
 
-    class TablePolicy(models.TextChoices):
-        EXACT = "exact", _("Only full tables: the draw stops and says how many players are missing")
-        SIT_OUT = "sit_out", _("Full tables; extra players sit out in turn")
-        MIXED = "mixed", _("Smaller or larger tables where the player count needs them")
-
-    class Pairing(models.TextChoices):
-        DRAWN = "drawn", _("Partners drawn every round")
-        FIXED = "fixed", _("Fixed pairs registered as teams")
+    TablePolicy = choices.TablePolicy
+    Pairing = choices.Pairing
 
     season = models.ForeignKey(
         Season,

@@ -94,3 +94,9 @@ class CashItemForm(forms.Form):
         if not 0 < cents <= 100_000_000:
             raise forms.ValidationError(_("Give an amount above zero."))
         return cents
+
+
+PrizeFormSet = forms.formset_factory(PrizeForm, extra=0, max_num=300, absolute_max=300)
+
+
+FeeCategoryFormSet = forms.formset_factory(FeeCategoryForm, extra=0, max_num=30, absolute_max=30)

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from django.utils.module_loading import import_string
+
 if TYPE_CHECKING:
     from tournament.models import Event
 
@@ -71,5 +73,6 @@ def rule_card(event: Event) -> Card:
         differences=differences(event),
         hands_per_round=event.hands_for(size),
     )
-    game.rule_card(card)
+    if game.rule_card:  # the game's own table, formula, notes and example (by dotted path)
+        import_string(game.rule_card)(card)
     return card

@@ -17,7 +17,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament.models import Event
+from tournament.core.choices import TablePolicy
+from tournament.games.base import GameType
 
 # the usual table (RULES.md 6); games played at other sizes plan with ``plan_around``
 FOUR = 4
@@ -60,7 +61,7 @@ def explain(basis: dict[str, Any], game: Any) -> str:
         if basis["count"] % 2:
             text += " " + _("One pair sits out this round (whoever sat out least so far).")
         return text
-    return game.plan_tables(basis["count"], basis["policy"], basis["target"]).explanation
+    return plan_tables(game, basis["count"], basis["policy"], basis["target"]).explanation
 
 
 def plan_fours(n: int, name: str, policy: str, odd_sizes: bool = False) -> Plan:
@@ -78,7 +79,7 @@ def plan_fours(n: int, name: str, policy: str, odd_sizes: bool = False) -> Plan:
             )
             % {"n": n, "tables": full},
         )
-    mixed = policy == Event.TablePolicy.MIXED and odd_sizes
+    mixed = policy == TablePolicy.MIXED and odd_sizes
     if mixed and n >= 3:
         # Use as few odd-sized tables as possible; with two left over, two tables of five keep more
         # players at full four-handed play than two of three, where there are enough players.
@@ -114,7 +115,7 @@ def plan_fours(n: int, name: str, policy: str, odd_sizes: bool = False) -> Plan:
             )
             % {"n": n, "rest": rest, "parts": ", ".join(parts)},
         )
-    if policy in (Event.TablePolicy.SIT_OUT, Event.TablePolicy.MIXED) and full > 0:
+    if policy in (TablePolicy.SIT_OUT, TablePolicy.MIXED) and full > 0:
         return Plan(
             [FOUR] * full,
             rest,
@@ -330,7 +331,7 @@ def _draw_pairs(
             _("%(game)s needs at least two pairs; %(n)s registered.")
             % {"game": game_name, "n": count}
         )
-    if rest and policy == Event.TablePolicy.EXACT:
+    if rest and policy == TablePolicy.EXACT:
         raise DrawError(
             _(
                 "%(n)s pairs do not fill tables of two pairs: register one more pair, or change "
@@ -355,3 +356,12 @@ def _draw_pairs(
     sitting_out = sorted(p for i in out_units for p in index[i])
     basis = {"count": count, "pairs": True}
     return Draw(tables, sitting_out, count_repeats(tables, met), basis, seed)
+
+
+def plan_tables(game: GameType, players: int, policy: str, target: int) -> Plan:
+    """The tables of a round of ``game`` for ``players`` players under the event's table policy:
+    fours (with three and five where the game allows odd sizes and the policy mixes), or tables
+    around the director's chosen size."""
+    if not game.table_size_chosen:
+        return plan_fours(players, game.name, policy, odd_sizes=game.odd_table_sizes)
+    return plan_around(players, game.name, game.min_seats, game.max_seats, target)

@@ -13,12 +13,14 @@ from typing import Any
 
 from django import forms
 from django.utils.formats import number_format
+from django.utils.module_loading import import_string
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 import scoring
 from tournament import games
 from tournament.core.fields import INT_MAX, NONE, whole_number
+from tournament.games.base import GameType
 from tournament.games.words import explain
 from tournament.models import (
     HANDS_MAX,
@@ -28,7 +30,6 @@ from tournament.models import (
     Season,
     Table,
 )
-from tournament.money.forms import FeeCategoryForm, PrizeForm
 from tournament.play.reads import (
     EVENT_FIELDS,
     EVENT_SETTINGS,
@@ -415,7 +416,11 @@ class TotalsForm(forms.Form):
         return data
 
 
-PrizeFormSet = forms.formset_factory(PrizeForm, extra=0, max_num=300, absolute_max=300)
+def hand_form_class(game: GameType) -> type[HandForm]:
+    """The game's hand form, named by dotted path in its plug-in (``GameType.hand_form``)."""
+    return import_string(game.hand_form)
 
 
-FeeCategoryFormSet = forms.formset_factory(FeeCategoryForm, extra=0, max_num=30, absolute_max=30)
+def card_counter_class(game: GameType) -> type[forms.Form] | None:
+    """The game's helper form on the scorer's sheet (Cego's card counter), or None."""
+    return import_string(game.card_counter) if game.card_counter else None

@@ -28,29 +28,24 @@ import scoring
 from tournament.core import errors
 from tournament.core import workbook as core_workbook
 from tournament.core.fields import whole_number
-from tournament.core.reading import Budget, header_key, open_workbook, read_bytes, sheet_rows
+from tournament.core.reading import (
+    AlreadyImported,
+    Budget,
+    header_key,
+    open_workbook,
+    read_bytes,
+    sheet_rows,
+)
 from tournament.games.words import explain
 from tournament.models import Event, Hand, Round, Seat, Table
 from tournament.play import services
-from tournament.play.forms import HandForm
+from tournament.play.forms import HandForm, hand_form_class
 
 GAMES_MAX = 300  # games in one table's sheet of a result workbook
 RESULT_COLUMNS_MAX = 60  # a result sheet's columns (Hennes Sibbe at 8 seats has the most)
 
 
-class AlreadyImported(errors.Refused):
-    """The same preview was confirmed before: its rows are saved already, nothing more is."""
-
-
 # --- players ----------------------------------------------------------------------------------
-
-PLAYER_HEADERS: dict[str, tuple[str, ...]] = {
-    "first_name": ("vorname", "firstname", "first", "givenname", "rufname"),
-    "last_name": ("nachname", "name", "lastname", "last", "surname", "familienname", "zuname"),
-    "club": ("verein", "club", "klub"),
-    "town": ("ort", "wohnort", "stadt", "town", "city", "place"),
-    "category": ("kategorie", "klasse", "wertung", "category", "class", "group"),
-}
 
 
 # --- results filled in offline ----------------------------------------------------------------
@@ -62,7 +57,7 @@ HEADER_ROWS = 3  # title, players, column names
 
 
 def _form_class(event: Event) -> type[HandForm]:
-    return event.game_type.hand_form
+    return hand_form_class(event.game_type)
 
 
 def _template_fields(event: Event, table: Table, players: list[str]) -> list[tuple[str, str]]:

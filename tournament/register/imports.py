@@ -28,14 +28,15 @@ from tournament.core.names import NameIndex, name_key
 from tournament.core.reading import (
     NAME_LENGTH,
     PLACE_LENGTH,
+    PLAYER_HEADERS,
     PLAYER_ROWS_MAX,
+    AlreadyImported,
     UnreadableFile,
     header_key,
     too_long,
 )
 from tournament.core.validators import one_line, single_line
 from tournament.models import Entry, Event, Player
-from tournament.play.imports import PLAYER_HEADERS, AlreadyImported
 from tournament.register import services
 
 CATEGORY_WORDS = {

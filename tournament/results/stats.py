@@ -9,8 +9,9 @@ A table in the paper fallback has one *totals* hand per round: it counts for poi
 spread of a table's results, but it is no game, so it counts for no game statistic (hands played,
 contracts, best hand).
 
-What each game's numbers mean lives in a small collector per game below (``PLAYER_STATS``,
-``EVENT_STATS``, keyed by the game's key); a game without one shows the hands played only.
+What each game's numbers mean lives in its plug-in package (``games/<game>/stats.py``: a
+``PLAYER`` and an ``EVENT`` collector, subclasses of ``PlayerGame`` and ``EventGame`` here), named
+by the plug-in's ``statistics`` path; a game without one shows the hands played only.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import datetime
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass, field
+from importlib import import_module
 from typing import Any
 
 from django.db.models import Count, IntegerField, Max, Min, OuterRef, Q, Subquery, Sum, Value
@@ -27,7 +29,6 @@ from django.db.models.functions import Cast, Coalesce
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from scoring import cego, crazy_solo, ziege
 from tournament import games
 from tournament.core import formatting
 from tournament.games.base import GameType
@@ -37,8 +38,6 @@ from tournament.results.standings import _season_key, season_sums, shared_ranks,
 
 HAND = Hand.Kind.HAND
 FIELDS = ("points", "inflicted", "matches_won", "games_lost")
-# Cego's point games: scored from the declarer's card points (RULES.md 2.4)
-POINT_GAMES = frozenset((*cego.LADDER, "solo"))
 
 
 @dataclass(frozen=True)
@@ -90,11 +89,11 @@ class ContractLine:
         return self.total / self.played if self.played and self.declared else None
 
 
-def _contract_lines(names: dict[str, str]) -> dict[str, ContractLine]:
+def contract_lines(names: dict[str, str]) -> dict[str, ContractLine]:
     return {key: ContractLine(key, name) for key, name in names.items()}
 
 
-def _declared(lines: dict[str, ContractLine]) -> list[ContractLine]:
+def declared(lines: dict[str, ContractLine]) -> list[ContractLine]:
     """The contracts declared at least once, in the game's order."""
     return [line for line in lines.values() if line.played]
 
@@ -152,146 +151,12 @@ class PlayerGame:
         self.hands += 1
 
 
-class CegoPlayer(PlayerGame):
-    template = "tournament/stats/player_cego.html"
-
-    def __init__(self, game: GameType) -> None:
-        super().__init__(game)
-        self.lines = _contract_lines(
-            {key: name for key, name in cego.CONTRACT_NAMES.items() if key != "raeuber"}
-        )
-        self.solo = 0
-        self.raeuber = 0
-        self.raeuber_lost = 0
-        self.best: NotableHand | None = None
-        self.worst: NotableHand | None = None
-
-    def add(self, row: Row) -> None:
-        data = row.data
-        contract = data.get("contract")
-        if contract == "raeuber":
-            # RULES.md 2.5: the dealer sitting out at five takes no part in a Räuber
-            if row.position == self.game.sitting_out(row.size, row.number):
-                return
-            self.raeuber += 1
-            self.raeuber_lost += row.points < 0
-        elif data.get("declarer") == row.position and contract in self.lines:
-            line = self.lines[contract]
-            line.played += 1
-            line.won += row.points > 0
-            line.total += row.points
-            self.solo += contract == "solo"
-        super().add(row)
-        # the first of equal hands is the one named (rows come in the order they were played)
-        if self.best is None or row.points > self.best.points:
-            self.best = NotableHand(row.points, self.game.contract_name(contract), row.place)
-        if self.worst is None or row.points < self.worst.points:
-            self.worst = NotableHand(row.points, self.game.contract_name(contract), row.place)
-
-    @property
-    def contracts(self) -> list[ContractLine]:
-        return _declared(self.lines)
-
-    @property
-    def declared(self) -> int:
-        return sum(line.played for line in self.lines.values())
-
-    @property
-    def chart(self) -> Chart | None:
-        lines = self.contracts
-        return contract_chart(lines, _("Contract declared")) if lines else None
-
-
-class ZiegePlayer(PlayerGame):
-    template = "tournament/stats/player_ziege.html"
-
-    def __init__(self, game: GameType) -> None:
-        super().__init__(game)
-        self.matches_won = 0
-        self.taken = 0
-        self.dealt = 0
-
-    def add(self, row: Row) -> None:
-        super().add(row)
-        self.matches_won += row.matches_won
-        self.taken += row.points
-        self.dealt += row.inflicted
-
-    @property
-    def difference(self) -> int:
-        return self.dealt - self.taken
-
-
-class CrazySoloPlayer(PlayerGame):
-    template = "tournament/stats/player_crazy_solo.html"
-
-    def __init__(self, game: GameType) -> None:
-        super().__init__(game)
-        self.chips = 0
-        self.lines = _contract_lines(crazy_solo.CONTRACT_NAMES)
-        self.partner = 0
-        self.partner_won = 0
-
-    def add(self, row: Row) -> None:
-        super().add(row)
-        self.chips += row.points
-        data = row.data
-        if data.get("bidder") == row.position and data.get("contract") in self.lines:
-            line = self.lines[data["contract"]]
-            line.played += 1
-            line.won += row.points > 0
-            line.total += row.points
-        elif data.get("partner") == row.position:
-            self.partner += 1
-            self.partner_won += row.points > 0
-
-    @property
-    def contracts(self) -> list[ContractLine]:
-        return _declared(self.lines)
-
-    @property
-    def average(self) -> float | None:
-        return self.chips / self.hands if self.hands else None
-
-
-class HennesSibbePlayer(PlayerGame):
-    template = "tournament/stats/player_hennes_sibbe.html"
-
-    def __init__(self, game: GameType) -> None:
-        super().__init__(game)
-        self.claims = 0
-        self.claims_wrong = 0
-        self.calls = 0
-        self.calls_wrong = 0
-        self.penalty_cards = 0
-        self.games_lost = 0
-
-    def add(self, row: Row) -> None:
-        data = row.data
-        # a player at the table who neither claimed nor called took no part in the challenge
-        if row.position not in (data.get("claimant"), data.get("challenger")):
-            return
-        super().add(row)
-        if data.get("claimant") == row.position:
-            self.claims += 1
-            self.claims_wrong += row.points > 0
-        else:
-            self.calls += 1
-            self.calls_wrong += row.points > 0
-        self.penalty_cards += row.points
-        self.games_lost += row.games_lost
-
-    @property
-    def challenges_lost(self) -> int:
-        return self.claims_wrong + self.calls_wrong
-
-
-PLAYER_STATS: dict[str, type[PlayerGame]] = {
-    "cego": CegoPlayer,
-    "ziege": ZiegePlayer,
-    "crazy_solo": CrazySoloPlayer,
-    "hennes_sibbe": HennesSibbePlayer,
-}
+def _collector(game: GameType, name: str) -> Any:
+    """The game's own collector class (``PLAYER`` or ``EVENT`` in the module its plug-in names
+    as ``statistics``), or None: a game without one shows the hands played only."""
+    if not game.statistics:
+        return None
+    return getattr(import_module(game.statistics), name, None)
 
 
 @dataclass
@@ -545,7 +410,7 @@ def player_stats(player: Player) -> PlayerStats:
         row = Row(event, *values)
         if event.game not in collected:
             game = event.game_type
-            collected[event.game] = PLAYER_STATS.get(event.game, PlayerGame)(game)
+            collected[event.game] = (_collector(game, "PLAYER") or PlayerGame)(game)
         collected[event.game].add(row)
     order = [game.key for game in games.all_games()]
     game_stats = sorted(collected.values(), key=lambda g: order.index(g.game.key))
@@ -618,133 +483,6 @@ class EventGame:
     @property
     def chart(self) -> Chart | None:
         return None
-
-
-class CegoEvent(EventGame):
-    template = "tournament/stats/event_cego.html"
-    seat_key = "declarer"
-
-    def __init__(self, game: GameType, rules: dict[str, Any]) -> None:
-        super().__init__(game, rules)
-        self.lines = _contract_lines(cego.CONTRACT_NAMES)
-        self.lines["raeuber"].declared = False
-        self.won_points: list[int] = []
-        self.lost_points: list[int] = []
-        self.berg = 0
-
-    def add(self, hand: EventHand) -> None:
-        super().add(hand)
-        data = hand.data
-        contract = data.get("contract")
-        line = self.lines.get(contract)
-        if line is None:
-            return
-        line.played += 1
-        if contract == "raeuber":
-            return  # everyone for himself: nobody declared it, nobody won it
-        result = hand.seat_result
-        won = result > 0
-        line.won += won
-        line.total += result
-        if contract in POINT_GAMES and not data.get("forfeit"):
-            # Berg: the declarer took no trick, so no card points (RULES.md 2.4)
-            took = data.get("declarer_took_trick", True)
-            points = data.get("declarer_points", 0) if took else 0
-            self.berg += not took
-            (self.won_points if won else self.lost_points).append(points)
-
-    @property
-    def contracts(self) -> list[ContractLine]:
-        return _declared(self.lines)
-
-    @property
-    def average_won(self) -> float | None:
-        return statistics.fmean(self.won_points) if self.won_points else None
-
-    @property
-    def average_lost(self) -> float | None:
-        return statistics.fmean(self.lost_points) if self.lost_points else None
-
-    @property
-    def chart(self) -> Chart | None:
-        lines = self.contracts
-        return contract_chart(lines, _("Contract")) if lines else None
-
-
-class CrazySoloEvent(EventGame):
-    template = "tournament/stats/event_crazy_solo.html"
-    seat_key = "bidder"
-
-    def __init__(self, game: GameType, rules: dict[str, Any]) -> None:
-        super().__init__(game, rules)
-        self.lines = _contract_lines(crazy_solo.CONTRACT_NAMES)
-
-    def add(self, hand: EventHand) -> None:
-        super().add(hand)
-        data = hand.data
-        line = self.lines.get(data.get("contract"))
-        if line is None:
-            return
-        result = hand.seat_result
-        line.played += 1
-        line.won += result > 0
-        line.total += result
-
-    @property
-    def contracts(self) -> list[ContractLine]:
-        return _declared(self.lines)
-
-    @property
-    def chart(self) -> Chart | None:
-        lines = self.contracts
-        return contract_chart(lines, _("Contract")) if lines else None
-
-
-class ZiegeEvent(EventGame):
-    template = "tournament/stats/event_ziege.html"
-
-    def __init__(self, game: GameType, rules: dict[str, Any]) -> None:
-        super().__init__(game, rules)
-        self.balls = 0
-        self.matches = 0
-
-    def add(self, hand: EventHand) -> None:
-        super().add(hand)
-        # 60:60, "Kugeln": nobody is charged (RULES.md 3)
-        self.balls += hand.data.get("team_a_points") == ziege.HALF
-
-    def ended(self, *, matches: int, games: int) -> None:
-        self.matches = matches
-
-
-class HennesSibbeEvent(EventGame):
-    template = "tournament/stats/event_hennes_sibbe.html"
-    seat_key = "claimant"
-
-    def __init__(self, game: GameType, rules: dict[str, Any]) -> None:
-        super().__init__(game, rules)
-        self.claims_right = 0
-        self.games = 0
-
-    def add(self, hand: EventHand) -> None:
-        super().add(hand)
-        # whoever was wrong takes the penalty card (RULES.md 5.1)
-        self.claims_right += hand.seat_result == 0
-
-    def ended(self, *, matches: int, games: int) -> None:
-        self.games = games
-
-    @property
-    def claims_wrong(self) -> int:
-        return self.hands - self.claims_right
-
-
-EVENT_STATS: dict[str, type[EventGame]] = {
-    "cego": CegoEvent,
-    "ziege": ZiegeEvent,
-    "crazy_solo": CrazySoloEvent,
-    "hennes_sibbe": HennesSibbeEvent,
-}
 
 
 @dataclass
@@ -836,7 +574,7 @@ def event_stats(event: Event) -> EventStats:
     hands with the followed seat's results, each table's totals per seat, the biggest result,
     the names at its table, and the matches or games that ended."""
     game_type = event.game_type
-    collector = EVENT_STATS.get(event.game, EventGame)(game_type, event.full_rules())
+    collector = (_collector(game_type, "EVENT") or EventGame)(game_type, event.full_rules())
     hands = _event_hands(event, collector.seat_key)
     tables: dict[int, tuple[int, int]] = {}
     for hand in hands:

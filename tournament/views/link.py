@@ -32,6 +32,7 @@ from tournament.games.words import describe_hand
 from tournament.models import Hand, Round, Table
 from tournament.models.querysets import Prepared
 from tournament.play import services
+from tournament.play.forms import hand_form_class
 from tournament.play.sheets import dealer_for
 from tournament.views.common import refused, table_players
 from tournament.views.sheets import _sheet, _stored_results, enter_hand
@@ -137,7 +138,7 @@ def _forms_ahead(table: Table, players: list[str], first: int) -> list[tuple[int
     numbers = range(first + 1, first + table.size + 1)
     if all(game.sitting_out(table.size, n) is None for n in numbers):
         return []
-    return [(n, game.hand_form(table=table, players=players, number=n)) for n in numbers]
+    return [(n, hand_form_class(game)(table=table, players=players, number=n)) for n in numbers]
 
 
 @require_POST
@@ -159,7 +160,7 @@ def link_send(request: HttpRequest, token: str) -> JsonResponse:
 
     if not access.link_may_enter(table):
         return refuse("closed", _link_closed(table), 409)
-    form = table.round.event.game_type.hand_form(request.POST, table=table, players=players)
+    form = hand_form_class(table.round.event.game_type)(request.POST, table=table, players=players)
     if not form.is_valid():
         errors = [str(e) for field in form.errors.values() for e in field]
         return refuse("invalid", " ".join(errors), 422)
@@ -170,7 +171,7 @@ def link_send(request: HttpRequest, token: str) -> JsonResponse:
             submission_key=form.cleaned_data.get("submission"),
             number=number,
         )
-    except core_errors.NumberTaken as exc:
+    except services.NumberTaken as exc:
         stored = exc.stored
         server = (
             {
@@ -258,7 +259,7 @@ def link_preview(request: HttpRequest, token: str) -> JsonResponse:
     table = _link_table(request, token)
     if not access.link_may_enter(table):
         return JsonResponse({"ok": False, "errors": {"__all__": [_("Closed.")]}}, status=403)
-    form = table.round.event.game_type.hand_form(
+    form = hand_form_class(table.round.event.game_type)(
         request.POST, table=table, players=table_players(table)
     )
     if form.is_valid():

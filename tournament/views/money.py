@@ -18,9 +18,8 @@ from tournament.core import errors
 from tournament.core.fields import ReasonForm, whole_number
 from tournament.models import CashItem, EntryFee, Event, FeeCategory, Prize
 from tournament.money import cashbook, fees, prizes
-from tournament.money.forms import CashItemForm, PrizeSettingsForm
+from tournament.money.forms import CashItemForm, FeeCategoryFormSet, PrizeFormSet, PrizeSettingsForm
 from tournament.play import services
-from tournament.play.forms import FeeCategoryFormSet, PrizeFormSet
 from tournament.views.common import event_or_404, protected, refused
 
 # blank lines the prize table offers below the stored prizes (more after each save)

@@ -243,7 +243,7 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
             )
         except signing.BadSignature:
             messages.error(request, _("The preview has expired; upload the file again."))
-        except play_imports.AlreadyImported as exc:
+        except reading.AlreadyImported as exc:
             messages.warning(request, str(exc))
             return redirect("event_players", slug=event.slug)
         except errors.Refused as exc:
@@ -291,7 +291,7 @@ def import_results(request: HttpRequest, slug: str, number: int) -> HttpResponse
             saved = play_imports.save_results(rnd, rows, user=request.user, key=key)
         except signing.BadSignature:
             messages.error(request, _("The preview has expired; upload the file again."))
-        except play_imports.AlreadyImported as exc:
+        except reading.AlreadyImported as exc:
             messages.warning(request, str(exc))
             return redirect("round_results", slug=slug, number=number)
         except errors.Refused as exc:

@@ -29,7 +29,7 @@ from tournament.pagecache.pages import CachedPage
 from tournament.paper import tables as tables_
 from tournament.play import draw as drawing
 from tournament.play import reads
-from tournament.play.forms import SwapForm, rule_settings
+from tournament.play.forms import SwapForm, card_counter_class, rule_settings
 from tournament.results import standings, stats
 from tournament.views.common import (
     event_by_id_or_404,
@@ -316,7 +316,7 @@ def season_category(request: HttpRequest) -> str:
 def card_points(request: HttpRequest, slug: str) -> JsonResponse:
     """The game's card counter (Cego): counts of cards → card points, computed by the engine."""
     event = event_or_404(slug)
-    counter = event.game_type.card_counter
+    counter = card_counter_class(event.game_type)
     if counter is None:
         raise Http404
     form = counter(request.GET, prefix="cc")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -17,11 +18,12 @@ from tournament.core import addresses
 from tournament.core import errors as core_errors
 from tournament.core.fields import ReasonForm, whole_number
 from tournament.core.formatting import signed
+from tournament.games.base import GameType
 from tournament.games.words import describe_hand
 from tournament.models import Hand, Table
 from tournament.pagecache.pages import CachedPage
 from tournament.play import services
-from tournament.play.forms import TotalsForm
+from tournament.play.forms import TotalsForm, card_counter_class, hand_form_class
 from tournament.play.sheets import confirmation_state, read_sheet
 from tournament.results import history
 from tournament.views.common import event_or_404, protected, refused, table_or_404, table_players
@@ -43,7 +45,7 @@ def enter_hand(
 
     Returns a redirect after a saved game, or None to render the page with ``context["form"]``.
     """
-    form_class = table.round.event.game_type.hand_form
+    form_class = hand_form_class(table.round.event.game_type)
     if request.method != "POST":
         context["form"] = form_class(table=table, players=players)
         return None
@@ -61,7 +63,7 @@ def enter_hand(
             user=request.user,
             submission_key=form.cleaned_data.get("submission"),
         )
-    except core_errors.AlreadySaved as exc:
+    except services.AlreadySaved as exc:
         # the stored game, never the values just sent; and a fresh form (a new key), so saving
         # the other values is a new, deliberate game and not the same send once more
         messages.error(request, f"{exc} {_stored_hand(exc.hand, table, players)}")
@@ -113,7 +115,7 @@ def table_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     context["may_score"] = may_score
     context["may_organise"] = access.can_organise(request.user, event)
     game = event.game_type
-    context["counter"] = game.card_counter(prefix="cc") if game.card_counter else None
+    context["counter"] = card_counter(game)
     context["totals_form"] = (
         TotalsForm(table=table, players=context["players"])
         if may_score and not context["rows"] and not game.totals_refused
@@ -137,7 +139,7 @@ def _public_sheet(request: HttpRequest, table: Table) -> HttpResponse:
             **_sheet(table),
             "may_score": False,
             "may_organise": False,
-            "counter": game.card_counter(prefix="cc") if game.card_counter else None,
+            "counter": card_counter(game),
         }
 
     def build() -> HttpResponse:
@@ -213,7 +215,7 @@ def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     players = table_players(table)
     if hand.kind == Hand.Kind.TOTALS:
         raise Http404
-    form_class = event.game_type.hand_form
+    form_class = hand_form_class(event.game_type)
     reason_form = ReasonForm(request.POST or None)
     if request.method == "POST":
         form = form_class(request.POST, table=table, players=players, number=hand.number)
@@ -238,7 +240,7 @@ def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                     user=request.user,
                     version=whole_number(version),
                 )
-            except core_errors.StaleEdit as exc:
+            except services.StaleEdit as exc:
                 # show what the game is now, with the form set to it, so nothing is overwritten
                 # blindly: the scorer makes the change again on top of the current state
                 hand = exc.current
@@ -287,7 +289,7 @@ def hand_preview(request: HttpRequest, pk: int) -> JsonResponse:
     """Live preview for the hand form: the engine's results, or its reason for refusing."""
     table = table_or_404(pk)
     access.require(request, table.round.event, SCORER)
-    form_class = table.round.event.game_type.hand_form
+    form_class = hand_form_class(table.round.event.game_type)
     number = request.POST.get("number")
     form = form_class(
         request.POST,
@@ -337,3 +339,9 @@ def event_history(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament/history.html",
         {"event": event, "page": _history_page(request, history.for_event(event))},
     )
+
+
+def card_counter(game: GameType) -> forms.Form | None:
+    """The card counter form on the scorer's sheet, where the game has one."""
+    counter = card_counter_class(game)
+    return counter(prefix="cc") if counter else None

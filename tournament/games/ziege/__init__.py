@@ -9,115 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import ziege
-from tournament.core import formatting
-from tournament.core.fields import NONE
 from tournament.games.base import Figure, GameType, SeatResult, SheetExtras
-from tournament.paper.rulecard import Card
-from tournament.play.forms import HandForm
 
 TEAMS = ("a", "b")
-
-
-class ZiegeHandForm(HandForm):
-    error_fields = {
-        "team_a_points": "team_a_points",
-        "team_a_took_trick": "team_a_took_trick",
-        "team_b_took_trick": "team_b_took_trick",
-    }
-    TRICK_CHOICES = [(NONE, _("as the points say")), ("yes", _("yes")), ("no", _("no"))]
-
-    team_a_points = forms.IntegerField(label=_("Card points of team A"))
-    team_a_took_trick = forms.ChoiceField(
-        label=_("Team A took a trick"), choices=TRICK_CHOICES, required=False
-    )
-    team_b_took_trick = forms.ChoiceField(
-        label=_("Team B took a trick"), choices=TRICK_CHOICES, required=False
-    )
-
-    def setup(self) -> None:
-        names = self.players
-        if len(names) == 4:
-            self.fields["team_a_points"].label = _("Card points of %(a)s and %(b)s") % {
-                "a": names[0],
-                "b": names[2],
-            }
-
-    def to_hand(self, d: dict[str, Any]) -> dict[str, Any]:
-        hand: dict[str, Any] = {"team_a_points": d["team_a_points"]}
-        for key in ("team_a_took_trick", "team_b_took_trick"):
-            if d.get(key):
-                hand[key] = d[key] == "yes"
-        return hand
-
-    @classmethod
-    def initial_from(cls, hand: dict[str, Any]) -> dict[str, Any]:
-        initial = {"team_a_points": hand.get("team_a_points")}
-        for key in ("team_a_took_trick", "team_b_took_trick"):
-            if key in hand:
-                initial[key] = "yes" if hand[key] else "no"
-        return initial
-
-
-def rule_card(card: Card) -> None:
-    rules = card.rules
-
-    def charged(points: int, took_trick: bool) -> int:
-        hand = {"team_a_points": points, "team_a_took_trick": took_trick}
-        return ziege.score(hand, 4, rules)[0]
-
-    card.heading = _("Defeat points")
-    card.columns = [_("The losing team has"), _("Defeat points")]
-    # the engine's defeat points for every score of the losing team, grouped into ranges
-    ranges: list[tuple[int, int, int]] = []
-    for points in range(ziege.HALF):
-        value = charged(points, True)
-        if ranges and ranges[-1][2] == value:
-            ranges[-1] = (ranges[-1][0], points, value)
-        else:
-            ranges.append((points, points, value))
-    for low, high, value in reversed(ranges):
-        card.rows.append(
-            {
-                "name": _("%(low)s to %(high)s card points") % {"low": low, "high": high},
-                "value": str(value),
-            }
-        )
-    card.rows.append({"name": _("no trick taken"), "value": str(charged(0, False))})
-    card.rows.append(
-        {
-            "name": _("%(half)s:%(half)s (Kugeln)") % {"half": ziege.HALF},
-            "value": str(charged(ziege.HALF, True)),
-        }
-    )
-    card.formula = [
-        _("%(total)s card points per deal; the team under %(half)s is charged defeat points.")
-        % {"total": ziege.TOTAL_POINTS, "half": ziege.HALF},
-        _("Team A: seats 1 and 3, team B: seats 2 and 4 (partners sit opposite)."),
-        _("A match ends when a team reaches %(limit)s defeat points: that team is the Ziege.")
-        % {"limit": rules["match_limit"]},
-    ]
-    if rules["balls_double_next"]:
-        card.formula.append(_("After 60:60 the next deal counts double."))
-    card.notes = [
-        _(
-            "Standings: matches won, then defeat points inflicted minus conceded, "
-            "then fewer conceded."
-        )
-    ]
-    hand = {"team_a_points": 25}
-    result = ziege.score(hand, 4, rules)
-    card.example_title = _("Team A has %(a)s card points, team B %(b)s") % {
-        "a": 25,
-        "b": ziege.TOTAL_POINTS - 25,
-    }
-    card.example_steps = [_("Team A is under %(half)s and took a trick.") % {"half": ziege.HALF}]
-    card.example_seats = [_("Seat %(n)s") % {"n": n + 1} for n in range(4)]
-    card.example_result = [formatting.amount(x) for x in result]
 
 
 class Ziege(GameType):
@@ -125,7 +23,10 @@ class Ziege(GameType):
     name = ziege.NAME
     engine = ziege
     min_seats = max_seats = ziege.SEATS
-    hand_form = ZiegeHandForm
+    hand_form = "tournament.games.ziege.form.ZiegeHandForm"
+    rule_card = "tournament.games.ziege.rulecard.rule_card"
+    statistics = "tournament.games.ziege.stats"
+    simulator = "tournament.games.ziege.simulate.simulate_hand"
     fixed_pairs = True
     scores_on_earlier_hands = True
     zero_sum = False
@@ -229,9 +130,6 @@ class Ziege(GameType):
             }
         )
         return extras
-
-    def rule_card(self, card: Card) -> None:
-        rule_card(card)
 
 
 GAME = Ziege()

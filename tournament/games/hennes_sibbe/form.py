@@ -1,0 +1,141 @@
+"""Hennes Sibbe's hand form: the fields a game needs, turned into the hand dict the engine
+judges. Reached from above by the dotted path in ``GAME.hand_form``; it sits beside ``play``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+import scoring
+from scoring import hennes_sibbe
+from tournament.core.fields import NONE, seat_choices
+from tournament.games.hennes_sibbe import CARD_SPELLINGS, card_words_help, parse_cards
+from tournament.play.forms import HandForm
+
+
+class HennesSibbeHandForm(HandForm):
+    error_fields = {
+        "claimant": "claimant",
+        "challenger": "challenger",
+        "claim": "claim_count",
+        "claim_correct": "claim_correct",
+        "reveal": "claim_correct",
+    }
+    # the revealed cards only where the table did not just say whether the claim was right
+    visibility = {
+        "hand_*": {"claim_correct": [NONE]},
+        "penalty_*": {"claim_correct": [NONE]},
+        "drillings": {"claim_correct": [NONE]},
+    }
+
+    claimant = forms.ChoiceField(label=_("Claim by"), choices=[])
+    claim_count = forms.IntegerField(label=_("Claimed number"), min_value=1, max_value=999)
+    claim_colour = forms.ChoiceField(
+        label=_("Colour"), choices=list(hennes_sibbe.COLOUR_NAMES.items())
+    )
+    challenger = forms.ChoiceField(label=_("“Lüge!” called by"), choices=[])
+    claim_correct = forms.ChoiceField(
+        label=_("Counted by the table"),
+        choices=[
+            (NONE, _("enter the revealed cards below")),
+            ("yes", _("the claim was right")),
+            ("no", _("the claim was wrong")),
+        ],
+        required=False,
+    )
+    drillings = forms.CharField(label=_("Drillings laid out (colours)"), required=False)
+
+    def setup(self) -> None:
+        self.fields["claimant"].choices = seat_choices(self.players)
+        self.fields["challenger"].choices = seat_choices(self.players)
+        # the card fields: typed in the short form, or tapped in with the card buttons (JS)
+        cards = {"data-cards": "all", "aria-describedby": "card-words", "autocomplete": "off"}
+        for i, name in enumerate(self.players):
+            self.fields[f"hand_{i}"] = forms.CharField(
+                label=_("%(name)s: hand") % {"name": name},
+                required=False,
+                widget=forms.TextInput(attrs=cards),
+            )
+            self.fields[f"penalty_{i}"] = forms.CharField(
+                label=_("%(name)s: penalty cards") % {"name": name},
+                required=False,
+                widget=forms.TextInput(attrs=cards),
+            )
+        self.fields["drillings"].widget.attrs.update(
+            {**cards, "data-cards": "colours", "aria-describedby": "drilling-words"}
+        )
+        self.fields["drillings"].help_text = _("Colours only: %(words)s") % {
+            "words": card_words_help(hennes_sibbe.COLOURS)
+        }
+        # drillings are listed after the players' cards
+        self.order_fields([name for name in self.fields if name != "drillings"] + ["drillings"])
+
+    # shown next to the first card field: the short form, before anyone makes a mistake
+    card_words_field = "hand_0"
+
+    def card_words(self) -> str:
+        return card_words_help()
+
+    def card_buttons(self) -> list[tuple[str, str, bool]]:
+        """(word written, label, is a colour) for the card buttons the script adds to each field."""
+        names = {**hennes_sibbe.COLOUR_NAMES, **hennes_sibbe.JOKER_NAMES}
+        names |= {"goat": "Bock", "hennes": "Hennes", "joker_rgb": "RGB", "joker_ogl": "OGL"}
+        return [
+            (CARD_SPELLINGS[c][0], names[c], c in hennes_sibbe.COLOURS) for c in hennes_sibbe.CARDS
+        ]
+
+    def to_hand(self, d: dict[str, Any]) -> dict[str, Any]:
+        hand: dict[str, Any] = {
+            "claimant": self.seat(d["claimant"]),
+            "challenger": self.seat(d["challenger"]),
+            "claim": {"count": d["claim_count"], "colour": d["claim_colour"]},
+        }
+        if d.get("claim_correct"):
+            hand["claim_correct"] = d["claim_correct"] == "yes"
+            return hand
+        n = len(self.players)
+        hand["reveal"] = {
+            "hands": [parse_cards(d.get(f"hand_{i}") or "", f"hand_{i}") for i in range(n)],
+            "penalty_cards": [
+                parse_cards(d.get(f"penalty_{i}") or "", f"penalty_{i}") for i in range(n)
+            ],
+            "drillings": parse_cards(d.get("drillings") or "", "drillings"),
+        }
+        reveal = hand["reveal"]
+        if not any([*reveal["hands"], *reveal["penalty_cards"], reveal["drillings"]]):
+            # an empty reveal would count 0 and always call the claim wrong
+            raise scoring.InvalidHand(
+                "claim_correct",
+                str(
+                    _(
+                        "no cards entered: enter the revealed cards below, "
+                        "or choose whether the claim was right"
+                    )
+                ),
+            )
+        return hand
+
+    @classmethod
+    def initial_from(cls, hand: dict[str, Any]) -> dict[str, Any]:
+        claim = hand.get("claim") or {}
+        initial: dict[str, Any] = {
+            "claimant": hand.get("claimant"),
+            "challenger": hand.get("challenger"),
+            "claim_count": claim.get("count"),
+            "claim_colour": claim.get("colour"),
+        }
+        if "claim_correct" in hand:
+            initial["claim_correct"] = "yes" if hand["claim_correct"] else "no"
+        reveal = hand.get("reveal") or {}
+
+        def words(cards: list[str]) -> str:  # in the short form the page shows
+            return " ".join(CARD_SPELLINGS[c][0] if c in CARD_SPELLINGS else c for c in cards)
+
+        for i, cards in enumerate(reveal.get("hands") or []):
+            initial[f"hand_{i}"] = words(cards)
+        for i, cards in enumerate(reveal.get("penalty_cards") or []):
+            initial[f"penalty_{i}"] = words(cards)
+        initial["drillings"] = words(reveal.get("drillings") or [])
+        return initial
