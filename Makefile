@@ -48,9 +48,11 @@ serve: venv
 	$(BIN)/gunicorn -c python:tournament.gunicorn_settings --bind 0.0.0.0:$(PORT) \
 		--error-logfile - --access-logfile -
 
+# lint-imports: the floors of tournament/ (the layers and independence contracts in pyproject.toml)
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 format: venv
 	$(BIN)/ruff check --fix .

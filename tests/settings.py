@@ -1,11 +1,20 @@
-"""The production settings, with a throwaway secret key so that tests run with debug off."""
+"""The production settings, with a throwaway secret key so that tests run with debug off.
+
+Debug and the allowed hosts are pinned whatever the shell exports (``DJANGO_DEBUG=1`` from
+``make run`` must not turn a test's error page into a debug page, nor open every host).
+"""
 
 import os
 import tempfile
 
 os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-not-secret")
+os.environ.pop("DJANGO_DEBUG", None)
+os.environ["DJANGO_ALLOWED_HOSTS"] = "localhost,127.0.0.1,[::1]"
 
 from tournament.settings import *  # noqa: F403
+
+DEBUG = False
+ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
 
 # tests serve the app's assets straight from the source folders, without collectstatic
 WHITENOISE_USE_FINDERS = True

@@ -26,8 +26,18 @@ from tests.factories import (
     make_table,
 )
 from tournament.core import errors
-from tournament.models import Entry, Event, Hand, Player, Round, Season, Table, Team
-from tournament.models.querysets import Prepared, provisional_entries
+from tournament.models import (
+    Entry,
+    Event,
+    Hand,
+    Player,
+    Round,
+    Season,
+    Table,
+    Team,
+    provisional_entries,
+)
+from tournament.models.querysets import Prepared
 from tournament.play import services
 from tournament.register import services as register_services
 from tournament.results import standings

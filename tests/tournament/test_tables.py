@@ -13,8 +13,7 @@ from django.urls import reverse
 from django_tables2 import RequestConfig
 
 from tests.factories import cego, make_entries, make_event, make_round, make_season, make_table
-from tournament.models import Entry, Event, Player, Team
-from tournament.models.querysets import provisional_entries
+from tournament.models import Entry, Event, Player, Team, provisional_entries
 from tournament.paper import tables as tables_
 from tournament.play import services
 from tournament.register import services as register_services

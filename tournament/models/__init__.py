@@ -39,7 +39,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
-from django.db import models
+from django.db import connection, models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.formats import number_format
@@ -52,7 +52,7 @@ from tournament import games
 from tournament.core import choices
 from tournament.core.addresses import validate_origin
 from tournament.core.validators import single_line
-from tournament.models import versions
+from tournament.models.defaults import first_version
 from tournament.models.querysets import EntryQuerySet, HandQuerySet, SeatQuerySet
 
 
@@ -76,7 +76,7 @@ class Versioned(models.Model):
     the whole row leaves it alone, so that a row read before another write cannot set it back to
     a number whose cached page shows something else."""
 
-    version = models.PositiveBigIntegerField(default=versions.first, editable=False)
+    version = models.PositiveBigIntegerField(default=first_version, editable=False)
 
     class Meta:
         abstract = True
@@ -1001,3 +1001,21 @@ class CashItem(models.Model):
 
     def __str__(self) -> str:
         return self.description
+
+
+def provisional_entries(event: Event) -> set[int]:
+    """Entries seated at a counting table with games whose sheet is not confirmed yet: the seats
+    of the event's open tables (not voided, not confirmed) that have a hand. One query, computed
+    with each new version of the standings. Written out in SQL, as the seats' sums are
+    (services.sum_seats), since the ORM's building of the query cost more than running it; it
+    asks each table whether it has a hand rather than joining its hands, which is faster."""
+    seat, table, rnd, hand = (m._meta.db_table for m in (Seat, Table, Round, Hand))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT s.entry_id FROM {seat} s "
+            f"JOIN {table} t ON t.id = s.table_id JOIN {rnd} r ON r.id = t.round_id "
+            "WHERE r.event_id = %s AND NOT t.voided AND t.confirmed_at IS NULL "
+            f"AND EXISTS (SELECT 1 FROM {hand} h WHERE h.table_id = t.id)",
+            [event.pk],
+        )
+        return {entry_id for (entry_id,) in cursor.fetchall()}

@@ -21,9 +21,10 @@ from django.db.transaction import TransactionManagementError
 
 if TYPE_CHECKING:
     from tournament.games.base import GameType
-    from tournament.models import Event, Round
 
 
+# The models import these querysets, so the querysets name an event or a round as a Model and
+# reach related models through ``_meta``: the models package has no import circle.
 STANDINGS_FIELDS = (
     "event_id",
     "start_number",
@@ -198,7 +199,9 @@ class StandingsIterable(ModelIterable):
 
 
 class EntryQuerySet(models.QuerySet):
-    def standings(self, event: Event, rounds: list[Round] | None = None) -> EntryQuerySet:
+    def standings(
+        self, event: models.Model, rounds: list[models.Model] | None = None
+    ) -> EntryQuerySet:
         """Every entry of the event with its total, its game's figures and rank; ``rounds`` adds a
         column per round (``round_<number>``: the game's round figure). One query."""
         # Only the columns the standings show: SQLite groups by every selected column, and a
@@ -226,33 +229,12 @@ class EntryQuerySet(models.QuerySet):
     def played(self) -> EntryQuerySet:
         """Entries that sat at a table in some round ("One person, one player": an entry that
         never played in the event is not ranked). A subquery, not a join: no extra rows."""
-        from tournament.models import Seat
-
-        return self.filter(Exists(Seat.objects.filter(entry=OuterRef("pk"), table__isnull=False)))
-
-
-def provisional_entries(event: Event) -> set[int]:
-    """Entries seated at a counting table with games whose sheet is not confirmed yet: the seats
-    of the event's open tables (not voided, not confirmed) that have a hand. One query, computed
-    with each new version of the standings. Written out in SQL, as the seats' sums are
-    (services.sum_seats), since the ORM's building of the query cost more than running it; it
-    asks each table whether it has a hand rather than joining its hands, which is faster."""
-    from tournament.models import Hand, Round, Seat, Table
-
-    seat, table, rnd, hand = (m._meta.db_table for m in (Seat, Table, Round, Hand))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT s.entry_id FROM {seat} s "
-            f"JOIN {table} t ON t.id = s.table_id JOIN {rnd} r ON r.id = t.round_id "
-            "WHERE r.event_id = %s AND NOT t.voided AND t.confirmed_at IS NULL "
-            f"AND EXISTS (SELECT 1 FROM {hand} h WHERE h.table_id = t.id)",
-            [event.pk],
-        )
-        return {entry_id for (entry_id,) in cursor.fetchall()}
+        seats = self.model._meta.get_field("seats").related_model.objects
+        return self.filter(Exists(seats.filter(entry=OuterRef("pk"), table__isnull=False)))
 
 
 class SeatQuerySet(models.QuerySet):
-    def for_round(self, rnd: Round) -> SeatQuerySet:
+    def for_round(self, rnd: models.Model) -> SeatQuerySet:
         """Seats of a round with players and tables, by table and position; sit-outs last."""
         return (
             self.filter(round=rnd)

@@ -23,13 +23,13 @@ transaction is open (a test's, which holds many writes) forgets the markers (:fu
 the next write changes the version again, so that no page computed between two writes of one
 transaction hides the second.
 
-A new event's or season's first version is a random number: a cache entry made for another
-database (a test run, the demo loaded again) never matches a row that reuses its id.
+A new event's or season's first version is a random number (``defaults.first_version``): a
+cache entry made for another database (a test run, the demo loaded again) never matches a row
+that reuses its id.
 """
 
 from __future__ import annotations
 
-import secrets
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -37,13 +37,10 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import F, Model, QuerySet
+from django.db.models.signals import post_delete, post_save
 
-# below 2**53, so that the number is exact wherever it is read (a JSON number in JavaScript too)
-FIRST_MAX = 2**52
-
-
-def first() -> int:
-    return secrets.randbelow(FIRST_MAX)
+from tournament import models
+from tournament.models import Event, Season
 
 
 class _Marker:
@@ -111,7 +108,6 @@ def _bump(key: tuple[Any, ...], events: QuerySet, seasons: QuerySet | None) -> N
     if put_off is not None:
         put_off.append((key, events, seasons))
         return
-    from tournament.models import Event, Season
 
     if key[0] == "event" and seasons is None:
         # one event and its season, the change of every saved game: written out in SQL, as the
@@ -140,14 +136,12 @@ def _bump(key: tuple[Any, ...], events: QuerySet, seasons: QuerySet | None) -> N
 
 def changed(event: Any) -> None:
     """The event (an Event or its id) has changed: its version and its season's change."""
-    from tournament.models import Event
 
     pk = event if isinstance(event, int) else event.pk
     _bump(("event", pk), Event.objects.filter(pk=pk), None)
 
 
 def season_changed(season: Any) -> None:
-    from tournament.models import Event, Season
 
     pk = season if isinstance(season, int) else season.pk
     _bump(("season", pk), Event.objects.none(), Season.objects.filter(pk=pk))
@@ -161,7 +155,6 @@ def _cached(instance: Model, name: str) -> Any:
 
 def _event_id(instance: Model) -> int | None:
     """The event a table's or round's row belongs to, where the rows in memory say it."""
-    from tournament import models
 
     table = instance if isinstance(instance, models.Table) else None
     if isinstance(instance, models.Hand | models.Confirmation):
@@ -176,7 +169,6 @@ def _event_id(instance: Model) -> int | None:
 def _events_of(instance: Model) -> tuple[tuple[Any, ...], QuerySet] | None:
     """The events a row belongs to, as a query (no row is read to find them), and a key for it:
     the event's id where it is known, so that a write changes its event's version once."""
-    from tournament import models
 
     match instance:
         case models.Event():
@@ -204,7 +196,6 @@ def _saved(sender: type[Model], instance: Model, raw: bool = False, **kwargs: An
     if raw:  # loaddata: the rows arrive as they are, versions included
         return
     _row_changed(instance)
-    from tournament.models import Event
 
     if isinstance(instance, Event):
         before = getattr(instance, "_season_at_load", None)
@@ -222,7 +213,6 @@ def _deleted(sender: type[Model], instance: Model, origin: Any = None, **kwargs:
 
 
 def _row_changed(instance: Model) -> None:
-    from tournament.models import Event, Season
 
     if isinstance(instance, Season):
         season_changed(instance.pk)
@@ -239,9 +229,6 @@ def _row_changed(instance: Model) -> None:
 
 def connect() -> None:
     """Listen to the saves and deletes of every row a cached page is made of (apps.ready)."""
-    from django.db.models.signals import post_delete, post_save
-
-    from tournament import models
 
     for model in (
         models.Season,

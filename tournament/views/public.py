@@ -23,8 +23,17 @@ from tournament import access, games
 from tournament.core import collation
 from tournament.core.fields import whole_number
 from tournament.games.words import explain
-from tournament.models import Entry, Event, Hand, Player, Round, Season, Seat, TablePhone
-from tournament.models.querysets import provisional_entries
+from tournament.models import (
+    Entry,
+    Event,
+    Hand,
+    Player,
+    Round,
+    Season,
+    Seat,
+    TablePhone,
+    provisional_entries,
+)
 from tournament.pagecache.pages import CachedPage
 from tournament.paper import tables as tables_
 from tournament.play import draw as drawing
