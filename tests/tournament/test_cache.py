@@ -1,4 +1,4 @@
-"""The laptop's page cache (tournament.cache): a folder the gunicorn workers share."""
+"""The laptop's page cache (tournament.pagecache.filecache): a folder the gunicorn workers share."""
 
 from __future__ import annotations
 

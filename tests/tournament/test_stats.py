@@ -1,4 +1,4 @@
-"""Statistics (tournament.stats) and their pages: each number checked against values worked out by
+"""Statistics (tournament.results.stats) and their pages: each number checked against values worked out by
 hand from hands written out below (the results come from RULES.md's worked examples), never from
 the code's own output; the pages' query counts pinned for a small and a bigger event."""
 

@@ -71,7 +71,7 @@ def audit(**options: Any) -> HistoricalRecords:
 
 
 class Versioned(models.Model):
-    """A row whose ``version`` every write to what it holds changes (``tournament.versions``): the
+    """A row whose ``version`` every write to what it holds changes (``tournament.models.versions``): the
     cached pages' key and ETag. Only ``versions`` writes it, in one UPDATE that adds 1: a save of
     the whole row leaves it alone, so that a row read before another write cannot set it back to
     a number whose cached page shows something else."""
@@ -151,7 +151,7 @@ class Player(models.Model):
 
 class PlayerAlias(models.Model):
     """Another installation's identifier for a player of this one: a director decided at an
-    event bundle's import that the bundle's player is this player (tournament.identity), so the
+    event bundle's import that the bundle's player is this player (tournament.register.identity), so the
     next bundle from the same laptop finds the player by identifier without asking again."""
 
     uid = models.UUIDField(_("identifier"), unique=True)
@@ -272,7 +272,7 @@ class Event(Versioned):
     status = models.CharField(
         _("status"), max_length=20, choices=Status.choices, default=Status.REGISTRATION
     )
-    # what the QR codes on the table sheets point to (tournament.addresses)
+    # what the QR codes on the table sheets point to (tournament.core.addresses)
     public_url = models.CharField(
         _("address for phones"),
         max_length=200,
@@ -289,7 +289,7 @@ class Event(Versioned):
     uid = models.UUIDField(_("identifier"), unique=True, default=uuid.uuid4, editable=False)
 
     # money games (issue 17): what one point or chip is worth, in whole cents; 0 = not played for
-    # money. The settlement multiplies exactly (tournament.settlement), never through a float.
+    # money. The settlement multiplies exactly (tournament.money.settlement), never through a float.
     point_value_cents = models.PositiveIntegerField(
         _("money per point (cents)"),
         default=0,
@@ -767,7 +767,7 @@ class EventRole(models.Model):
 
 class Rating(models.Model):
     """A player's rating in one game across every event and season (issue 16,
-    ``tournament.rating``): a rebuildable cache of the stored hands, like the results;
+    ``tournament.results.rating``): a rebuildable cache of the stored hands, like the results;
     ``ordinal`` is the figure shown."""
 
     player = models.ForeignKey(Player, related_name="ratings", on_delete=models.CASCADE)

@@ -11,7 +11,7 @@ remembering it:
   Django's signals, in the transaction of the write (``post_save``/``post_delete``); a player's
   row changes the version of every event the player entered;
 - writes that send no signal (``bulk_create``, ``QuerySet.update``, the result rows a table is
-  scored into) call :func:`changed` themselves, in ``tournament.services``;
+  scored into) call :func:`changed` themselves, in ``tournament.play.services``;
 - a season's version changes with each of its events' and with its own rows: the season
   standings are made of its events.
 

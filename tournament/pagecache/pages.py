@@ -3,7 +3,7 @@
 On a tournament day 150 phones and the projector ask for the standings every few seconds, while
 they change at most once for each game saved. A page of this kind (standings, projector rows, the
 season, the public table and round pages) is computed from the database once per version of its
-event (``tournament.versions``: every write changes it, in the same transaction) and kept in
+event (``tournament.models.versions``: every write changes it, in the same transaction) and kept in
 Django's cache (``settings.CACHES``: a folder all gunicorn workers of the laptop share, or Redis or
 memcached for several servers). A request then costs one query: the event's version (the
 standings and the projector's rows read it alone, ``views.common.event_version_or_404``).
@@ -19,7 +19,7 @@ standings and the projector's rows read it alone, ``views.common.event_version_o
   message is shown once).
 - **Computed once.** When a version is new, the first request computes the page while the others
   that ask for the same page at the same moment wait for it instead of computing it too: on the
-  laptop's file cache they sleep on a file lock every process shares (``tournament.cache``); with
+  laptop's file cache they sleep on a file lock every process shares (``tournament.pagecache.filecache``); with
   another cache (several servers) they look again every ``POLL`` seconds, up to ``WAIT``. Pages
   made of the same figures (the standings and the projector's rows) share one lock and are
   computed together, by whichever request comes first.

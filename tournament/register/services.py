@@ -238,7 +238,7 @@ def merge_players(*, keep: Player, remove: Player, user: User = None) -> Player:
             )
             % {"keep": keep, "remove": remove, "events": ", ".join(shared)}
         )
-    # stored in English like every reason, read in the reader's language (tournament.history)
+    # stored in English like every reason, read in the reader's language (tournament.results.history)
     who = user.get_username() if actor(user) else "system"
     reason = f"merged: player {remove.pk} ({remove}) into player {keep.pk} ({keep}) by {who}"
     for entry in Entry.objects.filter(player=remove):
@@ -249,7 +249,7 @@ def merge_players(*, keep: Player, remove: Player, user: User = None) -> Player:
             setattr(keep, name, getattr(remove, name))
     noted(keep, user, reason).save()
     # the merged player's identifiers stay known: a bundle from another laptop that names
-    # ``remove`` (or one of its earlier identifiers) finds ``keep`` (tournament.identity)
+    # ``remove`` (or one of its earlier identifiers) finds ``keep`` (tournament.register.identity)
     PlayerAlias.objects.filter(player=remove).update(player=keep)
     PlayerAlias.objects.create(uid=remove.uid, player=keep, decided_by=f"{reason}"[:150])
     noted(remove, user, reason).delete()

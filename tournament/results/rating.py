@@ -264,6 +264,6 @@ def ratings(game_key: str) -> Any:
 
 def shown(ordinal: float) -> str:
     """The rating as the page writes it: one decimal in the reader's format, the typographic
-    minus of every other signed number (tournament.formatting)."""
+    minus of every other signed number (tournament.core.formatting)."""
     text = number_format(abs(ordinal), decimal_pos=1)
     return f"{formatting.MINUS}{text}" if round(ordinal, 1) < 0 else text
