@@ -1,8 +1,5 @@
-"""Forms check and convert input; whether a hand is legal is the engine's decision.
-
-A hand form turns the fields its contract needs into the hand dict of RULES.md and lets
-``scoring`` judge it; an ``InvalidHand`` becomes an error on the field it names.
-"""
+"""Form fields and small forms every domain's forms use: a whole number, an amount in euros, a
+seat chosen by the player's name, a reason for a change, an upload. No model, no game."""
 
 from __future__ import annotations
 

@@ -1,15 +1,6 @@
-"""Spreadsheets coming in: player lists (XLSX or CSV) and a round's results filled in offline.
-
-Both work in two steps: ``read_…`` turns the file into checked rows, each marked as accepted or
-rejected with a reason, without writing anything; the ``save_…`` service writes all of it in one
-transaction, and refuses if any row was rejected. The preview carries a key: a confirm sent twice
-(a double click, a retry) is recognised and saves nothing the second time.
-
-A file is read with hard limits (README, "Uploads") checked before anything is unpacked or built
-in memory: its size, the size and packing of the parts of a workbook, the number of XML elements,
-the rows and columns that hold data, and the time spent reading. A sheet's declared size is never
-trusted; rows are read one at a time as they come.
-"""
+"""Spreadsheets coming in, read safely: an XLSX or CSV upload becomes rows, within limits of size,
+parts, XML elements and time, before anything is interpreted (``register.imports`` reads player
+lists from the rows, ``play.imports`` a round's results)."""
 
 from __future__ import annotations
 

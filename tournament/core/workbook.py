@@ -1,10 +1,6 @@
-"""Excel workbooks (openpyxl, write-only: memory stays flat however many hands an event has).
-
-Fed by the same reads as the pages (``Entry.objects.standings``, ``standings.round_tables``,
-``standings.season_standings``), so a workbook shows what the standings page shows. Sheets look like
-a careful club secretary's: bold frozen header row, autofilter, fitting widths, number formats,
-landscape pages fitted to the width with the header row repeated.
-"""
+"""The workbook writer (openpyxl, write-only: memory stays flat however many rows): a sheet with a
+bold, frozen, filtered header that prints landscape, and cell values Excel cannot misread as
+formulas."""
 
 from __future__ import annotations
 

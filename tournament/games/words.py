@@ -1,8 +1,5 @@
-"""Forms check and convert input; whether a hand is legal is the engine's decision.
-
-A hand form turns the fields its contract needs into the hand dict of RULES.md and lets
-``scoring`` judge it; an ``InvalidHand`` becomes an error on the field it names.
-"""
+"""A game's hands and its engine's messages in the words people use: one line per hand for the
+sheet, the history and Excel, and seats counted from 1 with the player's name."""
 
 from __future__ import annotations
 

@@ -71,7 +71,7 @@ def audit(**options: Any) -> HistoricalRecords:
 
 
 class Versioned(models.Model):
-    """A row whose ``version`` every write to what it holds changes (``tournament.models.versions``): the
+    """A row whose ``version`` every write to what it holds changes (``models.versions``): the
     cached pages' key and ETag. Only ``versions`` writes it, in one UPDATE that adds 1: a save of
     the whole row leaves it alone, so that a row read before another write cannot set it back to
     a number whose cached page shows something else."""
@@ -151,7 +151,7 @@ class Player(models.Model):
 
 class PlayerAlias(models.Model):
     """Another installation's identifier for a player of this one: a director decided at an
-    event bundle's import that the bundle's player is this player (tournament.register.identity), so the
+    event bundle's import that the bundle's player is this player (``register.identity``), so the
     next bundle from the same laptop finds the player by identifier without asking again."""
 
     uid = models.UUIDField(_("identifier"), unique=True)

@@ -1,32 +1,4 @@
-"""Prizes, entry fees and the cash book of an event (issue 17, parts 1 to 3).
-
-Money is whole cents everywhere (``int``, never a float), shown with ``formatting.euros``.
-
-**Prizes.** The organiser lists prizes per ranking and place (``Prize``) and may add a rule
-(``PrizeSettings.every``: goods for every n-th player, i.e. the better 1/n of the field). The
-assignment is computed from the standings, as the standings are from the hands, so a late
-correction reaches it; it is handed out once the event is finished. How it decides:
-
-- Only active entries win prizes; a withdrawn player keeps his place in the standings, but the
-  prize for that place passes to the next active player.
-- The standings already order players tied on a place by the recorded lot (``Entry.lot``). Where
-  players still share a rank and the order among them changes who gets which prize, the list
-  names the tie and the organiser draws lots (``services.decide_by_lot``).
-- One player, one prize (unless ``PrizeSettings.several``): a player in line for two keeps the
-  better one (more money; then goods over nothing; then the overall ranking over a side ranking;
-  then the higher place) and the other passes to the next in its ranking. This is the
-  stable assignment in which prizes are offered down their rankings and a player keeps the best
-  offer (Gale and Shapley), so it does not depend on the order the prizes are processed.
-- The last place's prize is the traditional consolation prize (FIELD.md): it goes to the last
-  place in addition to anything else, shared by a tie on the last place (``mark_last_place``).
-- A team prize goes to a team of four (``standings.team_standings``) and takes nothing from its
-  members' own prizes.
-
-**Fees** have a category per entry (the default follows the player's category, e.g. juniors free)
-and a status set with one tap. **The cash book** counts fees paid in cash in the cash box and
-fees paid ahead in the bank account; prize money is paid out of the box at the prize-giving;
-the organiser's own items name where they were paid.
-"""
+"""The cash book of an event: fees, prizes and other items, box and bank, in whole cents."""
 
 from __future__ import annotations
 

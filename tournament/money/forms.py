@@ -1,8 +1,4 @@
-"""Forms check and convert input; whether a hand is legal is the engine's decision.
-
-A hand form turns the fields its contract needs into the hand dict of RULES.md and lets
-``scoring`` judge it; an ``InvalidHand`` becomes an error on the field it names.
-"""
+"""Forms of money: the prize table and its settings, fee categories, a cash book item."""
 
 from __future__ import annotations
 

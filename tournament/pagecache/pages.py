@@ -19,7 +19,7 @@ standings and the projector's rows read it alone, ``views.common.event_version_o
   message is shown once).
 - **Computed once.** When a version is new, the first request computes the page while the others
   that ask for the same page at the same moment wait for it instead of computing it too: on the
-  laptop's file cache they sleep on a file lock every process shares (``tournament.pagecache.filecache``); with
+  laptop's file cache they sleep on a file lock every process shares (``pagecache.filecache``); with
   another cache (several servers) they look again every ``POLL`` seconds, up to ``WAIT``. Pages
   made of the same figures (the standings and the projector's rows) share one lock and are
   computed together, by whichever request comes first.

@@ -1,8 +1,8 @@
-"""Forms check and convert input; whether a hand is legal is the engine's decision.
+"""Forms of play: an event and its rules, a season, a hand (``HandForm``, which each game's form
+extends), a round's totals, a swap of seats.
 
-A hand form turns the fields its contract needs into the hand dict of RULES.md and lets
-``scoring`` judge it; an ``InvalidHand`` becomes an error on the field it names.
-"""
+Forms check and convert input; whether a hand is legal is the engine's decision: a hand form
+turns the fields its contract needs into the hand dict of RULES.md and lets ``scoring`` judge it."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""Writes that touch more than one row: each is one function, one transaction.
-
-Views, management commands, the demo generator and the benchmarks all write through these, so the
-scoring engine sees every hand and the result cache never drifts from the hands.
-"""
+"""Reads of play that forms and pages use (never a write): a hand previewed before it is saved, the
+next game number, a round's totals checked, who sits out, what a rule change would change, and
+the per-seat results a table's hands replay into."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""Writes that touch more than one row: each is one function, one transaction.
+"""Writes of play: events, rounds and their draw, hands, sheets and confirmations, lots. Each is one
+function, one transaction.
 
 Views, management commands, the demo generator and the benchmarks all write through these, so the
-scoring engine sees every hand and the result cache never drifts from the hands.
-"""
+scoring engine sees every hand and the result cache never drifts from the hands."""
 
 from __future__ import annotations
 

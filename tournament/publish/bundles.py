@@ -11,7 +11,7 @@ receiving side makes its own), nor the phones' reports, the event's address for 
 form keys of the hall.
 
 Import works in two steps like the other imports. ``plan_import`` reads a checked bundle against
-this database without writing: who each player is here (``tournament.register.identity``), what an event
+this database without writing: who each player is here (``register.identity``), what an event
 imported before would change (games added, changed, removed, entries, rounds, draws by lot), and
 every game scored again with this installation's engine; a game whose stored results disagree
 refuses the whole bundle, naming the game. ``apply_import`` then writes the plan in one

@@ -1,8 +1,5 @@
-"""Forms check and convert input; whether a hand is legal is the engine's decision.
-
-A hand form turns the fields its contract needs into the hand dict of RULES.md and lets
-``scoring`` judge it; an ``InvalidHand`` becomes an error on the field it names.
-"""
+"""Forms of registration: a player, a player registered for an event (with the likely known
+players: one person, one player), a fixed pair."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""Writes that touch more than one row: each is one function, one transaction.
-
-Views, management commands, the demo generator and the benchmarks all write through these, so the
-scoring engine sees every hand and the result cache never drifts from the hands.
-"""
+"""Reads of registration: where an entry sits in a round, and whether it may be withdrawn now."""
 
 from __future__ import annotations
 

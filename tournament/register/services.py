@@ -1,8 +1,5 @@
-"""Writes that touch more than one row: each is one function, one transaction.
-
-Views, management commands, the demo generator and the benchmarks all write through these, so the
-scoring engine sees every hand and the result cache never drifts from the hands.
-"""
+"""Writes of registration: players registered, corrected and merged, entries withdrawn,
+reinstated and removed, fixed pairs. Each is one function, one transaction."""
 
 from __future__ import annotations
 
@@ -238,7 +235,7 @@ def merge_players(*, keep: Player, remove: Player, user: User = None) -> Player:
             )
             % {"keep": keep, "remove": remove, "events": ", ".join(shared)}
         )
-    # stored in English like every reason, read in the reader's language (tournament.results.history)
+    # stored in English like every reason, read in the reader's language (results.history)
     who = user.get_username() if actor(user) else "system"
     reason = f"merged: player {remove.pk} ({remove}) into player {keep.pk} ({keep}) by {who}"
     for entry in Entry.objects.filter(player=remove):

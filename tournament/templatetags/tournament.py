@@ -1,4 +1,4 @@
-"""Template filters and tags: thin wrappers around ``tournament.core.formatting`` and the game plug-ins,
+"""Template filters and tags: thin wrappers around ``core.formatting`` and the game plug-ins,
 so that a number reads the same on pages, print sheets, the projector and in Excel."""
 
 from __future__ import annotations
