@@ -7,6 +7,7 @@ class TournamentConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
+        # imported here, not above: the models and the games need the app registry, ready only now
         from simple_history.signals import pre_create_historical_record
 
         from tournament import (

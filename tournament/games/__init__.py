@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import threading
 from importlib import import_module
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from tournament.games.base import GameType
+from tournament.games.base import GameType
 
 # the games this installation offers, in the order the forms list them (the first is the default)
 BUILT_IN = (

@@ -50,8 +50,6 @@ def explain(exc: scoring.InvalidHand, players: list[str] | None = None) -> str:
 
 def describe_hand(game: str, hand: dict[str, Any], players: list[str]) -> str:
     """One line for a hand: what was played and its inputs, in the game's own words."""
-    from tournament import games
-
     if "totals" in hand:
         return str(_("Totals for the round"))
     found = games.find(game)

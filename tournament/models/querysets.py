@@ -9,7 +9,7 @@ ranked; a withdrawn entry that played keeps its place and points.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.db import connection, models
 from django.db.models import Exists, F, OuterRef, Q, Sum, Value, Window
@@ -19,9 +19,7 @@ from django.db.models.functions import Coalesce, Rank
 from django.db.models.query import ModelIterable
 from django.db.transaction import TransactionManagementError
 
-if TYPE_CHECKING:
-    from tournament.games.base import GameType
-
+from tournament.games.base import GameType
 
 # The models import these querysets, so the querysets name an event or a round as a Model and
 # reach related models through ``_meta``: the models package has no import circle.

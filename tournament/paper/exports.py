@@ -19,6 +19,7 @@ from openpyxl import Workbook
 from tournament.core.workbook import EURO, INTEGER, SIGNED, Sheet, euros_value
 from tournament.games.words import describe_hand
 from tournament.models import Entry, Event, Hand, Result, Round, Season, Seat
+from tournament.money import cashbook
 from tournament.results import standings
 
 
@@ -199,8 +200,6 @@ def _seating_sheet(workbook: Workbook, event: Event) -> None:
 
 def _cash_sheet(workbook: Workbook, event: Event) -> None:
     """The cash book ("Kasse"): income, expenses, the balance, in the box and the bank."""
-    from tournament.money import cashbook
-
     book = cashbook.cash_book(event)
     above = [[_("Cash book") + f" · {event.name}"]]
     if book.provisional:

@@ -10,12 +10,11 @@ down in the reader's language. docs/rules.md is the long form.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.utils.module_loading import import_string
 
-if TYPE_CHECKING:
-    from tournament.models import Event
+from tournament.models import Event
 
 
 @dataclass

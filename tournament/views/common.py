@@ -13,8 +13,10 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from tournament import access
+from tournament.core import errors
 from tournament.models import Event, Round, Seat, Table
 from tournament.models.querysets import Prepared
+from tournament.register import services
 
 SEED_MAX = 2**62  # draw seeds are stored in a 64-bit column
 
@@ -94,9 +96,6 @@ def xlsx_response(content: bytes, filename: str) -> HttpResponse:
 def corrected_player(request: HttpRequest, form: Any) -> Any:
     """A player form sent: the player corrected (for every event, kept in the history) with a
     message, or None with the refusal on the form. Nothing is done for a GET or an invalid form."""
-    from tournament.core import errors
-    from tournament.register import services
-
     if request.method != "POST" or not form.is_valid():
         return None
     try:

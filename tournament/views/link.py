@@ -35,7 +35,7 @@ from tournament.play import services
 from tournament.play.forms import hand_form_class
 from tournament.play.sheets import dealer_for
 from tournament.views.common import refused, table_players
-from tournament.views.sheets import _sheet, _stored_results, enter_hand
+from tournament.views.sheets import enter_hand, sheet_context, stored_results
 
 # read for every request of a table link, every saved game too
 LINK_TABLE = Prepared(
@@ -94,7 +94,7 @@ def table_link(request: HttpRequest, token: str) -> HttpResponse:
         response = enter_hand(request, table, table_players(table), form_context)
         if response is not None:
             return response
-    context = {**_sheet(table), **form_context}
+    context = {**sheet_context(table), **form_context}
     complete = context["complete"]
     context["may_enter"] = may_enter
     # after the round's last game the page asks to hand in the sheet instead of offering a form
@@ -177,7 +177,7 @@ def link_send(request: HttpRequest, token: str) -> JsonResponse:
             {
                 "number": stored.number,
                 "game": describe_hand(table.round.event.game, stored.data, players),
-                "results": _stored_results(stored, players),
+                "results": stored_results(stored, players),
             }
             if stored is not None
             else None
@@ -186,7 +186,7 @@ def link_send(request: HttpRequest, token: str) -> JsonResponse:
     except core_errors.Refused as exc:
         return refuse("refused", str(exc), 409)
     services.note_phone(table=table, waiting=max(waiting - 1, 0), refused=held_refused)
-    results = _stored_results(hand, players)
+    results = stored_results(hand, players)
     # shown by the page the phone loads once nothing is waiting any more
     messages.success(
         request, _("Game %(n)s saved: %(results)s") % {"n": hand.number, "results": results}
@@ -203,7 +203,7 @@ def link_send(request: HttpRequest, token: str) -> JsonResponse:
 
 
 def _sheet_parts(request: HttpRequest, table: Table) -> dict[str, Any]:
-    context = _sheet(table)
+    context = sheet_context(table)
     return {
         "next_number": context["next_number"],
         "totals": render_to_string("tournament/includes/link_totals.html", context, request),

@@ -29,7 +29,7 @@ from tournament.results import history
 from tournament.views.common import event_or_404, protected, refused, table_or_404, table_players
 
 
-def _sheet(table: Table) -> dict[str, Any]:
+def sheet_context(table: Table) -> dict[str, Any]:
     """The paper sheet on screen: a row per hand with each seat's result and running totals;
     for a sheet handed in and not yet confirmed, who has confirmed it and who has not."""
     context = read_sheet(table).context()
@@ -76,12 +76,12 @@ def enter_hand(
     messages.success(
         request,
         _("Game %(n)s saved: %(results)s")
-        % {"n": hand.number, "results": _stored_results(hand, players)},
+        % {"n": hand.number, "results": stored_results(hand, players)},
     )
     return redirect(request.path)
 
 
-def _stored_results(hand: Hand, players: list[str]) -> str:
+def stored_results(hand: Hand, players: list[str]) -> str:
     # a game just saved holds its results (services.record_hand); an earlier one reads them
     points = getattr(hand, "seat_points", None)
     if points is None:
@@ -93,7 +93,7 @@ def _stored_hand(hand: Hand, table: Table, players: list[str]) -> str:
     return _("Stored as game %(n)s: %(game)s (%(results)s).") % {
         "n": hand.number,
         "game": describe_hand(table.round.event.game, hand.data, players),
-        "results": _stored_results(hand, players),
+        "results": stored_results(hand, players),
     }
 
 
@@ -111,7 +111,7 @@ def table_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     response = enter_hand(request, table, table_players(table), form_context)
     if response is not None:
         return response
-    context = {**_sheet(table), **form_context}
+    context = {**sheet_context(table), **form_context}
     context["may_score"] = may_score
     context["may_organise"] = access.can_organise(request.user, event)
     game = event.game_type
@@ -136,7 +136,7 @@ def _public_sheet(request: HttpRequest, table: Table) -> HttpResponse:
 
     def context() -> dict[str, Any]:
         return {
-            **_sheet(table),
+            **sheet_context(table),
             "may_score": False,
             "may_organise": False,
             "counter": card_counter(game),
