@@ -140,7 +140,11 @@ WSGI_APPLICATION = "tournament.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        # the project's templates, then each game package's own (games/<game>/templates/)
+        "DIRS": [
+            BASE_DIR / "templates",
+            *sorted((BASE_DIR / "tournament" / "games").glob("*/templates")),
+        ],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [

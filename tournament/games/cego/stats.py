@@ -28,7 +28,7 @@ POINT_GAMES = frozenset((*cego.LADDER, "solo"))
 
 
 class CegoPlayer(PlayerGame):
-    template = "tournament/stats/player_cego.html"
+    template = "games/cego/player_stats.html"
 
     def __init__(self, game: GameType) -> None:
         super().__init__(game)
@@ -78,7 +78,7 @@ class CegoPlayer(PlayerGame):
 
 
 class CegoEvent(EventGame):
-    template = "tournament/stats/event_cego.html"
+    template = "games/cego/event_stats.html"
     seat_key = "declarer"
 
     def __init__(self, game: GameType, rules: dict[str, Any]) -> None:

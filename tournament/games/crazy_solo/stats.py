@@ -23,7 +23,7 @@ from tournament.results.stats import (
 
 
 class CrazySoloPlayer(PlayerGame):
-    template = "tournament/stats/player_crazy_solo.html"
+    template = "games/crazy_solo/player_stats.html"
 
     def __init__(self, game: GameType) -> None:
         super().__init__(game)
@@ -55,7 +55,7 @@ class CrazySoloPlayer(PlayerGame):
 
 
 class CrazySoloEvent(EventGame):
-    template = "tournament/stats/event_crazy_solo.html"
+    template = "games/crazy_solo/event_stats.html"
     seat_key = "bidder"
 
     def __init__(self, game: GameType, rules: dict[str, Any]) -> None:

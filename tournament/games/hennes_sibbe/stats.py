@@ -10,7 +10,7 @@ from tournament.results.stats import EventGame, EventHand, PlayerGame, Row
 
 
 class HennesSibbePlayer(PlayerGame):
-    template = "tournament/stats/player_hennes_sibbe.html"
+    template = "games/hennes_sibbe/player_stats.html"
 
     def __init__(self, game: GameType) -> None:
         super().__init__(game)
@@ -42,7 +42,7 @@ class HennesSibbePlayer(PlayerGame):
 
 
 class HennesSibbeEvent(EventGame):
-    template = "tournament/stats/event_hennes_sibbe.html"
+    template = "games/hennes_sibbe/event_stats.html"
     seat_key = "claimant"
 
     def __init__(self, game: GameType, rules: dict[str, Any]) -> None:

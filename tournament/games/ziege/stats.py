@@ -11,7 +11,7 @@ from tournament.results.stats import EventGame, EventHand, PlayerGame, Row
 
 
 class ZiegePlayer(PlayerGame):
-    template = "tournament/stats/player_ziege.html"
+    template = "games/ziege/player_stats.html"
 
     def __init__(self, game: GameType) -> None:
         super().__init__(game)
@@ -31,7 +31,7 @@ class ZiegePlayer(PlayerGame):
 
 
 class ZiegeEvent(EventGame):
-    template = "tournament/stats/event_ziege.html"
+    template = "games/ziege/event_stats.html"
 
     def __init__(self, game: GameType, rules: dict[str, Any]) -> None:
         super().__init__(game, rules)
