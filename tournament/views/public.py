@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import html
-import threading
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -34,6 +32,7 @@ from tournament.models import (
     TablePhone,
     provisional_entries,
 )
+from tournament.pagecache import ranked
 from tournament.pagecache.pages import CachedPage
 from tournament.paper import tables as tables_
 from tournament.play import draw as drawing
@@ -122,32 +121,8 @@ def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
 PERSONAL = "<!--personal-->"
 
 
-def _ranked(event: Event) -> tuple[list[Round], list[Entry]]:
-    """The event's rounds and standings rows, ranked, in German name order within a rank, the
-    last place marked: read once per version of the event in this process, for the standings
-    page and the projector's rows alike (each is computed right after the other when a game is
-    saved)."""
-    key = (event.pk, event.version)
-    with _RANKED_LOCK:
-        kept = _RANKED.get(key)
-    if kept is None:
-        rounds = standings.rounds_of(event)
-        rows = standings.named_rows(Entry.objects.standings(event, rounds))
-        kept = (rounds, list(standings.mark_last_place(rows)))
-        with _RANKED_LOCK:
-            _RANKED[key] = kept
-            while len(_RANKED) > RANKED_KEPT:
-                _RANKED.popitem(last=False)
-    return list(kept[0]), list(kept[1])
-
-
-RANKED_KEPT = 8  # events' versions a process keeps: the few events of a day
-_RANKED: OrderedDict[tuple[int, int], tuple[list[Round], list[Entry]]] = OrderedDict()
-_RANKED_LOCK = threading.Lock()
-
-
 def _standings(request: HttpRequest, event: Event) -> dict[str, Any]:
-    rounds, rows = _ranked(event)
+    rounds, rows = ranked.ranked(event)
     category = request.GET.get("category", "")
     if category in Player.Category.values and category:
         rows = standings.mark_last_place(
@@ -420,7 +395,7 @@ def _standings_of(request: HttpRequest, event: Event) -> tuple[str, Callable[[],
 
 
 def _projector_data(event: Event) -> dict[str, Any]:
-    rounds, rows = _ranked(event)
+    rounds, rows = ranked.ranked(event)
     game, rules = event.game_type, event.full_rules()
     figure = game.figure(game.projector_figure)
     for row in rows:
