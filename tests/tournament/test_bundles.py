@@ -23,17 +23,15 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 from django.test import Client
-from openpyxl import load_workbook
 
 from tests.factories import cego, make_entries, make_event, make_role, make_round, make_user
+from tests.helpers import event_standings, what_a_reader_sees
 from tournament import demo
 from tournament.core import errors
-from tournament.models import Entry, Event, Hand, Player, Result, Season
-from tournament.paper import exports
+from tournament.models import Entry, Event, Hand, Player, Result
 from tournament.play import services
 from tournament.publish import bundles
 from tournament.register import services as register_services
-from tournament.results import standings
 
 # --- helpers ----------------------------------------------------------------------------------
 
@@ -57,58 +55,6 @@ def resealed(doc: dict[str, Any]) -> dict[str, Any]:
     doc = copy.deepcopy(doc)
     doc["sha256"] = hashlib.sha256(bundles.canonical(doc["content"])).hexdigest()
     return doc
-
-
-def workbook_values(content: io.BytesIO) -> list[list[list[Any]]]:
-    workbook = load_workbook(io.BytesIO(content.getvalue()), read_only=True)
-    return [
-        [sheet.title, *[list(row) for row in sheet.iter_rows(values_only=True)]]
-        for sheet in workbook.worksheets
-    ]
-
-
-def event_standings(event: Event) -> list[tuple[Any, ...]]:
-    rounds = standings.rounds_of(event)
-    fields = [name for name, _order in event.game_type.ranking]
-    return [
-        (
-            e.rank,
-            e.start_number,
-            str(e.player),
-            str(e.player.uid),
-            *(getattr(e, f"round_{r.number}") for r in rounds),
-            *(getattr(e, f) for f in fields),
-        )
-        for e in Entry.objects.standings(event, rounds)
-    ]
-
-
-def season_rows(season: Season) -> list[tuple[Any, ...]]:
-    events, rows = standings.season_standings(season)
-    return [
-        (
-            r["rank"],
-            r["name"],
-            r["club"],
-            r["total"],
-            *(r[f"event_{e.pk}"] for e in events),
-            sorted(e.slug for e in events if e.pk in r["withdrawn"]),
-        )
-        for r in rows
-    ]
-
-
-def what_a_reader_sees() -> dict[str, Any]:
-    season = Season.objects.get(slug=demo.DEMO_SEASON)
-    seen: dict[str, Any] = {
-        "season": season_rows(season),
-        "season workbook": workbook_values(exports.season_workbook(season)),
-    }
-    for slug in demo.DEMO_EVENTS:
-        event = Event.objects.get(slug=slug)
-        seen[slug] = event_standings(event)
-        seen[f"{slug} workbook"] = workbook_values(exports.event_workbook(event))
-    return seen
 
 
 def run(*args: Any) -> str:
@@ -156,7 +102,7 @@ django.setup()
 from django.core.management import call_command
 from django.utils import translation
 from tournament import demo
-from tests.tournament.test_bundles import what_a_reader_sees
+from tests.helpers import what_a_reader_sees
 call_command("migrate", verbosity=0)
 demo.load_demo()
 for slug in demo.DEMO_EVENTS:

@@ -12,7 +12,7 @@ from django.urls import reverse
 from openpyxl import load_workbook
 
 from tests.factories import make_entries, make_event, make_round, make_user
-from tests.tournament.test_prizes import played, prize
+from tests.helpers import played, prize
 from tournament.models import CashItem, FeeCategory
 from tournament.money import cashbook, fees
 from tournament.paper import exports

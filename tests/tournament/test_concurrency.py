@@ -15,12 +15,13 @@ from contextlib import contextmanager
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import OperationalError, close_old_connections, connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
 from tests.factories import cego, make_entries, make_event, make_round, make_table
+from tests.helpers import THREADS, run_in_threads
 from tournament.core import reading
 from tournament.models import Entry, Hand, Player, Result, Table
 from tournament.play import imports as play_imports
@@ -30,32 +31,7 @@ from tournament.register import services as register_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-THREADS = 8
 HANDS_EACH = 5
-
-
-def run_in_threads(work, count: int = THREADS) -> list[BaseException]:
-    """Start ``count`` threads at the same moment; return what they raised."""
-    errors: list[BaseException] = []
-    start = threading.Barrier(count)
-
-    def runner(i: int) -> None:
-        try:
-            start.wait()
-            work(i)
-        except BaseException as exc:  # collected and asserted on below
-            errors.append(exc)
-        finally:
-            close_old_connections()
-            connection.close()
-
-    threads = [threading.Thread(target=runner, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(t.is_alive() for t in threads), "a writer hung"
-    return errors
 
 
 def test_eight_threads_entering_hands_at_one_table_lose_nothing_and_double_nothing():

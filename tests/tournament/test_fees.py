@@ -252,7 +252,7 @@ def test_two_fees_can_swap_their_names():
 
 @pytest.mark.django_db(transaction=True)
 def test_taps_on_the_same_row_at_once_make_one_fee_with_its_history():
-    from tests.tournament.test_concurrency import run_in_threads
+    from tests.helpers import run_in_threads
 
     event = make_event()
     fees(event)

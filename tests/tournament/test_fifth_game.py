@@ -21,8 +21,8 @@ from django.urls import reverse
 
 from scoring import InvalidHand
 from tests.factories import make_player, make_user
+from tests.helpers import as_browser_sends
 from tests.tournament.games import wuerfelglueck
-from tests.tournament.test_views import as_browser_sends
 from tournament import games
 from tournament.games.base import GameType
 from tournament.models import Event, Round, Season, Table

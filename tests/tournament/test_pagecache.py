@@ -19,7 +19,7 @@ from django.test import Client, RequestFactory
 from django.utils import translation
 
 from tests.factories import cego, make_entries, make_event, make_round, make_season, make_user
-from tests.tournament.test_history import ON_A_STARTED_TABLE, PREPARED, started
+from tests.helpers import ON_A_STARTED_TABLE, PREPARED, started
 from tournament.core import errors
 from tournament.models import Event, Player, Season, Table
 from tournament.pagecache.pages import CachedPage

@@ -3,7 +3,6 @@ tables, side rankings, teams, seasons; and a fixed number of queries whatever th
 
 from __future__ import annotations
 
-import datetime
 import re
 import uuid
 
@@ -25,6 +24,7 @@ from tests.factories import (
     make_season,
     make_table,
 )
+from tests.helpers import season_of_a_finished_and_a_running_event
 from tournament.core import errors
 from tournament.models import (
     Entry,
@@ -32,7 +32,6 @@ from tournament.models import (
     Hand,
     Player,
     Round,
-    Season,
     Table,
     Team,
     provisional_entries,
@@ -430,31 +429,6 @@ def test_only_games_of_unconfirmed_counting_sheets_are_marked_provisional(client
     services.confirm_table(table=open_)
     assert provisional_entries(event) == set()
     assert "Provisional:" not in client.get(url).content.decode()
-
-
-def season_of_a_finished_and_a_running_event() -> tuple[Season, Player, list[Event]]:
-    """Two Cego events of a season with the same four players and one game per round: the first
-    finished (its leader ends on +1030), the second running with its game entered (the leader
-    declares a Halbe and wins 60)."""
-    season = make_season()
-    players = [make_player() for _ in range(4)]
-    events = []
-    for name, day in (("Furtwangen", 3), ("Triberg", 31)):
-        event = make_event(
-            season=season, name=name, date=datetime.date(2026, 10, day), hands_per_round={"*": 1}
-        )
-        for player in players:
-            register_services.register_player(event=event, player=player)
-        events.append(event)
-    first = make_round(events[0], seed=1).tables.get()
-    services.record_totals(table=first, totals=[1030, -10, -500, -520])
-    services.close_round(round=first.round)
-    services.finish_event(event=events[0])
-    leader = first.seats.get(position=0).entry.player
-    second = make_round(events[1], seed=2).tables.get()
-    declarer = second.seats.get(entry__player=leader).position
-    services.record_hand(table=second, data=cego("halbe", declarer, 47))
-    return season, leader, events
 
 
 def headings(html: str) -> list[str]:

@@ -1,6 +1,7 @@
-"""Statistics (tournament.results.stats) and their pages: each number checked against values worked out by
-hand from hands written out below (the results come from RULES.md's worked examples), never from
-the code's own output; the pages' query counts pinned for a small and a bigger event."""
+"""Statistics (tournament.results.stats) and their pages: each number checked against values
+worked out by hand from hands written out below (the results come from RULES.md's worked
+examples), never from the code's own output; the pages' query counts pinned for a small and a
+bigger event."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from tests.factories import (
     make_table,
     make_user,
 )
-from tests.tournament.test_standings import season_of_a_finished_and_a_running_event
+from tests.helpers import season_of_a_finished_and_a_running_event
 from tournament.core.formatting import MINUS
 from tournament.models import Entry, Player, Table
 from tournament.play import services

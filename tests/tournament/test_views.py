@@ -19,7 +19,6 @@ from urllib.parse import parse_qs, urlsplit
 
 import openpyxl
 import pytest
-from django import forms
 from django.apps import apps
 from django.conf import settings
 from django.contrib.messages import get_messages
@@ -41,6 +40,7 @@ from tests.factories import (
     make_user,
     reread,
 )
+from tests.helpers import as_browser_sends, event_post
 from tournament import urls as tournament_urls
 from tournament.models import (
     Entry,
@@ -1017,29 +1017,6 @@ def test_a_deletion_with_a_reason_removes_the_hand_and_its_points(
 
 
 # --- bad input never answers 500 ------------------------------------------------------------------
-
-
-def as_browser_sends(form: forms.Form) -> dict[str, str]:
-    """The POST a browser sends for a form left as rendered: every field with its initial value,
-    an unticked checkbox left out (the event form keeps every game's settings in the page)."""
-    data = {}
-    for field in form:
-        value = field.value()
-        if isinstance(field.field, forms.BooleanField):
-            if value:
-                data[field.html_name] = "on"
-        else:
-            data[field.html_name] = "" if value is None else str(value)
-    return data
-
-
-def event_post(**fields: str) -> dict[str, str]:
-    return {
-        **as_browser_sends(EventForm()),
-        "name": "Herbstturnier",
-        "date": "2026-10-03",
-        **fields,
-    }
 
 
 def register_post(**fields: str) -> dict[str, str]:
