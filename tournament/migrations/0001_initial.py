@@ -2,7 +2,7 @@
 
 import django.db.models.deletion
 import simple_history.models
-import tournament.models
+import tournament.models.base
 from django.conf import settings
 from django.db import migrations, models
 
@@ -173,7 +173,7 @@ class Migration(migrations.Migration):
                 ('size', models.PositiveSmallIntegerField(verbose_name='players')),
                 ('voided', models.BooleanField(default=False, verbose_name='voided')),
                 ('void_reason', models.CharField(blank=True, max_length=300, verbose_name='reason for voiding')),
-                ('token', models.CharField(db_index=True, default=tournament.models.new_token, max_length=64, verbose_name='table link')),
+                ('token', models.CharField(db_index=True, default=tournament.models.base.new_token, max_length=64, verbose_name='table link')),
                 ('submitted_at', models.DateTimeField(blank=True, null=True, verbose_name='submitted at')),
                 ('confirmed_at', models.DateTimeField(blank=True, null=True, verbose_name='confirmed at')),
                 ('history_id', models.AutoField(primary_key=True, serialize=False)),
@@ -204,7 +204,7 @@ class Migration(migrations.Migration):
                 ('size', models.PositiveSmallIntegerField(verbose_name='players')),
                 ('voided', models.BooleanField(default=False, verbose_name='voided')),
                 ('void_reason', models.CharField(blank=True, max_length=300, verbose_name='reason for voiding')),
-                ('token', models.CharField(default=tournament.models.new_token, max_length=64, unique=True, verbose_name='table link')),
+                ('token', models.CharField(default=tournament.models.base.new_token, max_length=64, unique=True, verbose_name='table link')),
                 ('submitted_at', models.DateTimeField(blank=True, null=True, verbose_name='submitted at')),
                 ('confirmed_at', models.DateTimeField(blank=True, null=True, verbose_name='confirmed at')),
                 ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tables', to='tournament.round')),

@@ -23,13 +23,13 @@ from tournament.core.fields import INT_MAX, NONE, whole_number
 from tournament.games.base import GameType
 from tournament.games.words import explain
 from tournament.models import (
-    HANDS_MAX,
     Entry,
     Event,
     Round,
     Season,
     Table,
 )
+from tournament.models.base import HANDS_MAX
 from tournament.play.reads import (
     EVENT_FIELDS,
     EVENT_SETTINGS,

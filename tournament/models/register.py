@@ -1,0 +1,68 @@
+"""The register: players (one person, one player, across events and seasons) and the identifiers
+other installations gave them."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from tournament.core.validators import single_line
+from tournament.models.base import audit
+
+
+class Player(models.Model):
+    class Category(models.TextChoices):
+        NONE = "", _("—")
+        WOMEN = "damen", _("Women")
+        JUNIORS = "jugend", _("Juniors")
+        SENIORS = "senioren", _("Seniors")
+
+    first_name = models.CharField(_("first name"), max_length=100, validators=[single_line])
+    last_name = models.CharField(_("last name"), max_length=100, validators=[single_line])
+    club = models.CharField(_("club"), max_length=150, blank=True, validators=[single_line])
+    town = models.CharField(_("town"), max_length=150, blank=True, validators=[single_line])
+    category = models.CharField(
+        _("category"), max_length=20, choices=Category.choices, blank=True, default=""
+    )
+    # the player's identity across events, seasons and installations: it travels in event
+    # bundles, so that a player registered in two halls is one player in the season (issue 15)
+    uid = models.UUIDField(_("identifier"), unique=True, default=uuid.uuid4, editable=False)
+
+    history = audit()
+
+    class Meta:
+        ordering = ["last_name", "first_name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        indexes = [models.Index(fields=["last_name", "first_name"])]
+
+    def __str__(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("player", args=[self.uid])
+
+    @property
+    def sort_name(self) -> str:
+        return f"{self.last_name}, {self.first_name}"
+
+
+class PlayerAlias(models.Model):
+    """Another installation's identifier for a player of this one: a director decided at an
+    event bundle's import that the bundle's player is this player (``register.identity``), so the
+    next bundle from the same laptop finds the player by identifier without asking again."""
+
+    uid = models.UUIDField(_("identifier"), unique=True)
+    player = models.ForeignKey(Player, related_name="aliases", on_delete=models.CASCADE)
+    decided_by = models.CharField(_("decided by"), max_length=150, blank=True)
+    decided_at = models.DateTimeField(_("decided at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("player identifier from another installation")
+        verbose_name_plural = _("player identifiers from other installations")
+
+    def __str__(self) -> str:
+        return f"{self.uid} → {self.player}"
