@@ -5,24 +5,62 @@
 
 from __future__ import annotations
 
+import csv
 import datetime
 import io
+import itertools
+import math
+import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
+import openpyxl
+import pytest
 from django import forms
+from django.apps import apps
+from django.contrib.messages import get_messages
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import close_old_connections, connection
-from openpyxl import load_workbook
+from django.http import HttpResponse
+from django.test import Client
+from django.urls import reverse
+from django.utils.html import escape
+from openpyxl import Workbook, load_workbook
 
-from tests.factories import cego, make_entries, make_event, make_player, make_round, make_season
-from tournament import demo
-from tournament.models import Entry, Event, Player, Prize, Season, Table
+import scoring
+from scoring import InvalidHand
+from tests.factories import (
+    cego,
+    make_entries,
+    make_event,
+    make_player,
+    make_round,
+    make_season,
+)
+from tournament import demo, games
+from tournament.core import reading
+from tournament.models import (
+    Entry,
+    Event,
+    Hand,
+    Player,
+    Prize,
+    Result,
+    Round,
+    Season,
+    Seat,
+    Table,
+    Team,
+)
 from tournament.paper import exports
-from tournament.play import services
+from tournament.play import draw, services
 from tournament.play.forms import EventForm
 from tournament.register import imports
 from tournament.register import services as register_services
+from tournament.register.forms import RegisterForm
 from tournament.results import standings
 
 THREADS = 8
@@ -52,6 +90,13 @@ def event_post(**fields: str) -> dict[str, str]:
         "date": "2026-10-03",
         **fields,
     }
+
+
+def register_post(**fields: str) -> dict[str, str]:
+    return {**as_browser_sends(RegisterForm()), **fields}
+
+
+HUGE = str(10**30)
 
 
 # --- an event played to given totals, and its prizes ------------------------------------------
@@ -265,3 +310,338 @@ ON_A_STARTED_TABLE: dict[str, Callable[[Table, Any], Any]] = {
         player=t.seats.get(position=0).entry.player, values={"club": "CC Neu"}, user=u
     ),
 }
+
+
+# --- what the web pages answer ----------------------------------------------------------------
+
+MINUS = "\u2212"  # the sheet writes −60 with a real minus sign, as on paper
+
+# Cego, Halbe, declarer in seat 0 with 34 card points: lost, RULES.md 7 gives [−60, +20, +20, +20]
+HALBE_LOST = {"contract": "halbe", "declarer": "0", "declarer_points": "34"}
+HALBE_LOST_RESULTS = [-60, 20, 20, 20]
+
+
+def snapshot() -> dict[str, list[dict[str, Any]]]:
+    """Every row of every table of the app, history included: equal snapshots mean a request
+    changed nothing at all."""
+    return {
+        model._meta.label: list(model.objects.order_by("pk").values())
+        for model in apps.get_app_config("tournament").get_models()
+    }
+
+
+def results(hand: Hand) -> list[int]:
+    return list(hand.results.order_by("position").values_list("points", flat=True))
+
+
+def totals_by_seat(table: Table) -> list[int]:
+    """Each seat's event total, from the standings query the pages use."""
+    totals = {e.pk: e.total for e in Entry.objects.standings(table.round.event)}
+    seats = Seat.objects.filter(table=table).order_by("position")
+    return [totals[seat.entry_id] for seat in seats]
+
+
+def assert_sent_to_login(response: HttpResponse, url: str) -> None:
+    assert response.status_code == 302
+    target = urlsplit(response["Location"])
+    assert target.path == reverse("login")
+    assert parse_qs(target.query)["next"] == [urlsplit(url).path]
+
+
+def messages_of(response: HttpResponse) -> list[str]:
+    return [str(m) for m in get_messages(response.wsgi_request)]
+
+
+def field_error(content: str, field: str) -> str:
+    """The error shown next to one field of a hand form (its ``data-field`` block)."""
+    block = content.split(f'data-field="{field}"', 1)[1].split("data-field=", 1)[0]
+    match = re.search(r'<div class="error">(.*?)</div>', block, re.S)
+    assert match, f"no error shown next to {field}"
+    return match.group(1)
+
+
+def cego_post(**fields: Any) -> dict[str, Any]:
+    return {**HALBE_LOST, "action": "save", **fields}
+
+
+# --- the world the page access tests read ------------------------------------------------------
+
+
+@dataclass
+class World:
+    season: Season
+    event: Event
+    round: Round
+    table: Table
+    hand: Hand
+    player: Player
+    squad: Team
+
+
+WORLD_REASON = "Zählfehler am Tisch 1"
+
+
+# url name → (url of it in the world, a text the page must show)
+PUBLIC_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
+    "home": lambda w: (reverse("home"), w.event.name),
+    "event": lambda w: (reverse("event", args=[w.event.slug]), w.event.name),
+    "event_standings": lambda w: (
+        reverse("event_standings", args=[w.event.slug]),
+        w.player.sort_name,
+    ),
+    "event_teams": lambda w: (reverse("event_teams", args=[w.event.slug]), w.squad.name),
+    "event_statistics": lambda w: (reverse("event_statistics", args=[w.event.slug]), w.event.name),
+    "player": lambda w: (reverse("player", args=[w.player.uid]), str(w.player)),
+    "round_seating": lambda w: (reverse("round_seating", args=[w.event.slug, 1]), str(w.player)),
+    "round_results": lambda w: (reverse("round_results", args=[w.event.slug, 1]), str(w.player)),
+    "season": lambda w: (reverse("season", args=[w.season.slug]), w.season.name),
+    "table": lambda w: (reverse("table", args=[w.table.pk]), str(w.player)),
+    "card_points": lambda w: (reverse("card_points", args=[w.event.slug]) + "?cc-king=1", "4.5"),
+    "print_standings": lambda w: (
+        reverse("print_standings", args=[w.event.slug]),
+        w.player.sort_name,
+    ),
+    "print_seating": lambda w: (reverse("print_seating", args=[w.event.slug, 1]), str(w.player)),
+    "print_sheets": lambda w: (reverse("print_sheets", args=[w.event.slug, 1]), str(w.player)),
+    "print_season": lambda w: (reverse("print_season", args=[w.season.slug]), w.player.sort_name),
+    "rule_card": lambda w: (reverse("rule_card", args=[w.event.slug]), w.event.name),
+    "event_xlsx": lambda w: (reverse("event_xlsx", args=[w.event.slug]), w.player.last_name),
+    "season_xlsx": lambda w: (reverse("season_xlsx", args=[w.season.slug]), w.player.last_name),
+    "projector": lambda w: (reverse("projector", args=[w.event.slug]), str(w.player)),
+    "projector_rows": lambda w: (reverse("projector_rows", args=[w.event.slug]), str(w.player)),
+    "where_do_i_sit": lambda w: (
+        reverse("where_do_i_sit", args=[w.event.slug]) + f"?q={w.player.last_name}",
+        str(w.player),
+    ),
+    "rating": lambda w: (reverse("rating"), "Plackett-Luce"),
+    "rating_game": lambda w: (reverse("rating_game", args=["ziege"]), "Plackett-Luce"),
+    "table_settlement": lambda w: (reverse("table_settlement", args=[w.table.pk]), w.event.name),
+}
+
+
+def shows(response: HttpResponse, text: str) -> bool:
+    """The text is on the page, in the JSON, or in a cell of the downloaded workbook."""
+    kind = response["Content-Type"]
+    if "spreadsheetml" in kind:
+        book = openpyxl.load_workbook(io.BytesIO(response.content), read_only=True)
+        cells = (
+            str(value)
+            for sheet in book.worksheets
+            for row in sheet.iter_rows(values_only=True)
+            for value in row
+            if value is not None
+        )
+        return any(text in cell for cell in cells)
+    if kind.startswith("application/json"):
+        return text in response.content.decode()
+    return escape(text) in response.content.decode()
+
+
+# --- player files to import ----------------------------------------------------------------------
+
+
+GERMAN = ["Vorname", "Nachname", "Verein", "Ort", "Kategorie"]
+
+
+PLAYERS = [
+    ["Anna", "Müller", "CC Rottweil", "Rottweil", "Damen"],
+    ["Jörg", "Weiß", "Cego-Freunde Hüfingen", "Hüfingen", ""],
+    ["Lena", "Schäfer", "", "Titisee-Neustadt", "Jugend"],
+]
+
+
+def counts() -> tuple[int, int]:
+    return Player.objects.count(), Entry.objects.count()
+
+
+def csv_file(rows: list[list[Any]], encoding: str) -> bytes:
+    """As German Excel saves "CSV": semicolons, CRLF, UTF-8 with a BOM or Windows-1252."""
+    text = io.StringIO()
+    csv.writer(text, delimiter=";").writerows(rows)
+    return text.getvalue().encode(encoding)
+
+
+def preview_of(event: Event, rows: list[list[Any]], fmt: str = "xlsx") -> imports.PlayerImport:
+    name, make = FORMATS[fmt]
+    return imports.read_players(event, reading.read_table(io.BytesIO(make(rows)), name))
+
+
+def upload(client: Client, url: str, name: str, content: bytes) -> HttpResponse:
+    return client.post(url, {"file": SimpleUploadedFile(name, content)})
+
+
+def xlsx_file(rows: list[list[Any]]) -> bytes:
+    book = Workbook()
+    for row in rows:
+        book.active.append(row)
+    output = io.BytesIO()
+    book.save(output)
+    return output.getvalue()
+
+
+FORMATS: dict[str, tuple[str, Callable[[list[list[Any]]], bytes]]] = {
+    "xlsx": ("spieler.xlsx", xlsx_file),
+    "csv-utf8-bom": ("spieler.csv", lambda rows: csv_file(rows, "utf-8-sig")),
+    "csv-cp1252": ("spieler.csv", lambda rows: csv_file(rows, "cp1252")),
+}
+
+
+# --- scoring a Cego hand ----------------------------------------------------------------------
+
+
+def assert_names_field(error: InvalidHand, field: str) -> None:
+    assert error.field == field
+    assert str(error).startswith(field)
+
+
+def declarer_loses(v: int, seats: int = 4) -> list[int]:
+    return [-(seats - 1) * v] + [v] * (seats - 1)
+
+
+def declarer_wins(v: int, seats: int = 4) -> list[int]:
+    return [(seats - 1) * v] + [-v] * (seats - 1)
+
+
+def make_hand(contract: str, **fields: Any) -> dict[str, Any]:
+    """A Cego hand with the declarer in seat 0 unless the test says otherwise."""
+    hand: dict[str, Any] = {"contract": contract}
+    if contract != "raeuber":
+        hand["declarer"] = 0
+    hand.update(fields)
+    return hand
+
+
+def rejection(hand: Any, seats: Any = 4, rules: Any = None) -> InvalidHand:
+    with pytest.raises(InvalidHand) as info:
+        scoring.score("cego", hand, seats, rules)
+    return info.value
+
+
+def score(hand: dict[str, Any], seats: int = 4, rules: dict[str, Any] | None = None) -> list[int]:
+    return scoring.score("cego", hand, seats, rules)
+
+
+# --- seasons and tables the standings tests read ---------------------------------------------
+
+
+def _season_with_two_events(best_of=None):
+    season = make_season(best_of=best_of)
+    players = [make_player() for _ in range(4)]
+    events = []
+    for n, declarer_points in enumerate((47, 34)):
+        event = make_event(season=season)
+        for player in players:
+            register_services.register_player(event=event, player=player)
+        table = make_round(event, seed=n + 1).tables.get()
+        declarer = next(s.position for s in table.seats.all() if s.entry.player == players[0])
+        services.record_hand(table=table, data=cego("halbe", declarer, declarer_points))
+        events.append(event)
+    return season, players, events
+
+
+def by_seat(table) -> list[Entry]:
+    return [s.entry for s in table.seats.select_related("entry").order_by("position")]
+
+
+# --- seating draws: plans, meetings, sit-outs -----------------------------------------------
+
+
+EXACT = Event.TablePolicy.EXACT
+
+
+MIXED = Event.TablePolicy.MIXED
+
+
+SIT_OUT = Event.TablePolicy.SIT_OUT
+
+
+def fewest_repeats_for_two_tables_of_four(players: Sequence[int], met: set[frozenset[int]]) -> int:
+    """Brute force over every split of eight players into two tables of four."""
+    first, *others = players
+    best = math.inf
+    for rest in itertools.combinations(others, 3):
+        table = [first, *rest]
+        other = [p for p in players if p not in table]
+        best = min(best, repeats([table, other], met))
+    return int(best)
+
+
+def mentions(text: str, number: int) -> bool:
+    return re.search(rf"(?<!\d){number}(?!\d)", text) is not None
+
+
+def met_before(rnd: Round) -> set[frozenset[int]]:
+    """Pairs who shared a table in the event's rounds before ``rnd``."""
+    earlier = Round.objects.filter(event_id=rnd.event_id, number__lt=rnd.number)
+    return set().union(*(pairs_at(tables_of(r)) for r in earlier))
+
+
+def next_round(event: Event, seed: int) -> Round:
+    rnd = services.add_round(event=event)
+    return services.draw_round(round=rnd, seed=seed)
+
+
+def pairs_at(tables: Iterable[Sequence[int]]) -> set[frozenset[int]]:
+    """Every two players who share a table (computed here, independently of the draw module)."""
+    return {frozenset(pair) for table in tables for pair in itertools.combinations(table, 2)}
+
+
+def place(rnd: Round, entry: Entry) -> tuple[int | None, int | None]:
+    seat = Seat.objects.select_related("table").get(round=rnd, entry=entry)
+    return (seat.table.number if seat.table else None, seat.position)
+
+
+def plan_of(n: int, game: str, policy: str, target: int = 4) -> draw.Plan:
+    """The game's table plan for ``n`` players (its plug-in decides, the draw module helps)."""
+    return draw.plan_tables(games.get(game), n, policy, target)
+
+
+def play_and_close(rnd: Round) -> Round:
+    """Start the round if needed, fill every table's sheet and close it, as the tables would."""
+    if rnd.status == Round.Status.SEATED:
+        rnd = services.start_round(round=rnd)
+    event = rnd.event
+    for table in rnd.tables.all():
+        if event.game == "ziege":
+            for _ in range(event.hands_for(table.size)):
+                services.record_hand(table=table, data={"team_a_points": 75})
+        else:
+            services.record_totals(table=table, totals=[0] * table.size)
+    return services.close_round(round=rnd)
+
+
+def repeats(tables: Iterable[Sequence[int]], met: set[frozenset[int]]) -> int:
+    return len(pairs_at(tables) & met)
+
+
+def seating(rnd: Round) -> list[tuple[int, int, int]]:
+    """(table number, position, entry id) of every seated player, in table order."""
+    return list(
+        Seat.objects.filter(round=rnd, table__isnull=False)
+        .order_by("table__number", "position")
+        .values_list("table__number", "position", "entry_id")
+    )
+
+
+def sitting_out(rnd: Round) -> set[int]:
+    return set(
+        Seat.objects.filter(round=rnd, table__isnull=True).values_list("entry_id", flat=True)
+    )
+
+
+def tables_of(rnd: Round) -> list[list[int]]:
+    tables: dict[int, list[int]] = {}
+    for number, _position, entry_id in seating(rnd):
+        tables.setdefault(number, []).append(entry_id)
+    return list(tables.values())
+
+
+# --- the totals a hand gave ---------------------------------------------------------------------
+
+
+def totals(table) -> list[int]:
+    """Each seat's sum of counted results at a table, in seat order."""
+    sums = [0] * table.size
+    for result in Result.objects.filter(table=table, counts=True):
+        sums[result.position] += result.points
+    return sums

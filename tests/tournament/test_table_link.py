@@ -1,0 +1,326 @@
+"""The table link: the players' own page, without a login."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+from django.utils.html import escape
+
+from tests.factories import (
+    cego,
+    make_entries,
+    make_event,
+    make_round,
+    make_table,
+)
+from tests.helpers import (
+    HALBE_LOST,
+    HALBE_LOST_RESULTS,
+    cego_post,
+    messages_of,
+    results,
+    snapshot,
+)
+from tournament.models import (
+    Hand,
+    Seat,
+    Table,
+)
+from tournament.play import services as play_services
+
+pytestmark = pytest.mark.django_db
+
+
+# --- the table link: the players' own page, without a login ---------------------------------
+
+
+def link(name: str, table: Table, *args: str) -> str:
+    return reverse(name, args=[table.token, *args])
+
+
+def test_the_table_link_lets_the_players_enter_a_game_without_a_login(client: Client) -> None:
+    table = make_table()
+    url = link("table_link", table)
+    page = client.get(url)
+    assert page.status_code == 200
+    for name in Seat.objects.filter(table=table).select_related("entry__player"):
+        assert escape(str(name.entry.player)) in page.content.decode()
+    response = client.post(url, cego_post())
+    assert response.status_code == 302
+    hand = table.hands.get()
+    assert results(hand) == HALBE_LOST_RESULTS
+    assert hand.entered_by is None
+
+
+def test_the_table_link_previews_a_game(client: Client) -> None:
+    table = make_table()
+    response = client.post(link("link_preview", table), HALBE_LOST)
+    assert response.json() == {"ok": True, "results": HALBE_LOST_RESULTS}
+    assert not table.hands.exists()
+
+
+@pytest.mark.parametrize("token", ["x" * 32, "short", "x" * 65])
+def test_a_wrong_table_link_is_not_found(client: Client, token: str) -> None:
+    make_table()
+    before = snapshot()
+    assert client.get(reverse("table_link", args=[token])).status_code == 404
+    assert client.post(reverse("table_link", args=[token]), cego_post()).status_code == 404
+    assert snapshot() == before
+
+
+def phones(count: int) -> list[Client]:
+    """The players' own phones: each keeps its own cookies, so each is its own device."""
+    clients = [Client() for _ in range(count)]
+    for phone in clients:
+        phone.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return clients
+
+
+def test_the_table_link_hands_in_the_sheet_and_each_player_confirms(client: Client) -> None:
+    event = make_event(hands_per_round={"4": 1})
+    make_entries(event, 4)
+    table = make_round(event).tables.get()
+    assert client.post(link("table_link", table), cego_post()).status_code == 302
+    client.post(link("link_action", table, "submit"))
+    table.refresh_from_db()
+    assert table.submitted_at is not None
+    for position, phone in enumerate(phones(4)):
+        phone.get(link("table_link", table))  # opening the link gives the phone its device id
+        phone.post(link("link_action", table, "confirm"), {"position": str(position)})
+    table.refresh_from_db()
+    assert sorted(table.confirmations.values_list("position", flat=True)) == [0, 1, 2, 3]
+    assert len(set(table.confirmations.values_list("device", flat=True))) == 4
+    assert table.confirmed_at is not None
+    # a handed-in sheet takes no more games from the link
+    before = snapshot()
+    client.post(link("table_link", table), cego_post())
+    assert snapshot() == before
+
+
+def handed_in_table() -> Table:
+    event = make_event(hands_per_round={"4": 1})
+    make_entries(event, 4)
+    table = make_round(event).tables.get()
+    play_services.record_hand(table=table, data=cego())
+    return play_services.submit_table(table=table)
+
+
+def test_one_phone_cannot_confirm_a_second_seat_of_the_table() -> None:
+    # issue 11, finding 11: any holder of the link could confirm every seat of the table
+    table = handed_in_table()
+    phone, other = phones(2)
+    phone.get(link("table_link", table))
+    phone.post(link("link_action", table, "confirm"), {"position": "0"})
+    response = phone.post(link("link_action", table, "confirm"), {"position": "1"})
+    assert any("already confirmed" in m for m in messages_of(response))
+    assert list(table.confirmations.values_list("position", flat=True)) == [0]
+    page = phone.get(link("table_link", table)).content.decode()
+    assert "I am" not in page  # this phone has no more confirm buttons
+    other.get(link("table_link", table))
+    other.post(link("link_action", table, "confirm"), {"position": "1"})
+    assert list(table.confirmations.values_list("position", flat=True)) == [0, 1]
+
+
+def test_a_phone_that_keeps_no_cookie_cannot_confirm() -> None:
+    table = handed_in_table()
+    (phone,) = phones(1)
+    response = phone.post(link("link_action", table, "confirm"), {"position": "0"})
+    assert any("scorer" in m for m in messages_of(response))
+    assert not table.confirmations.exists()
+
+
+def test_the_history_shows_which_phone_confirmed_a_seat(scorer: Client) -> None:
+    table = handed_in_table()
+    (phone,) = phones(1)
+    phone.get(link("table_link", table))
+    phone.post(link("link_action", table, "confirm"), {"position": "2"})
+    device = table.confirmations.get().device
+    text = scorer.get(reverse("table_history", args=[table.pk])).content.decode()
+    assert f"phone {device[:6]}" in text
+
+
+def test_the_link_of_a_closed_round_shows_the_sheet_read_only(client: Client) -> None:
+    table = handed_in_table()
+    play_services.close_round(round=table.round)
+    client.get(link("table_link", table))
+    before = snapshot()
+    response = client.post(link("link_action", table, "confirm"), {"position": "0"})
+    assert messages_of(response)
+    assert snapshot() == before
+    page = client.get(link("table_link", table)).content.decode()
+    assert "Round 1 is closed" in page
+    assert "ask the scorer" in page
+    assert 'id="hand-form"' not in page
+    assert "I am" not in page
+    assert "/undo/" not in page
+    assert escape(str(Seat.objects.filter(table=table).first().entry.player)) in page
+
+
+def test_the_link_of_a_handed_in_sheet_shows_it_read_only_and_asks_for_confirmations(
+    client: Client,
+) -> None:
+    table = handed_in_table()
+    page = client.get(link("table_link", table)).content.decode()
+    assert "ask the scorer" in page
+    assert 'id="hand-form"' not in page
+    assert "/undo/" not in page
+    assert page.count("I am ") == 4
+
+
+def test_after_the_last_game_the_link_shows_hand_in_the_sheet_at_the_top(client: Client) -> None:
+    table = make_table(hands_per_round={"4": 2})
+    play_services.record_hand(table=table, data=cego())
+    page = client.get(link("table_link", table)).content.decode()
+    assert 'id="hand-form"' in page
+    assert "Hand in the sheet" not in page
+    play_services.record_hand(table=table, data=cego())
+    page = client.get(link("table_link", table)).content.decode()
+    assert 'id="hand-form"' not in page  # no form for a game 3 that the round does not have
+    assert "Game 3" not in page
+    assert "All games of the round are entered (2 of 2)" in page
+    assert page.index("Hand in the sheet") < page.index("totals-strip")
+
+
+def test_after_the_last_game_the_scorers_page_shows_hand_in_the_sheet_at_the_top(
+    scorer: Client,
+) -> None:
+    table = make_table(hands_per_round={"4": 1})
+    play_services.record_hand(table=table, data=cego())
+    page = scorer.get(reverse("table", args=[table.pk])).content.decode()
+    assert 'id="hand-form"' not in page
+    assert "All games of the round are entered (1 of 1)" in page
+    assert page.index("Hand in the sheet") < page.index('class="sheet"')
+    response = scorer.post(reverse("table_confirm", args=[table.pk]), {"action": "submit"})
+    assert response.status_code == 302
+    table.refresh_from_db()
+    assert table.submitted_at is not None
+    assert table.confirmed_at is None
+
+
+def test_a_resent_game_form_with_other_values_is_refused_and_shows_the_stored_game(
+    client: Client,
+) -> None:
+    # issue 11, finding 6: the resend answered "Game 1 saved" with the new values
+    table = make_table()
+    key = "6f1c2b1e-8a47-4a55-9d0e-0c1f5a3b9e11"
+    client.post(link("table_link", table), cego_post(submission=key), follow=True)
+    stored = table.hands.get()
+    response = client.post(
+        link("table_link", table), cego_post(declarer_points="50", submission=key)
+    )
+    said = messages_of(response)
+    assert not any("saved:" in m for m in said)
+    assert any("already saved as game 1" in m and "34" in m for m in said), said
+    assert response.status_code == 200
+    assert escape(said[0]) in response.content.decode()
+    assert key not in response.content.decode()  # a fresh form: saving again is a new choice
+    assert list(table.hands.values_list("pk", "data")) == [(stored.pk, cego())]
+
+
+def test_a_resent_game_form_with_the_same_values_says_saved_with_the_stored_results(
+    client: Client,
+) -> None:
+    table = make_table()
+    key = "6f1c2b1e-8a47-4a55-9d0e-0c1f5a3b9e12"
+    client.post(link("table_link", table), cego_post(submission=key))
+    response = client.post(link("table_link", table), cego_post(submission=key))
+    assert response.status_code == 302
+    assert any("Game 1 saved" in m for m in messages_of(response))
+    assert table.hands.count() == 1
+
+
+def test_the_message_after_a_saved_game_names_each_players_result_as_stored(
+    client: Client,
+) -> None:
+    table = make_table()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    client.post(link("table_link", table), cego_post(), follow=True)  # game 1, its message read
+    response = client.post(link("table_link", table), cego_post(declarer="2"))  # game 2
+    stored = table.hands.get(number=2).results.order_by("position")
+    names = [str(seat.entry.player) for seat in table.seats.order_by("position")]
+    # as the paper sheet writes them: +20, −60 (a minus sign), 0
+    expected = ", ".join(
+        f"{name} {'+' if r.points > 0 else ''}{r.points}".replace("-", "\u2212")
+        for name, r in zip(names, stored, strict=True)
+    )
+    assert [m for m in messages_of(response) if "saved" in m] == [f"Game 2 saved: {expected}"]
+    assert {r.points for r in stored} != {0}  # a game that moved points
+
+
+def test_the_table_link_takes_back_the_last_game_only_with_a_reason(client: Client) -> None:
+    table = make_table()
+    first = play_services.record_hand(table=table, data=cego())
+    last = play_services.record_hand(table=table, data=cego(points=50))
+    page = client.get(link("table_link", table)).content.decode()
+    assert "Take back game 2" in page
+    assert f'name="hand" value="{last.pk}"' in page
+    before = snapshot()
+    response = client.post(link("link_action", table, "undo"), {"reason": "", "hand": last.pk})
+    assert response.status_code == 302
+    assert messages_of(response)
+    assert snapshot() == before
+    response = client.post(
+        link("link_action", table, "undo"), {"reason": "falsch eingetippt", "hand": last.pk}
+    )
+    assert "Game 2 taken back." in messages_of(response)
+    assert list(table.hands.values_list("pk", flat=True)) == [first.pk]
+    assert Hand.history.get(id=last.pk, history_type="-").history_change_reason == (
+        "falsch eingetippt"
+    )
+
+
+def test_taking_back_a_game_is_refused_when_another_phone_saved_a_game_since(
+    client: Client,
+) -> None:
+    # issue 11, finding 7: phone A shows games 1-2 and takes back game 2 while phone B has just
+    # saved game 3: game 3 was deleted
+    table = make_table()
+    play_services.record_hand(table=table, data=cego())
+    second = play_services.record_hand(table=table, data=cego(points=50))
+    third = play_services.record_hand(table=table, data=cego("eine", 2, 41))
+    before = snapshot()
+    response = client.post(
+        link("link_action", table, "undo"), {"reason": "vertippt", "hand": second.pk}
+    )
+    said = messages_of(response)
+    assert any("Game 2 is no longer the last game" in m for m in said), said
+    assert snapshot() == before
+    assert table.hands.filter(pk=third.pk).exists()
+
+
+def test_taking_back_without_naming_the_game_is_refused(client: Client) -> None:
+    table = make_table()
+    play_services.record_hand(table=table, data=cego())
+    before = snapshot()
+    response = client.post(link("link_action", table, "undo"), {"reason": "vertippt"})
+    assert messages_of(response)
+    assert snapshot() == before
+
+
+def test_the_table_link_writes_nothing_once_the_round_is_closed(client: Client) -> None:
+    event = make_event(hands_per_round={"4": 1})
+    make_entries(event, 4)
+    rnd = make_round(event)
+    table = rnd.tables.get()
+    play_services.record_hand(table=table, data=cego())
+    play_services.close_round(round=rnd)
+    before = snapshot()
+    response = client.post(link("table_link", table), cego_post())
+    assert response.status_code == 302
+    assert messages_of(response)
+    assert client.post(link("link_preview", table), HALBE_LOST).json()["ok"] is False
+    client.post(link("link_action", table, "undo"), {"reason": "zu spät"})
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(("name", "args"), [("link_preview", ()), ("link_action", ("submit",))])
+def test_the_table_links_actions_take_only_a_post(
+    client: Client, name: str, args: tuple[str, ...]
+) -> None:
+    assert client.get(link(name, make_table(), *args)).status_code == 405
+
+
+def test_an_unknown_table_link_action_is_not_found(client: Client) -> None:
+    assert client.post(link("link_action", make_table(), "shuffle")).status_code == 404

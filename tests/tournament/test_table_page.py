@@ -1,0 +1,370 @@
+"""The table page as a scorer meets it: entering a hand, corrections that need a reason, the card
+counter and the paper fallback of totals for the round.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.messages import get_messages
+from django.test import Client
+from django.urls import reverse
+from django.utils.html import escape
+
+from tests.factories import (
+    cego,
+    make_event,
+    make_table,
+    make_user,
+)
+from tests.helpers import (
+    HALBE_LOST,
+    HALBE_LOST_RESULTS,
+    HUGE,
+    MINUS,
+    cego_post,
+    field_error,
+    messages_of,
+    results,
+    snapshot,
+    totals_by_seat,
+)
+from tournament.models import (
+    Entry,
+    Hand,
+    Result,
+    Table,
+)
+from tournament.play import services as play_services
+
+pytestmark = pytest.mark.django_db
+
+
+# --- entering a hand on the table page ------------------------------------------------------------
+
+
+def test_a_valid_cego_hand_is_saved_and_shown_on_the_sheet(scorer: Client) -> None:
+    table = make_table()
+    url = reverse("table", args=[table.pk])
+    response = scorer.post(url, cego_post(), follow=True)
+    assert response.redirect_chain == [(url, 302)]
+    hand = table.hands.get()
+    assert hand.data == cego()
+    assert hand.entered_by == make_user()
+    assert results(hand) == HALBE_LOST_RESULTS
+    sheet = response.content.decode().split('<table class="sheet">', 1)[1].split("</table>", 1)[0]
+    assert f"{MINUS}60" in sheet
+    assert sheet.count("+20") >= 3
+
+
+def test_preview_shows_the_result_and_saves_nothing(scorer: Client) -> None:
+    table = make_table()
+    before = snapshot()
+    response = scorer.post(reverse("table", args=[table.pk]), cego_post(action="preview"))
+    assert response.status_code == 200
+    assert response.context["preview"] == HALBE_LOST_RESULTS
+    preview = response.content.decode().split('id="preview"', 1)[1].split("</div>", 1)[0]
+    assert f"{MINUS}60" in preview
+    assert preview.count("+20") == 3
+    assert snapshot() == before
+
+
+def test_it_rejects_declarer_points_above_79_next_to_the_field(scorer: Client) -> None:
+    table = make_table()
+    before = snapshot()
+    response = scorer.post(reverse("table", args=[table.pk]), cego_post(declarer_points="80"))
+    assert response.status_code == 200
+    assert "79" in " ".join(response.context["form"].errors["declarer_points"])
+    assert "79" in field_error(response.content.decode(), "declarer_points")
+    assert snapshot() == before
+
+
+def test_a_raeuber_hand_takes_each_seats_card_points(scorer: Client) -> None:
+    table = make_table()
+    data = {"contract": "raeuber", "action": "save"}
+    data |= {f"points_{i}": str(p) for i, p in enumerate([10, 20, 30, 19])}
+    response = scorer.post(reverse("table", args=[table.pk]), data)
+    assert response.status_code == 302
+    hand = table.hands.get()
+    assert hand.data == {"contract": "raeuber", "points": [10, 20, 30, 19], "announcer": None}
+    # seat 2 took the most card points: it pays the Räuber value to each of the others
+    assert results(hand) == [40, 40, -120, 40]
+
+
+def test_a_raeuber_hand_without_every_seats_points_is_refused(scorer: Client) -> None:
+    table = make_table()
+    data = {"contract": "raeuber", "points_0": "40", "points_1": "39", "action": "save"}
+    response = scorer.post(reverse("table", args=[table.pk]), data)
+    assert response.status_code == 200
+    # said at the first empty field (the third player's)
+    assert response.context["form"].errors["points_2"] == ["enter every player's card points"]
+    assert not table.hands.exists()
+
+
+def test_a_raeuber_hand_whose_points_do_not_add_up_is_said_of_all_of_them(scorer: Client) -> None:
+    table = make_table()
+    data = {"contract": "raeuber", "action": "save"}
+    data.update({f"points_{i}": p for i, p in enumerate(("40", "20", "20", "5"))})
+    response = scorer.post(reverse("table", args=[table.pk]), data)
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert form.non_field_errors() == ["Räuber card points: must add up to 79 card points, got 85"]
+    assert not any(name.startswith("points_") for name in form.errors)
+    assert not table.hands.exists()
+
+
+def test_a_ziege_deal_is_saved(scorer: Client) -> None:
+    table = make_table("ziege", 4)
+    response = scorer.post(
+        reverse("table", args=[table.pk]), {"team_a_points": "80", "action": "save"}
+    )
+    assert response.status_code == 302
+    hand = table.hands.get()
+    assert hand.data == {"team_a_points": 80}
+    # team B (seats 1 and 3) made 40 card points and is charged defeat points
+    assert results(hand) == [0, 2, 0, 2]
+
+
+def test_a_crazy_solo_deal_is_saved_at_a_table_of_seven(scorer: Client) -> None:
+    table = make_table("crazy_solo", 7)
+    assert table.size == 7
+    data = {
+        "contract": "solo",
+        "bidder": "0",
+        "partner": "1",
+        "soloist_points": "80",
+        "trump": "",
+        "action": "save",
+    }
+    response = scorer.post(reverse("table", args=[table.pk]), data, follow=True)
+    hand = table.hands.get()
+    assert hand.data == {"contract": "solo", "bidder": 0, "partner": 1, "soloist_points": 80}
+    assert results(hand) == [120, 80, -40, -40, -40, -40, -40]
+    # the balance row: the start balance of 150 chips plus the bidder's 120
+    assert '<th class="num">270</th>' in response.content.decode()
+
+
+def test_a_hennes_sibbe_challenge_with_the_tables_verdict_is_saved(scorer: Client) -> None:
+    table = make_table("hennes_sibbe", 4)
+    data = {
+        "claimant": "0",
+        "challenger": "1",
+        "claim_count": "5",
+        "claim_colour": "rot",
+        "claim_correct": "yes",
+        "action": "save",
+    }
+    response = scorer.post(reverse("table", args=[table.pk]), data)
+    assert response.status_code == 302
+    hand = table.hands.get()
+    assert hand.data == {
+        "claimant": 0,
+        "challenger": 1,
+        "claim": {"count": 5, "colour": "rot"},
+        "claim_correct": True,
+    }
+    # the claim was right: the challenger who called "Lüge!" takes the penalty card
+    assert results(hand) == [0, 1, 0, 0]
+
+
+def test_hand_preview_returns_the_results_as_json(scorer: Client) -> None:
+    table = make_table()
+    response = scorer.post(reverse("hand_preview", args=[table.pk]), HALBE_LOST)
+    assert response.status_code == 200
+    assert response.json() == {"ok": True, "results": HALBE_LOST_RESULTS}
+
+
+def test_hand_preview_returns_the_engines_reason_as_json(scorer: Client) -> None:
+    table = make_table()
+    url = reverse("hand_preview", args=[table.pk])
+    response = scorer.post(url, {**HALBE_LOST, "declarer_points": "80"})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["ok"] is False
+    assert list(body["errors"]) == ["declarer_points"]
+    assert "79" in body["errors"]["declarer_points"][0]
+    assert not table.hands.exists()
+
+
+def test_a_hand_on_a_voided_table_is_refused_with_a_message(scorer: Client) -> None:
+    table = make_table()
+    play_services.void_table(table=table, reason="Tisch aufgelöst")
+    before = snapshot()
+    response = scorer.post(reverse("table", args=[table.pk]), cego_post())
+    assert response.status_code == 200
+    assert messages_of(response)
+    assert snapshot() == before
+
+
+# --- corrections need a reason --------------------------------------------------------------------
+
+
+@pytest.fixture
+def played() -> tuple[Table, Hand]:
+    table = make_table()
+    return table, play_services.record_hand(table=table, data=cego())
+
+
+def test_a_correction_without_a_reason_changes_nothing(
+    scorer: Client, played: tuple[Table, Hand]
+) -> None:
+    table, hand = played
+    before = snapshot()
+    response = scorer.post(hand.get_absolute_url(), cego_post(declarer_points="50", reason=""))
+    assert response.status_code == 200
+    assert response.context["reason_form"].errors["reason"]
+    assert snapshot() == before
+    assert totals_by_seat(table) == HALBE_LOST_RESULTS
+
+
+def test_a_correction_with_a_reason_changes_the_hand_and_the_standings(
+    scorer: Client, played: tuple[Table, Hand]
+) -> None:
+    table, hand = played
+    data = cego_post(declarer_points="50", reason="Stiche falsch gezählt", version=hand.version)
+    response = scorer.post(hand.get_absolute_url(), data)
+    assert response.status_code == 302
+    hand.refresh_from_db()
+    assert hand.data == cego(points=50)
+    # Halbe with 50 card points is won: +90 for the declarer, −30 for each opponent
+    assert totals_by_seat(table) == [90, -30, -30, -30]
+    standings = scorer.get(reverse("event_standings", args=[table.round.event.slug]))
+    assert "+90" in standings.content.decode()
+    latest = hand.history.first()
+    assert latest.history_change_reason == "Stiche falsch gezählt"
+    assert latest.history_user == make_user()
+
+
+def test_a_correction_of_an_outdated_version_is_refused(
+    scorer: Client, played: tuple[Table, Hand]
+) -> None:
+    _table, hand = played
+    play_services.edit_hand(hand=hand, data=cego(points=20), reason="erste Korrektur")
+    before = snapshot()
+    data = cego_post(declarer_points="50", reason="zweite Korrektur", version="1")
+    response = scorer.post(hand.get_absolute_url(), data)
+    assert response.status_code == 200
+    assert any(m.level_tag == "error" for m in get_messages(response.wsgi_request))
+    assert snapshot() == before
+
+
+def test_a_deletion_without_a_reason_keeps_the_hand(
+    scorer: Client, played: tuple[Table, Hand]
+) -> None:
+    table, hand = played
+    before = snapshot()
+    response = scorer.post(hand.get_absolute_url(), {"action": "delete"})
+    assert response.status_code == 200
+    assert response.context["reason_form"].errors["reason"]
+    assert snapshot() == before
+    assert totals_by_seat(table) == HALBE_LOST_RESULTS
+
+
+def test_a_deletion_with_a_reason_removes_the_hand_and_its_points(
+    scorer: Client, played: tuple[Table, Hand]
+) -> None:
+    table, hand = played
+    url = hand.get_absolute_url()
+    response = scorer.post(url, {"action": "delete", "reason": "doppelt eingetragen"})
+    assert response.status_code == 302
+    assert not Hand.objects.filter(pk=hand.pk).exists()
+    assert not Result.objects.filter(table=table).exists()
+    assert totals_by_seat(table) == [0, 0, 0, 0]
+    deleted = Hand.history.get(id=hand.pk, history_type="-")
+    assert deleted.history_change_reason == "doppelt eingetragen"
+
+
+# --- the card counter -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def counter_url() -> str:
+    """The card counter of a Cego event (the game that has one)."""
+    return reverse("card_points", args=[make_event("cego").slug])
+
+
+def test_the_card_counter_adds_a_king_and_another_card(counter_url: str) -> None:
+    response = Client().get(counter_url, {"cc-king": "1", "cc-other": "1"})
+    assert response.json() == {"ok": True, "points": "5", "value": 5.0}
+
+
+def test_the_card_counter_shows_a_half_point(counter_url: str) -> None:
+    body = Client().get(counter_url, {"cc-other": "1"}).json()
+    assert body["ok"] is True
+    assert body["value"] == 0.5
+    assert body["points"] in ("0½", "½")
+
+
+@pytest.mark.parametrize(
+    "query",
+    [{"cc-king": "9"}, {"cc-king": "-1"}, {"cc-queen": "abc"}, {"cc-other": HUGE}],
+    ids=["more-kings-than-the-deck", "negative", "text", "huge"],
+)
+def test_the_card_counter_refuses_impossible_counts_with_a_message(
+    query: dict[str, str], counter_url: str
+) -> None:
+    response = Client().get(counter_url, query)
+    assert response.status_code == 200
+    body = response.json()
+    assert body["ok"] is False
+    assert body["error"]
+
+
+def test_a_game_without_a_card_counter_has_no_counter_page() -> None:
+    response = Client().get(reverse("card_points", args=[make_event("ziege").slug]))
+    assert response.status_code == 404
+
+
+# --- the paper fallback: totals for the round -----------------------------------------------------
+
+
+def test_totals_adding_up_to_zero_are_saved_and_ranked(scorer: Client) -> None:
+    table = make_table()
+    data = {"total_0": "30", "total_1": "-10", "total_2": "-20", "total_3": "0"}
+    response = scorer.post(reverse("table_totals", args=[table.pk]), data)
+    assert response.status_code == 302
+    hand = table.hands.get()
+    assert (hand.kind, hand.data) == (Hand.Kind.TOTALS, {"totals": [30, -10, -20, 0]})
+    assert totals_by_seat(table) == [30, -10, -20, 0]
+    content = scorer.get(reverse("event_standings", args=[table.round.event.slug])).content
+    text = content.decode()
+    for total in ("+30", f"{MINUS}10", f"{MINUS}20"):
+        assert total in text
+    ranked = [e.total for e in Entry.objects.standings(table.round.event)]
+    assert ranked == [30, 0, -10, -20]
+
+
+def test_cego_totals_not_adding_up_to_zero_are_refused(scorer: Client) -> None:
+    table = make_table()
+    before = snapshot()
+    data = {"total_0": "30", "total_1": "-10", "total_2": "-10", "total_3": "0"}
+    response = scorer.post(reverse("table_totals", args=[table.pk]), data, follow=True)
+    assert response.redirect_chain[0][1] == 302
+    errors = [str(m) for m in response.context["messages"] if m.level_tag == "error"]
+    assert len(errors) == 1
+    assert "10" in errors[0]  # the sum the totals actually add up to
+    assert escape(errors[0]) in response.content.decode()
+    assert snapshot() == before
+
+
+def test_a_stale_correction_is_refused_and_shows_the_game_as_it_is_now(client):
+    table = make_table()
+    hand = play_services.record_hand(table=table, data=cego("halbe", 0, 34))
+    play_services.edit_hand(hand=hand, data=cego("halbe", 0, 47), reason="first scorer", version=1)
+    client.force_login(make_user())
+    response = client.post(
+        hand.get_absolute_url(),
+        {
+            "contract": "halbe",
+            "declarer": "0",
+            "declarer_points": "20",
+            "reason": "second scorer, on the old version",
+            "version": "1",
+            "action": "save",
+        },
+    )
+    text = response.content.decode()
+    assert response.status_code == 200
+    assert "changed by someone else" in text
+    assert "47 points" in text  # the game as it is now
+    assert 'value="47"' in text  # and the form set to it
+    assert Hand.objects.get(pk=hand.pk).data["declarer_points"] == 47
