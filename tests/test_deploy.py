@@ -24,6 +24,7 @@ from tests.factories import make_event, make_user
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 def test_production_settings_pass_the_deployment_checks():
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))},
@@ -146,6 +147,7 @@ def proxy_count(**env: str) -> str:
     return result.stdout.strip() or result.stderr.strip().splitlines()[-1]
 
 
+@pytest.mark.slow
 def test_the_https_proxy_setting_trusts_one_proxy_and_a_hall_laptop_none():
     assert proxy_count() == "0"
     assert proxy_count(DJANGO_HTTPS="1") == "1"
@@ -170,6 +172,7 @@ print(Client(raise_request_exception=False).get("/").status_code)
 """
 
 
+@pytest.mark.slow
 def test_an_error_500_is_logged_to_stderr_with_its_traceback_when_debug_is_off():
     result = subprocess.run(
         [sys.executable, "-c", RAISING_REQUEST],

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -34,6 +36,7 @@ def test_the_app_refuses_to_start_without_a_secret_key_when_debug_is_off():
     assert "DJANGO_SECRET_KEY is not set" in result.stderr
 
 
+@pytest.mark.slow
 def test_the_deployment_check_reports_a_missing_secret_key():
     result = run_check("--deploy")
     assert result.returncode != 0
@@ -56,6 +59,7 @@ def test_the_app_starts_with_a_secret_key():
     assert result.returncode == 0, result.stderr
 
 
+@pytest.mark.slow
 def test_debug_needs_no_secret_key():
     result = run_check(DJANGO_DEBUG="1")
     assert result.returncode == 0, result.stderr

@@ -67,6 +67,7 @@ def run(*args: Any) -> str:
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.slow
 def test_the_demo_season_moves_into_an_empty_database_through_bundles_unchanged(tmp_path: Path):
     demo.load_demo()
     before = what_a_reader_sees()
