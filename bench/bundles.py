@@ -56,7 +56,7 @@ def main() -> int:
     from tournament import demo
     from tournament.models import Event, Hand, Player
     from tournament.play import services as play_services
-    from tournament.publish import bundles
+    from tournament.publish.bundles import export, plan, read, write
     from tournament.register import services
 
     call_command("migrate", verbosity=0)
@@ -81,13 +81,13 @@ def main() -> int:
             play_services.confirm_table(table=table)
         play_services.close_round(round=rnd)
     games = Hand.objects.filter(table__round__event=event).count()
-    data = bundles.bundle_bytes(event)
+    data = export.bundle_bytes(event)
     print(f"event: {args.players} players, {games} games; {args.database.split(':')[0]}")
     print(f"bundle: {len(data):,} bytes packed, {len(gzip.decompress(data)):,} unpacked")
-    print(f"export: {median_seconds(lambda: bundles.bundle_bytes(event), args.runs):.2f} s")
+    print(f"export: {median_seconds(lambda: export.bundle_bytes(event), args.runs):.2f} s")
 
     def read_and_plan() -> object:
-        return bundles.plan_import(bundles.read_bundle(data))
+        return plan.plan_import(read.read_bundle(data))
 
     print(f"read and score again: {median_seconds(read_and_plan, args.runs):.2f} s")
 
@@ -95,12 +95,12 @@ def main() -> int:
     for _ in range(args.runs):
         Event.objects.filter(uid=event.uid).delete()  # players stay: found by identifier
         start = time.perf_counter()
-        bundles.apply_import(bundles.read_bundle(data))
+        write.apply_import(read.read_bundle(data))
         imports.append(time.perf_counter() - start)
     print(f"import (event new here): {statistics.median(imports):.2f} s")
 
     def again() -> None:
-        assert bundles.apply_import(bundles.read_bundle(data)).unchanged
+        assert write.apply_import(read.read_bundle(data)).unchanged
 
     print(f"import again (nothing to change): {median_seconds(again, args.runs):.2f} s")
     return 0

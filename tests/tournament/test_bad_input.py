@@ -29,11 +29,7 @@ from tests.helpers import (
     register_post,
     snapshot,
 )
-from tournament.models import (
-    Event,
-    Player,
-    Table,
-)
+from tournament.models import Event, Player, Table
 from tournament.play import services as play_services
 
 pytestmark = pytest.mark.django_db

@@ -31,6 +31,8 @@ from tournament.core import errors
 from tournament.models import Entry, Event, Hand, Player, Result
 from tournament.play import services
 from tournament.publish import bundles
+from tournament.publish.bundles import export, read, write
+from tournament.publish.bundles import plan as bundles_plan
 from tournament.register import services as register_services
 
 # --- helpers ----------------------------------------------------------------------------------
@@ -53,7 +55,7 @@ def packed(doc: dict[str, Any]) -> bytes:
 def resealed(doc: dict[str, Any]) -> dict[str, Any]:
     """The document with its checksum made to fit its (changed) content again."""
     doc = copy.deepcopy(doc)
-    doc["sha256"] = hashlib.sha256(bundles.canonical(doc["content"])).hexdigest()
+    doc["sha256"] = hashlib.sha256(export.canonical(doc["content"])).hexdigest()
     return doc
 
 
@@ -142,12 +144,12 @@ def test_bundles_from_a_laptop_with_sqlite_import_into_postgresql_unchanged(tmp_
 def test_an_imported_game_keeps_its_times_and_says_in_its_history_where_it_came_from():
     event = played_event(hands=1)
     hand = Hand.objects.get(table__round__event=event)
-    data = bundles.bundle_bytes(event)
+    data = export.bundle_bytes(event)
     uid = event.uid
     event.delete()
 
     director = make_user("verband")
-    bundles.apply_import(bundles.read_bundle(data), user=director, source="furtwangen.gz")
+    write.apply_import(read.read_bundle(data), user=director, source="furtwangen.gz")
 
     imported = Hand.objects.get(table__round__event__uid=uid)
     assert (imported.entered_at, imported.updated_at) == (hand.entered_at, hand.updated_at)
@@ -161,11 +163,11 @@ def test_an_imported_game_keeps_its_times_and_says_in_its_history_where_it_came_
 def test_the_bundle_keeps_no_table_link_and_the_importer_makes_new_ones():
     event = played_event(hands=1)
     token = event.rounds.get().tables.get().token
-    data = bundles.bundle_bytes(event)
+    data = export.bundle_bytes(event)
     assert token.encode() not in gzip.decompress(data)
     uid = event.uid
     event.delete()
-    bundles.apply_import(bundles.read_bundle(data))
+    write.apply_import(read.read_bundle(data))
     new_token = Event.objects.get(uid=uid).rounds.get().tables.get().token
     assert new_token and new_token != token
 
@@ -193,15 +195,15 @@ def test_teams_withdrawals_totals_voided_tables_confirmations_and_lots_survive_t
     tied = list(Entry.objects.filter(seats__table=second).order_by("start_number")[:2])
     services.decide_by_lot(event=event, entries=tied, user=director, seed=7)
     register_services.withdraw_entry(entry=tied[0], user=director)
-    before = without_export_time(bundles.event_content(event))
+    before = without_export_time(export.event_content(event))
     standings_before = event_standings(event)
-    data = bundles.bundle_bytes(event)
+    data = export.bundle_bytes(event)
     event.delete()
 
-    bundles.apply_import(bundles.read_bundle(data), user=director)
+    write.apply_import(read.read_bundle(data), user=director)
 
     imported = Event.objects.get(uid=before["event"]["uid"])
-    assert without_export_time(bundles.event_content(imported)) == before
+    assert without_export_time(export.event_content(imported)) == before
     assert event_standings(imported) == standings_before
     assert before["lot_draws"] and before["teams"] and before["rounds"][0]["tables"][1]["voided"]
 
@@ -212,36 +214,36 @@ def test_teams_withdrawals_totals_voided_tables_confirmations_and_lots_survive_t
 @pytest.mark.django_db
 def test_a_newer_export_shows_the_games_added_and_changed_then_updates_the_event():
     event = played_event(hands=2)
-    first = bundles.read_bundle(bundles.bundle_bytes(event))
+    first = read.read_bundle(export.bundle_bytes(event))
     table = event.rounds.get().tables.get()
     services.record_hand(table=table, data=cego(declarer=1, points=60))
     services.edit_hand(
         hand=table.hands.get(number=1), data=cego(declarer=0, points=70), reason="misread"
     )
-    second = bundles.read_bundle(bundles.bundle_bytes(event))
+    second = read.read_bundle(export.bundle_bytes(event))
     expected = event_standings(event)
     event.delete()
 
-    bundles.apply_import(first)
-    plan = bundles.plan_import(second)
+    write.apply_import(first)
+    plan = bundles_plan.plan_import(second)
     assert plan.changes is not None
     assert plan.changes.games_added == ["R1 T1 G3"]
     assert plan.changes.games_changed == ["R1 T1 G1"]
     assert plan.changes.games_removed == []
     assert any("1 game added: R1 T1 G3" in line for line in plan.summary())
 
-    bundles.apply_import(second)
+    write.apply_import(second)
     updated = Event.objects.get(uid=first["event"]["uid"])
     assert event_standings(updated) == expected
-    assert bundles.plan_import(second).unchanged
+    assert bundles_plan.plan_import(second).unchanged
 
 
 @pytest.mark.django_db
 def test_a_second_import_of_the_same_bundle_writes_nothing():
     event = played_event(hands=2)
-    content = bundles.read_bundle(bundles.bundle_bytes(event))
+    content = read.read_bundle(export.bundle_bytes(event))
     history = Hand.history.count()
-    plan = bundles.apply_import(content)
+    plan = write.apply_import(content)
     assert plan.unchanged
     assert Hand.history.count() == history
 
@@ -251,29 +253,29 @@ def test_a_second_import_of_the_same_bundle_writes_nothing():
 
 @pytest.fixture
 def document(db: Any) -> dict[str, Any]:
-    return bundles.document(played_event(hands=3, name="Turnier Furtwangen"))
+    return export.document(played_event(hands=3, name="Turnier Furtwangen"))
 
 
 def test_a_bundle_changed_after_export_is_refused(document: dict[str, Any]):
     document["content"]["rounds"][0]["tables"][0]["hands"][0]["data"]["declarer_points"] = 79
     with pytest.raises(bundles.BundleError, match="changed after export"):
-        bundles.read_bundle(packed(document))
+        read.read_bundle(packed(document))
 
 
 def test_a_truncated_bundle_is_refused_as_incomplete(document: dict[str, Any]):
     data = packed(document)
     with pytest.raises(bundles.BundleError, match="incomplete"):
-        bundles.read_bundle(data[: len(data) // 2])
+        read.read_bundle(data[: len(data) // 2])
     plain = json.dumps(document).encode()
     with pytest.raises(bundles.BundleError, match="incomplete"):
-        bundles.read_bundle(plain[: len(plain) - 40])
+        read.read_bundle(plain[: len(plain) - 40])
 
 
 def test_a_bundle_of_a_newer_format_is_refused_with_update_first(document: dict[str, Any]):
     document["version"] = bundles.VERSION + 1
     document["content"]["something_new"] = True
     with pytest.raises(bundles.BundleError, match=r"newer version of the app.*update"):
-        bundles.read_bundle(packed(document))
+        read.read_bundle(packed(document))
 
 
 def test_a_file_that_is_no_bundle_is_refused(db: Any):
@@ -287,7 +289,7 @@ def test_a_file_that_is_no_bundle_is_refused(db: Any):
     )
     for data in hostile:
         with pytest.raises(bundles.BundleError, match="not an event bundle"):
-            bundles.read_bundle(data)
+            read.read_bundle(data)
 
 
 def test_a_bundle_whose_results_disagree_is_refused_naming_the_game(
@@ -295,9 +297,9 @@ def test_a_bundle_whose_results_disagree_is_refused_naming_the_game(
 ):
     hand = document["content"]["rounds"][0]["tables"][0]["hands"][1]
     hand["results"][0][0] += 10
-    content = bundles.read_bundle(packed(resealed(document)))
+    content = read.read_bundle(packed(resealed(document)))
     with pytest.raises(bundles.BundleError) as refused:
-        bundles.plan_import(content)
+        bundles_plan.plan_import(content)
     message = str(refused.value)
     assert "Turnier Furtwangen, round 1, table 1, game 2" in message
     assert "nothing was imported" in message
@@ -306,16 +308,16 @@ def test_a_bundle_whose_results_disagree_is_refused_naming_the_game(
 def test_a_damaged_record_is_refused_with_what_is_wrong(document: dict[str, Any]):
     del document["content"]["rounds"][0]["tables"][0]["hands"][0]["kind"]
     with pytest.raises(bundles.BundleError, match="round 1, table 1 has no “kind”"):
-        bundles.read_bundle(packed(resealed(document)))
+        read.read_bundle(packed(resealed(document)))
 
 
 def test_a_refused_import_writes_nothing(document: dict[str, Any]):
     Event.objects.filter(uid=document["content"]["event"]["uid"]).delete()
     players = Player.objects.count()
     document["content"]["rounds"][0]["tables"][0]["hands"][2]["results"][3][0] = 999
-    content = bundles.read_bundle(packed(resealed(document)))
+    content = read.read_bundle(packed(resealed(document)))
     with pytest.raises(bundles.BundleError, match="game 3"):
-        bundles.apply_import(content)
+        write.apply_import(content)
     assert not Event.objects.filter(uid=document["content"]["event"]["uid"]).exists()
     assert Player.objects.count() == players
 
@@ -323,10 +325,10 @@ def test_a_refused_import_writes_nothing(document: dict[str, Any]):
 @pytest.mark.django_db
 def test_an_event_with_the_same_short_name_but_another_identity_is_not_overwritten():
     event = played_event(hands=1, slug="furtwangen")
-    content = bundles.read_bundle(bundles.bundle_bytes(event))
+    content = read.read_bundle(export.bundle_bytes(event))
     Event.objects.filter(pk=event.pk).update(uid="00000000-0000-4000-8000-000000000001")
     with pytest.raises(bundles.BundleError, match="another event with the short name furtwangen"):
-        bundles.plan_import(content)
+        bundles_plan.plan_import(content)
 
 
 # --- the commands -----------------------------------------------------------------------------
@@ -346,7 +348,7 @@ def test_the_dry_run_shows_the_plan_and_saves_nothing(tmp_path: Path):
 
 @pytest.mark.django_db
 def test_the_command_refuses_a_changed_file_with_the_reason(tmp_path: Path):
-    doc = bundles.document(played_event(hands=1))
+    doc = export.document(played_event(hands=1))
     doc["content"]["event"]["name"] = "Anders"
     path = tmp_path / "changed.gz"
     path.write_bytes(packed(doc))
@@ -372,7 +374,7 @@ def upload(client: Client, data: bytes, name: str = "event.cego.json.gz") -> Any
 @pytest.mark.django_db
 def test_the_upload_page_previews_the_bundle_and_imports_it_on_confirm(director: Client):
     event = played_event(hands=2, name="Turnier Schonach")
-    data = bundles.bundle_bytes(event)
+    data = export.bundle_bytes(event)
     uid = event.uid
     event.delete()
 
@@ -400,7 +402,7 @@ def test_a_bad_file_on_the_upload_page_gives_a_message_not_an_error(director: Cl
     assert response.status_code == 200
     assert "This file is not an event bundle." in response.content.decode()
     event = played_event(hands=1)
-    data = bundles.bundle_bytes(event)
+    data = export.bundle_bytes(event)
     response = upload(director, data[:100])
     assert response.status_code == 200
     assert "incomplete" in response.content.decode()
@@ -426,7 +428,7 @@ def test_only_directors_may_import_and_only_organisers_download(client: Client):
     response = client.get(f"/turnier/{event.slug}/paket/")
     assert response.status_code == 200
     assert response["Content-Disposition"] == f'attachment; filename="{event.slug}.cego.json.gz"'
-    assert bundles.read_bundle(response.content)["event"]["uid"] == str(event.uid)
+    assert read.read_bundle(response.content)["event"]["uid"] == str(event.uid)
 
 
 @pytest.mark.parametrize(
@@ -444,15 +446,15 @@ def test_a_bundle_that_does_not_hold_together_is_refused_with_what_is_wrong(
 ):
     damage(document["content"])
     with pytest.raises(bundles.BundleError, match=message):
-        bundles.read_bundle(packed(resealed(document)))
+        read.read_bundle(packed(resealed(document)))
 
 
 def test_a_game_the_engine_refuses_is_named(document: dict[str, Any]):
     hand = document["content"]["rounds"][0]["tables"][0]["hands"][2]
     hand["data"]["declarer_points"] = 80
-    content = bundles.read_bundle(packed(resealed(document)))
+    content = read.read_bundle(packed(resealed(document)))
     with pytest.raises(bundles.BundleError, match="round 1, table 1, game 3 is not valid here"):
-        bundles.plan_import(content)
+        bundles_plan.plan_import(content)
 
 
 @pytest.mark.django_db
@@ -460,18 +462,18 @@ def test_a_round_drawn_again_in_the_hall_gets_the_new_seats():
     event = make_event()
     make_entries(event, 8)
     rnd = make_round(event, seed=1, start=False)
-    first = bundles.read_bundle(bundles.bundle_bytes(event))
+    first = read.read_bundle(export.bundle_bytes(event))
     services.draw_round(round=rnd, seed=2)
-    second = bundles.read_bundle(bundles.bundle_bytes(event))
+    second = read.read_bundle(export.bundle_bytes(event))
     assert first["rounds"][0]["tables"] != second["rounds"][0]["tables"]
     event.delete()
 
-    bundles.apply_import(first)
-    plan = bundles.plan_import(second)
+    write.apply_import(first)
+    plan = bundles_plan.plan_import(second)
     assert plan.changes is not None and plan.changes.rounds_redrawn == [1]
-    bundles.apply_import(second)
+    write.apply_import(second)
     imported = Event.objects.get(uid=second["event"]["uid"])
-    assert without_export_time(bundles.event_content(imported)) == without_export_time(second)
+    assert without_export_time(export.event_content(imported)) == without_export_time(second)
 
 
 @pytest.mark.django_db
@@ -484,7 +486,7 @@ def test_an_export_costs_eleven_queries_however_large_the_event(django_assert_nu
         # their users, who entered the games without a user (their history), confirmations,
         # tables, teams, rounds, draws by lot
         with django_assert_num_queries(11):
-            bundles.event_content(event)
+            export.event_content(event)
 
 
 @pytest.mark.django_db
@@ -492,15 +494,15 @@ def test_who_entered_a_game_travels_on_where_that_user_does_not_exist():
     event = played_event(hands=0)
     table = event.rounds.get().tables.get()
     services.record_hand(table=table, data=cego(points=50), user=make_user("hallenleitung"))
-    data = bundles.bundle_bytes(event)
+    data = export.bundle_bytes(event)
     event.delete()
     from django.contrib.auth import get_user_model
 
     get_user_model().objects.filter(username="hallenleitung").delete()
-    bundles.apply_import(bundles.read_bundle(data), user=make_user("verband"))
-    imported = Event.objects.get(uid=bundles.read_bundle(data)["event"]["uid"])
+    write.apply_import(read.read_bundle(data), user=make_user("verband"))
+    imported = Event.objects.get(uid=read.read_bundle(data)["event"]["uid"])
     assert Hand.objects.get(table__round__event=imported).entered_by is None
-    again = bundles.event_content(imported)
+    again = export.event_content(imported)
     assert again["rounds"][0]["tables"][0]["hands"][0]["entered_by"] == "hallenleitung"
 
 
@@ -521,16 +523,16 @@ def test_the_history_shows_the_import_in_the_readers_language():
 @pytest.mark.django_db
 def test_an_older_bundle_after_a_newer_one_is_shown_as_taking_games_back_with_a_warning():
     event = played_event(hands=2)
-    older = bundles.read_bundle(bundles.bundle_bytes(event))
+    older = read.read_bundle(export.bundle_bytes(event))
     services.record_hand(table=event.rounds.get().tables.get(), data=cego(points=50))
-    newer = bundles.read_bundle(bundles.bundle_bytes(event))
+    newer = read.read_bundle(export.bundle_bytes(event))
     event.delete()
-    bundles.apply_import(newer)
+    write.apply_import(newer)
 
-    plan = bundles.plan_import(older)
+    plan = bundles_plan.plan_import(older)
     assert plan.changes is not None and plan.changes.games_removed == ["R1 T1 G3"]
     assert any(line.startswith("Careful: a game here was changed at") for line in plan.summary())
-    assert not any("Careful" in line for line in bundles.plan_import(newer).summary())
+    assert not any("Careful" in line for line in bundles_plan.plan_import(newer).summary())
 
 
 def leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -555,7 +557,7 @@ def test_no_changed_value_anywhere_in_a_bundle_gives_anything_but_a_refusal_or_a
 
     event = played_event(hands=3)
     services.confirm_table(table=event.rounds.get().tables.get())
-    original = bundles.document(event)
+    original = export.document(event)
     event.delete()
     paths = leaves(original["content"])
     rng = random.Random(15)
@@ -569,7 +571,7 @@ def test_no_changed_value_anywhere_in_a_bundle_gives_anything_but_a_refusal_or_a
         target[last] = rng.choice(HOSTILE)
         try:
             with transaction.atomic():
-                bundles.apply_import(bundles.read_bundle(packed(resealed(doc))))
+                write.apply_import(read.read_bundle(packed(resealed(doc))))
                 transaction.set_rollback(True)
         except errors.Refused:
             outcomes["refused"] += 1

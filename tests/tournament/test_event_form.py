@@ -23,11 +23,7 @@ from tests.helpers import (
     snapshot,
     totals_by_seat,
 )
-from tournament.models import (
-    Event,
-    Season,
-    Table,
-)
+from tournament.models import Event, Season, Table
 from tournament.play import services as play_services
 from tournament.play.forms import EventForm
 

@@ -18,7 +18,7 @@ from django.utils.html import escape
 from tests.factories import cego, make_event, make_player, make_round, make_user
 from tournament.models import Entry, Event, Player, PlayerAlias
 from tournament.play import services
-from tournament.publish import bundles
+from tournament.publish.bundles import export, plan, read
 from tournament.register import identity
 from tournament.register import services as register_services
 from tournament.register.identity import Person, match_players
@@ -128,7 +128,7 @@ def hall_bundle(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
     table = make_round(event).tables.get()
     services.record_hand(table=table, data=cego(points=60))
     path = tmp_path / "furtwangen.gz"
-    path.write_bytes(bundles.bundle_bytes(event))
+    path.write_bytes(export.bundle_bytes(event))
     uids = {p.last_name: str(p.uid) for p in Player.objects.filter(entries__event=event)}
     event.delete()
     Player.objects.filter(entries__isnull=True).delete()
@@ -163,8 +163,8 @@ def test_an_identifier_decided_once_is_found_without_asking_at_the_next_import(t
     path, uids = hall_bundle(tmp_path)
     maier = make_player(first_name="Uwe", last_name="Maier", club="CC Furtwangen")
     run("import_event", str(path), "--same", f"{uids['Meier']}={maier.uid}")
-    content = bundles.read_bundle(path.read_bytes())
-    [match] = [m for m in bundles.plan_import(content).matches if m.person.uid == uids["Meier"]]
+    content = read.read_bundle(path.read_bytes())
+    [match] = [m for m in plan.plan_import(content).matches if m.person.uid == uids["Meier"]]
     # the event is here: its start number finds the player, and so would the alias elsewhere
     assert match.player == maier
     [alias] = match_players([m.person for m in [match]])

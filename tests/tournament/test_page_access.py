@@ -41,16 +41,7 @@ from tests.helpers import (
     totals_by_seat,
 )
 from tournament import urls as tournament_urls
-from tournament.models import (
-    Entry,
-    Event,
-    Hand,
-    LotDraw,
-    Player,
-    Round,
-    Seat,
-    Team,
-)
+from tournament.models import Entry, Event, Hand, LotDraw, Player, Round, Seat, Team
 from tournament.play import services as play_services
 from tournament.register import services
 

@@ -24,12 +24,7 @@ from tests.factories import (
 )
 from tests.helpers import _season_with_two_events, by_seat
 from tournament.core import errors
-from tournament.models import (
-    Entry,
-    Event,
-    Round,
-    Team,
-)
+from tournament.models import Entry, Event, Round, Team
 from tournament.play import services
 from tournament.register import services as register_services
 from tournament.results import standings

@@ -24,15 +24,7 @@ from tests.factories import (
     make_table,
 )
 from tests.helpers import _season_with_two_events, by_seat, season_of_a_finished_and_a_running_event
-from tournament.models import (
-    Entry,
-    Event,
-    Hand,
-    Player,
-    Round,
-    Table,
-    provisional_entries,
-)
+from tournament.models import Entry, Event, Hand, Player, Round, Table, provisional_entries
 from tournament.models.querysets import Prepared
 from tournament.play import services
 from tournament.register import services as register_services

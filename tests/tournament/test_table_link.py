@@ -23,11 +23,7 @@ from tests.helpers import (
     results,
     snapshot,
 )
-from tournament.models import (
-    Hand,
-    Seat,
-    Table,
-)
+from tournament.models import Hand, Seat, Table
 from tournament.play import services as play_services
 
 pytestmark = pytest.mark.django_db

@@ -28,12 +28,7 @@ from tests.helpers import (
     snapshot,
     totals_by_seat,
 )
-from tournament.models import (
-    Entry,
-    Hand,
-    Result,
-    Table,
-)
+from tournament.models import Entry, Hand, Result, Table
 from tournament.play import services as play_services
 
 pytestmark = pytest.mark.django_db

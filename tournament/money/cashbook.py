@@ -12,11 +12,7 @@ from django.utils.translation import pgettext
 
 from tournament.core.audit import noted as _noted
 from tournament.core.errors import Refused
-from tournament.models import (
-    CashItem,
-    EntryFee,
-    Event,
-)
+from tournament.models import CashItem, EntryFee, Event
 from tournament.money.fees import MONEY_MAX, fee_rows
 from tournament.money.prizes import PrizeGiving, prize_giving
 

@@ -11,13 +11,7 @@ from django.utils.translation import gettext as _
 
 from tournament.core.audit import noted as _noted
 from tournament.core.errors import Refused
-from tournament.models import (
-    Entry,
-    EntryFee,
-    Event,
-    FeeCategory,
-    Player,
-)
+from tournament.models import Entry, EntryFee, Event, FeeCategory, Player
 from tournament.money.prizes import _lock
 from tournament.register import services
 

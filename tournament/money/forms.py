@@ -9,12 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.core.fields import EuroField, LabelledCells
 from tournament.core.validators import single_line
-from tournament.models import (
-    CashItem,
-    Player,
-    Prize,
-    PrizeSettings,
-)
+from tournament.models import CashItem, Player, Prize, PrizeSettings
 
 
 class PrizeForm(LabelledCells, forms.Form):

@@ -15,12 +15,7 @@ from django.utils.translation import gettext as _
 from tournament.core import collation
 from tournament.core.audit import noted as _noted
 from tournament.core.errors import Refused
-from tournament.models import (
-    Entry,
-    Event,
-    Prize,
-    PrizeSettings,
-)
+from tournament.models import Entry, Event, Prize, PrizeSettings
 from tournament.results import standings
 
 Ranking = Prize.Ranking

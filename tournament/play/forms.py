@@ -22,13 +22,7 @@ from tournament import games
 from tournament.core.fields import INT_MAX, NONE, whole_number
 from tournament.games.base import GameType
 from tournament.games.words import explain
-from tournament.models import (
-    Entry,
-    Event,
-    Round,
-    Season,
-    Table,
-)
+from tournament.models import Entry, Event, Round, Season, Table
 from tournament.models.base import HANDS_MAX
 from tournament.play.reads import (
     EVENT_FIELDS,

@@ -15,14 +15,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 from tournament.core.errors import Refused
-from tournament.models import (
-    Event,
-    Hand,
-    Result,
-    Round,
-    Seat,
-    Table,
-)
+from tournament.models import Event, Hand, Result, Round, Seat, Table
 from tournament.play.sheets import read_sheets
 
 TOTAL_MAX = 1_000_000  # a round's total far beyond any real one, inside the database's integers

@@ -10,12 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.core.names import NameIndex
 from tournament.core.validators import single_line
-from tournament.models import (
-    Entry,
-    EntryFee,
-    Event,
-    Player,
-)
+from tournament.models import Entry, EntryFee, Event, Player
 from tournament.register.services import PLAYER_FIELDS
 
 

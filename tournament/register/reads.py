@@ -4,11 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from tournament.models import (
-    Entry,
-    Round,
-    Seat,
-)
+from tournament.models import Entry, Round, Seat
 
 
 def seat_at_a_table(entry: Entry, *statuses: str) -> Seat | None:

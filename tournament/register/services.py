@@ -15,15 +15,7 @@ from simple_history.utils import bulk_create_with_history
 
 from tournament.core.audit import User, actor, bulk_attrs, noted
 from tournament.core.errors import Refused
-from tournament.models import (
-    Entry,
-    Event,
-    Player,
-    PlayerAlias,
-    Round,
-    Team,
-    versions,
-)
+from tournament.models import Entry, Event, Player, PlayerAlias, Round, Team, versions
 from tournament.register.reads import withdrawal_refused
 
 # RULES.md 6: side ranking for teams of four

@@ -198,7 +198,7 @@ MACHINE_REASONS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = 
         lambda m: (
             _("imported from bundle %(file)s (exported %(when)s) by %(who)s")
             % {"file": m[1], "when": m[2], "who": actor_text(m[3])}
-            # a game a table link entered names it and the phone (``bundles._enterers``)
+            # a game a table link entered names it and the phone (``publish.bundles.export``)
             + ("; " + _("entered by %(user)s") % {"user": actor_text(m[4])} if m[4] else "")
         ),
     ),

@@ -20,7 +20,8 @@ from tournament import access
 from tournament.access import ORGANISER
 from tournament.core import errors
 from tournament.models import Event
-from tournament.publish import bundles
+from tournament.publish.bundles import export, read, write
+from tournament.publish.bundles import plan as bundles_plan
 from tournament.register import identity
 from tournament.views.common import event_or_404, protected
 
@@ -47,8 +48,8 @@ class BundleUploadForm(forms.Form):
 def event_bundle(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_or_404(slug)
     access.require(request, event, ORGANISER)
-    response = HttpResponse(bundles.bundle_bytes(event), content_type="application/gzip")
-    response["Content-Disposition"] = f'attachment; filename="{bundles.filename(event)}"'
+    response = HttpResponse(export.bundle_bytes(event), content_type="application/gzip")
+    response["Content-Disposition"] = f'attachment; filename="{export.filename(event)}"'
     return response
 
 
@@ -85,14 +86,14 @@ def bundle_import(request: HttpRequest) -> HttpResponse:
     if packed:
         context["source"] = source
         try:
-            content = bundles.read_bundle(packed)
+            content = read.read_bundle(packed)
         except errors.Refused as exc:
             context["error"] = str(exc)
             return render(request, "tournament/bundles/import.html", context)
         decisions = _decisions(request, content)
         if request.POST.get("action") == "import":
             try:
-                plan = bundles.apply_import(
+                plan = write.apply_import(
                     content, decisions=decisions, user=request.user, source=source
                 )
             except errors.Refused as exc:
@@ -104,7 +105,7 @@ def bundle_import(request: HttpRequest) -> HttpResponse:
                     messages.success(request, _("%(event)s was imported.") % {"event": plan.name})
                 return redirect(plan.event or _imported(content))
         try:
-            context["plan"] = bundles.plan_import(content, decisions=decisions)
+            context["plan"] = bundles_plan.plan_import(content, decisions=decisions)
         except errors.Refused as exc:
             context["error"] = str(exc)
             return render(request, "tournament/bundles/import.html", context)

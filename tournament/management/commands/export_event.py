@@ -4,6 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tournament.models import Event
 from tournament.publish import bundles
+from tournament.publish.bundles import export
 
 
 class Command(BaseCommand):
@@ -24,7 +25,7 @@ class Command(BaseCommand):
         event = Event.objects.select_related("season").filter(slug=options["event"]).first()
         if event is None:
             raise CommandError(f"No event with the short name {options['event']!r}.")
-        output = Path(options["output"] or bundles.filename(event))
-        data = bundles.bundle_bytes(event)
+        output = Path(options["output"] or export.filename(event))
+        data = export.bundle_bytes(event)
         output.write_bytes(data)
         self.stdout.write(self.style.SUCCESS(f"Wrote {output} ({len(data):,} bytes)"))

@@ -4,7 +4,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from tournament.core import errors
-from tournament.publish import bundles
+from tournament.publish.bundles import plan as bundles_plan
+from tournament.publish.bundles import read, write
 from tournament.register import identity
 
 
@@ -66,8 +67,8 @@ class Command(BaseCommand):
         decisions = dict(_pair(text) for text in options["same"])
         decisions.update({uid.strip(): identity.NEW for uid in options["new"]})
         try:
-            content = bundles.read_bundle(path.read_bytes())
-            plan = bundles.plan_import(
+            content = read.read_bundle(path.read_bytes())
+            plan = bundles_plan.plan_import(
                 content, decisions=decisions, accept_exact=options["accept_exact"]
             )
         except errors.Refused as exc:
@@ -92,7 +93,7 @@ class Command(BaseCommand):
             self.stdout.write("Dry run: nothing saved.")
             return
         try:
-            plan = bundles.apply_import(
+            plan = write.apply_import(
                 content,
                 decisions=decisions,
                 accept_exact=options["accept_exact"],

@@ -1,0 +1,458 @@
+"""An import written: the plan applied in one transaction, everything or nothing. Every row
+written keeps a history row naming the bundle and the director; the result rows are this
+installation's own (``play.services.rescore_table``). The same bundle imported again writes
+nothing."""
+
+from __future__ import annotations
+
+import datetime
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import DatabaseError, transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from simple_history.utils import bulk_create_with_history
+
+from tournament.core import audit
+from tournament.core.audit import bulk_attrs
+from tournament.models import (
+    Confirmation,
+    Entry,
+    Event,
+    Hand,
+    LotDraw,
+    Player,
+    PlayerAlias,
+    Round,
+    Seat,
+    Table,
+    Team,
+    versions,
+)
+from tournament.play import services
+from tournament.publish.bundles import BundleError
+from tournament.publish.bundles.export import EVENT_FIELDS, event_content_lots
+from tournament.publish.bundles.plan import (
+    Plan,
+    lots_of,
+    number_of,
+    plan_import,
+    seating_of,
+    without,
+)
+
+# --- writing an import ------------------------------------------------------------------------
+
+
+def _parsed(value: str | None) -> datetime.datetime | None:
+    return datetime.datetime.fromisoformat(value) if value is not None else None
+
+
+def import_reason(content: Mapping[str, Any], source: str, user: Any, by: str = "") -> str:
+    """The history's reason for every row an import writes (``by``: who imports, when there is
+    no user, e.g. the command line's account)."""
+    # in English, like the other reasons the app writes itself: the history shows it in the
+    # reader's language (history.MACHINE_REASONS)
+    who = user.get_username() if audit.actor(user) is not None else (by or "system")
+    when = content.get("exported_at") or "?"
+    return f"imported from bundle {source or '-'} (exported {when}) by {who}"
+
+
+@transaction.atomic
+def apply_import(
+    content: dict[str, Any],
+    *,
+    decisions: Mapping[str, str] | None = None,
+    accept_exact: bool = False,
+    user: Any = None,
+    source: str = "",
+    by: str = "",
+) -> Plan:
+    """Import the checked ``content``: all of it in one transaction, or nothing. The plan is made
+    again here, with the event locked, so that what is written fits the database as it is now.
+    Returns the plan written (``unchanged``: nothing was written)."""
+    plan = plan_import(content, decisions=decisions, accept_exact=accept_exact, lock=True)
+    if plan.undecided:
+        raise BundleError(
+            ngettext(
+                "Decide first whether %(names)s is a known player or a new one.",
+                "Decide first for %(n)s players whether each is a known player or a new one: "
+                "%(names)s.",
+                len(plan.undecided),
+            )
+            % {
+                "n": len(plan.undecided),
+                "names": ", ".join(str(m.person) for m in plan.undecided),
+            }
+        )
+    if plan.problems:
+        raise BundleError(" ".join(plan.problems))
+    if plan.unchanged:
+        return plan
+    try:
+        with transaction.atomic():
+            _Writer(plan, user, import_reason(content, source, user, by)).write()
+    except DatabaseError as exc:
+        raise BundleError(
+            _("The bundle does not fit this database (%(error)s); nothing was imported.")
+            % {"error": exc}
+        ) from exc
+    return plan
+
+
+class _Writer:
+    """Writes one plan; every row with a history row naming the import (``reason``)."""
+
+    def __init__(self, plan: Plan, user: Any, reason: str) -> None:
+        self.plan = plan
+        self.content = plan.content
+        self.user = audit.actor(user)
+        self.reason = reason
+        self.users = self._users()
+        self.rescore: list[Table] = []
+
+    def _users(self) -> dict[str, Any]:
+        """The other installation's user names that are users here too."""
+        from django.contrib.auth import get_user_model
+
+        names = {
+            h["entered_by"] for r in self.content["rounds"] for t in r["tables"] for h in t["hands"]
+        }
+        names |= {
+            c["user"]
+            for r in self.content["rounds"]
+            for t in r["tables"]
+            for c in t["confirmations"]
+        }
+        names |= {d["drawn_by"] for d in self.content["lot_draws"]}
+        model = get_user_model()
+        return {
+            u.get_username(): u
+            for u in model.objects.filter(**{f"{model.USERNAME_FIELD}__in": names - {""}})
+        }
+
+    def _noted(self, instance: Any, reason: str | None = None) -> Any:
+        return audit.noted(instance, self.user, reason or self.reason)
+
+    def _bulk(self, objects: list[Any], model: type[Any]) -> list[Any]:
+        if not objects:
+            return []
+        return bulk_create_with_history(
+            objects,
+            model,
+            default_user=self.user,
+            default_change_reason=self.reason,
+            custom_historical_attrs=bulk_attrs(),
+        )
+
+    def write(self) -> None:
+        self.players = self._players()
+        self.event = self._event()
+        teams = self._teams()
+        self.entries = self._entries(teams)
+        self._rounds()
+        self.lots_of()
+        for table in self.rescore:
+            services.rescore_table(table, check_lots=False)
+        Team.objects.filter(event=self.event).exclude(
+            pk__in=[t.pk for t in teams.values()]
+        ).delete()
+        versions.changed(self.event)
+
+    # players and the event
+
+    def _players(self) -> dict[str, Player]:
+        """Bundle identifier → player here; new players are created with the bundle's
+        identifier, so that it stays theirs in every installation."""
+        found = {}
+        new = []
+        aliases = []
+        existing_aliases = set(
+            PlayerAlias.objects.filter(
+                uid__in=[m.person.uid for m in self.plan.matches]
+            ).values_list("uid", flat=True)
+        )
+        for match in self.plan.matches:
+            person = match.person
+            if match.player is None:
+                player = Player(
+                    uid=uuid.UUID(person.uid),
+                    first_name=person.first_name,
+                    last_name=person.last_name,
+                    club=person.club,
+                    town=person.town,
+                    category=person.category,
+                )
+                try:
+                    # the identifier is no player's here (else it had matched): no query per row
+                    player.full_clean(exclude=["uid"])
+                except ValidationError as exc:
+                    raise BundleError(f"{person}: {' '.join(exc.messages)}") from exc
+                new.append(player)
+            else:
+                found[person.uid] = match.player
+                if (
+                    str(match.player.uid) != person.uid
+                    and uuid.UUID(person.uid) not in existing_aliases
+                ):
+                    aliases.append(
+                        PlayerAlias(
+                            uid=uuid.UUID(person.uid),
+                            player=match.player,
+                            decided_by=self.user.get_username() if self.user else "",
+                        )
+                    )
+        for player in self._bulk(new, Player):
+            found[str(player.uid)] = player
+        PlayerAlias.objects.bulk_create(aliases)
+        return found
+
+    def _event(self) -> Event:
+        data = self.content["event"]
+        values = {name: data[name] for name in EVENT_FIELDS}
+        values["date"] = datetime.date.fromisoformat(data["date"])
+        event = self.plan.event
+        if event is None:
+            season = self.plan.season
+            if season is None and self.content["season"] is not None:
+                season = services.create_season(values=dict(self.content["season"]))
+            event = Event(uid=uuid.UUID(data["uid"]), season=season, **values)
+        else:
+            del values["slug"]  # the short name here stays: links to the event keep working
+            if all(getattr(event, k) == v for k, v in values.items()):
+                return event
+            for name, value in values.items():
+                setattr(event, name, value)
+        try:
+            event.full_clean()
+        except ValidationError as exc:
+            raise BundleError(" ".join(exc.messages)) from exc
+        self._noted(event).save()
+        return event
+
+    def _teams(self) -> dict[tuple[str, str], Team]:
+        teams = {(t.kind, t.name): t for t in Team.objects.filter(event=self.event)}
+        missing = [
+            Team(event=self.event, kind=t["kind"], name=t["name"])
+            for t in self.content["teams"]
+            if (t["kind"], t["name"]) not in teams
+        ]
+        for team in Team.objects.bulk_create(missing):
+            teams[(team.kind, team.name)] = team
+        wanted = {(t["kind"], t["name"]) for t in self.content["teams"]}
+        return {key: team for key, team in teams.items() if key in wanted}
+
+    def _entries(self, teams: dict[tuple[str, str], Team]) -> dict[int, Entry]:
+        here = {e.start_number: e for e in Entry.objects.filter(event=self.event)}
+        wanted = {e["start_number"]: e for e in self.content["entries"]}
+        new = []
+        for number, data in wanted.items():
+            values = {
+                "player": self.players[data["player"]],
+                "status": data["status"],
+                "late": data["late"],
+                "squad": teams.get((Team.Kind.SQUAD, data["squad"])),
+                "pair": teams.get((Team.Kind.PAIR, data["pair"])),
+                "lot": data["lot"],
+            }
+            entry = here.get(number)
+            if entry is None:
+                new.append(Entry(event=self.event, start_number=number, **values))
+            elif any(getattr(entry, k) != v for k, v in values.items()):
+                for name, value in values.items():
+                    setattr(entry, name, value)
+                self._noted(entry).save()
+        for number in set(here) - set(wanted):
+            self._noted(here.pop(number)).delete()
+        for entry in self._bulk(new, Entry):
+            here[entry.start_number] = entry
+        return here
+
+    # rounds, tables, seats, games
+
+    def _rounds(self) -> None:
+        here = {r.number: r for r in Round.objects.filter(event=self.event)}
+        wanted = {r["number"]: r for r in self.content["rounds"]}
+        for number in sorted(set(here) - set(wanted)):
+            self._clear_round(here[number])
+            here[number].delete()
+        for number, data in sorted(wanted.items()):
+            rnd = here.get(number) or Round(event=self.event, number=number)
+            values = {k: data[k] for k in ("status", "seed", "repeat_meetings", "draw_basis")}
+            if rnd.pk is None or any(getattr(rnd, k) != v for k, v in values.items()):
+                for name, value in values.items():
+                    setattr(rnd, name, value)
+                rnd.save()
+            rnd.event = self.event
+            tables = {t.number: t for t in Table.objects.filter(round=rnd)}
+            if tables and self._seating_here(rnd, tables) != seating_of(data):
+                self._clear_round(rnd)
+                tables = {}
+            if not tables and (data["tables"] or data["sitting_out"]):
+                tables = self._seat(rnd, data)
+            for table_data in data["tables"]:
+                table = tables[table_data["number"]]
+                table.round = rnd
+                self._table(table, table_data)
+
+    def _seating_here(self, rnd: Round, tables: dict[int, Table]) -> Any:
+        numbers = {e.pk: n for n, e in self.entries.items()}
+        seats: dict[int, dict[int, int]] = {}
+        out = []
+        for table_id, position, entry_id in Seat.objects.filter(round=rnd).values_list(
+            "table_id", "position", "entry_id"
+        ):
+            if table_id is None:
+                out.append(numbers.get(entry_id))
+            else:
+                seats.setdefault(table_id, {})[position] = numbers.get(entry_id)
+        rows = []
+        for number, table in sorted(tables.items()):
+            placed = seats.get(table.pk, {})
+            positions = range(max([table.size - 1, *placed]) + 1)
+            rows.append((number, table.size, [placed.get(p) for p in positions]))
+        return sorted(n for n in out if n is not None), rows
+
+    def _clear_round(self, rnd: Round) -> None:
+        """Take a round's seats and tables away (the other installation drew it again), each
+        with its history row."""
+        for hand in Hand.objects.filter(table__round=rnd):
+            self._noted(hand).delete()
+        for confirmation in Confirmation.objects.filter(table__round=rnd):
+            self._noted(confirmation).delete()
+        for seat in Seat.objects.filter(round=rnd):
+            self._noted(seat).delete()
+        for table in Table.objects.filter(round=rnd):
+            self._noted(table).delete()
+
+    def _seat(self, rnd: Round, data: Mapping[str, Any]) -> dict[int, Table]:
+        tables = self._bulk(
+            [
+                Table(round=rnd, number=t["number"], size=t["size"])
+                for t in sorted(data["tables"], key=number_of)
+            ],
+            Table,
+        )
+        by_number = {t.number: t for t in tables}
+        seats = [
+            Seat(round=rnd, table=by_number[t["number"]], position=p, entry=self.entries[n])
+            for t in data["tables"]
+            for p, n in enumerate(t["seats"])
+            if n is not None
+        ]
+        seats += [Seat(round=rnd, entry=self.entries[n]) for n in data["sitting_out"]]
+        self._bulk(seats, Seat)
+        self.rescore += tables
+        return by_number
+
+    def _table(self, table: Table, data: Mapping[str, Any]) -> None:
+        values = {
+            "voided": data["voided"],
+            "void_reason": data["void_reason"],
+            "submitted_at": _parsed(data["submitted_at"]),
+            "confirmed_at": _parsed(data["confirmed_at"]),
+        }
+        changed = any(getattr(table, k) != v for k, v in values.items())
+        if changed:
+            for name, value in values.items():
+                setattr(table, name, value)
+            self._noted(table).save()
+            if table not in self.rescore:
+                self.rescore.append(table)
+        if self._hands(table, data["hands"]) and table not in self.rescore:
+            self.rescore.append(table)
+        self._confirmations(table, data["confirmations"])
+
+    def _hands(self, table: Table, wanted_list: Sequence[Mapping[str, Any]]) -> bool:
+        here = {h.number: h for h in Hand.objects.filter(table=table)}
+        wanted = {h["number"]: h for h in wanted_list}
+        written = []
+        fresh: list[Hand] = []
+        for number in sorted(set(here) - set(wanted)):
+            self._noted(here[number]).delete()
+        for number, data in sorted(wanted.items()):
+            hand = here.get(number)
+            values = {
+                "kind": data["kind"],
+                "dealer": data["dealer"],
+                "data": data["data"],
+                "version": data["version"],
+                "entered_at": _parsed(data["entered_at"]),
+                "updated_at": _parsed(data["updated_at"]),
+                "entered_by": self.users.get(data["entered_by"]),
+            }
+            if hand is not None and all(
+                getattr(hand, k) == v for k, v in values.items() if k != "entered_by"
+            ):
+                continue
+            new = hand is None
+            hand = hand or Hand(table=table, number=number)
+            for name, value in values.items():
+                setattr(hand, name, value)
+            note = self.reason
+            if data["entered_by"]:
+                note += f"; entered by {data['entered_by']}"
+            self._noted(hand, note)
+            if new:
+                fresh.append(hand)
+            else:
+                hand.save()
+            written.append((hand, values))
+        self._bulk(fresh, Hand)  # each with its own reason (simple-history reads it per row)
+        if written:
+            # the times of the other installation: saving set them to now
+            for hand, values in written:
+                hand.entered_at, hand.updated_at = values["entered_at"], values["updated_at"]
+            Hand.objects.bulk_update([h for h, _v in written], ["entered_at", "updated_at"])
+        return bool(written) or bool(set(here) - set(wanted))
+
+    def _confirmations(self, table: Table, wanted_list: Sequence[Mapping[str, Any]]) -> None:
+        here = {c.position: c for c in Confirmation.objects.filter(table=table)}
+        wanted = {c["position"]: c for c in wanted_list}
+
+        def same(c: Confirmation, data: Mapping[str, Any]) -> bool:
+            return (c.via, c.device, c.confirmed_at) == (
+                data["via"],
+                data["device"],
+                _parsed(data["confirmed_at"]),
+            )
+
+        stale = [p for p in here if p not in wanted or not same(here[p], wanted[p])]
+        for position in stale:
+            self._noted(here.pop(position)).delete()
+        made = []
+        for position, data in sorted(wanted.items()):
+            if position in here:
+                continue
+            confirmation = Confirmation(
+                table=table,
+                position=position,
+                via=data["via"],
+                device=data["device"],
+                user=self.users.get(data["user"]),
+            )
+            made.append(confirmation)
+        self._bulk(made, Confirmation)
+        for confirmation in made:
+            confirmation.confirmed_at = _parsed(wanted[confirmation.position]["confirmed_at"])
+        Confirmation.objects.bulk_update(made, ["confirmed_at"])
+
+    def lots_of(self) -> None:
+        here = [without(d, "drawn_by") for d in event_content_lots(self.event)]
+        if here == lots_of(self.content):
+            return
+        LotDraw.objects.filter(event=self.event).delete()
+        for data in self.content["lot_draws"]:
+            draw = LotDraw.objects.create(
+                event=self.event,
+                entries=data["entries"],
+                tie=data["tie"],
+                tied=data["tied"],
+                lapsed_at=_parsed(data["lapsed_at"]),
+                seed=data["seed"],
+                drawn_by=self.users.get(data["drawn_by"]),
+            )
+            LotDraw.objects.filter(pk=draw.pk).update(drawn_at=_parsed(data["drawn_at"]))
