@@ -371,7 +371,7 @@ sys.path.insert(0, {root!r})
 import django
 django.setup()
 import openpyxl
-from tournament.exports import event_workbook
+from tournament.paper.exports import event_workbook
 from tournament.models import Event
 event = Event.objects.get(slug={slug!r})
 start = time.perf_counter()
