@@ -128,7 +128,7 @@ def test_bundles_from_a_laptop_with_sqlite_import_into_postgresql_unchanged(tmp_
     hall = subprocess.run(
         [sys.executable, "-c", f"OUT = {str(tmp_path)!r}\n" + HALL_LAPTOP],
         env=env,
-        cwd=Path(__file__).resolve().parents[2],
+        cwd=Path(__file__).resolve().parents[3],
         capture_output=True,
         text=True,
         check=True,
