@@ -10,6 +10,7 @@ class TournamentConfig(AppConfig):
         # imported here, not above: the models and the games need the app registry, ready only now
         from simple_history.signals import pre_create_historical_record
 
+        import tournament.checks  # noqa: F401 - registers the system checks
         from tournament import games
         from tournament.core.audit import note_actor
         from tournament.models import versions
