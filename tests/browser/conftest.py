@@ -2,7 +2,7 @@
 server. Marked ``browser``: ``pytest -m browser`` runs exactly them. Without Chromium they are
 skipped, except where REQUIRE_BROWSER is set (CI), where a missing browser fails the run.
 
-Screenshots of the main pages are written to ``screenshots/`` (see the README).
+Screenshots of the main pages are written to ``screenshots/`` (see docs/testing.md).
 """
 
 from __future__ import annotations

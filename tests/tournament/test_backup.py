@@ -79,8 +79,8 @@ def test_on_postgresql_the_backup_command_points_to_pg_dump(tmp_path):
 
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's online backup")
 def test_a_backup_restored_as_the_readme_says_over_a_database_with_later_writes(tmp_path):
-    """The README's restore: the server stopped, the old database's -wal and -shm deleted, the
-    backup copied to its name. The database it replaces has later writes still in its
+    """The restore of docs/deployment.md: the server stopped, the old database's -wal and -shm
+    deleted, the backup copied to its name. The database it replaces has later writes still in its
     write-ahead log; they must not leak into the restored file."""
     import shutil
 
@@ -102,7 +102,7 @@ def test_a_backup_restored_as_the_readme_says_over_a_database_with_later_writes(
     )
     subprocess.run([sys.executable, "-c", killed, str(live)], check=True, timeout=60)
     assert (tmp_path / "db.sqlite3-wal").stat().st_size > 0
-    # the README's steps
+    # the steps of docs/deployment.md
     for leftover in ("db.sqlite3-wal", "db.sqlite3-shm"):
         (tmp_path / leftover).unlink(missing_ok=True)
     shutil.copy(backup, live)
