@@ -19,7 +19,7 @@ from django.http.request import validate_host
 from django.utils.translation import gettext_lazy as _
 
 
-class Event(Protocol):
+class WithPublicUrl(Protocol):
     """What this module reads of an event (``tournament.models.Event``): its own address."""
 
     public_url: str
@@ -54,7 +54,7 @@ def origin(value: str) -> str:
     return value.strip().rstrip("/")
 
 
-def public_origin(request: HttpRequest, event: Event) -> str:
+def public_origin(request: HttpRequest, event: WithPublicUrl) -> str:
     if event.public_url:
         return origin(event.public_url)
     if settings.PUBLIC_URL:
@@ -62,7 +62,7 @@ def public_origin(request: HttpRequest, event: Event) -> str:
     return origin(request.build_absolute_uri("/"))
 
 
-def public_url(request: HttpRequest, event: Event, path: str) -> str:
+def public_url(request: HttpRequest, event: WithPublicUrl, path: str) -> str:
     """``path`` (from ``reverse``) as phones in the hall open it."""
     return public_origin(request, event) + path
 
