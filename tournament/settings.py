@@ -189,7 +189,7 @@ def cache_from(url: str) -> dict[str, object]:
     parts = urlsplit(url)
     backends = {
         "file": "tournament.pagecache.filecache.PageFileCache",
-        "redis": "django.core.cache.backends.redis.RedisCache",
+        "redis": "tournament.pagecache.rediscache.PageRedisCache",
         "memcached": "django.core.cache.backends.memcached.PyMemcacheCache",
         "locmem": "django.core.cache.backends.locmem.LocMemCache",
     }
@@ -208,7 +208,13 @@ def cache_from(url: str) -> dict[str, object]:
         "BACKEND": backends[parts.scheme],
         "LOCATION": location,
         "TIMEOUT": 3600,
-        "OPTIONS": {"MAX_ENTRIES": 5000} if parts.scheme in {"file", "locmem"} else {},
+        "OPTIONS": {
+            "file": {"MAX_ENTRIES": 5000},
+            "locmem": {"MAX_ENTRIES": 5000},
+            # a Redis that does not answer costs a request a moment, then the page is computed
+            # without it (tournament.pagecache.rediscache)
+            "redis": {"socket_connect_timeout": 0.5, "socket_timeout": 1.0},
+        }.get(parts.scheme, {}),
     }
 
 
