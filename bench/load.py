@@ -3,6 +3,11 @@
     .venv/bin/python bench/load.py                       # SQLite in bench/out/, 45 s per run
     .venv/bin/python bench/load.py --seconds 60 --scale 10
     .venv/bin/python bench/load.py --database postgres://user:pw@127.0.0.1:5432/db
+    .venv/bin/python bench/load.py --database postgres://… --cache redis://127.0.0.1:6379/0
+
+With ``--cache redis://…`` the load goes to the association's server as docs/deployment.md sets it
+up (deploy/stack.py): nginx over HTTPS in front of two app servers of the same processes and
+threads as below, sharing that Redis, on the same database; the server CPU is theirs and nginx's.
 
 What it simulates: a tournament day as the laptop serves it. gunicorn runs exactly as ``make serve``
 runs it (``tournament/gunicorn_settings.py``: 3 workers of 2 threads, timeout 60; debug off), but
@@ -58,7 +63,7 @@ import time
 import urllib.request
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -145,8 +150,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def process_ticks(root: int) -> dict[int, int]:
-    """utime + stime (clock ticks) of a process and its children, by pid, from /proc."""
+def process_ticks(root: int | Sequence[int]) -> dict[int, int]:
+    """utime + stime (clock ticks) of a process and its children (or of several), by pid, from
+    /proc."""
+    roots = {root} if isinstance(root, int) else set(root)
     found: dict[int, int] = {}
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
@@ -159,7 +166,7 @@ def process_ticks(root: int) -> dict[int, int]:
         # the command name may hold spaces and brackets: the fields follow its last ")"
         fields = stat[stat.rindex(")") + 2 :].split()
         pid, parent = int(entry.name), int(fields[1])
-        if pid == root or parent == root:
+        if pid in roots or parent in roots:
             found[pid] = int(fields[11]) + int(fields[12])
     return found
 
@@ -170,7 +177,7 @@ def cpu_seconds(before: dict[int, int], after: dict[int, int]) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def settle(server_pid: int, log: Log, longest: float = 30.0) -> None:
+def settle(server_pid: int | Sequence[int], log: Log, longest: float = 30.0) -> None:
     """Wait until the server is idle (its workers have started and loaded the app)."""
     start = time.monotonic()
     ticks = process_ticks(server_pid)
@@ -189,7 +196,8 @@ def gunicorn(log: Log) -> Iterator[tuple[str, subprocess.Popen]]:
     """gunicorn as ``make serve`` runs it, on 127.0.0.1 only; always stopped on the way out."""
     port = free_port()
     server_log = SERVER_LOG
-    env = {**os.environ, "DJANGO_ALLOWED_HOSTS": "127.0.0.1"}
+    # INFO: a line for each computed page, counted per version (``computations``)
+    env = {**os.environ, "DJANGO_ALLOWED_HOSTS": "127.0.0.1", "DJANGO_LOG_LEVEL": "INFO"}
     env.pop("DJANGO_DEBUG", None)
     command = [
         str(Path(sys.executable).with_name("gunicorn")),
@@ -236,6 +244,62 @@ def gunicorn(log: Log) -> Iterator[tuple[str, subprocess.Popen]]:
         with suppress(ProcessLookupError):
             os.killpg(server.pid, signal.SIGKILL)
         server.wait()
+
+
+@dataclass
+class Served:
+    """Where the load goes: one gunicorn, or the association's server (nginx over HTTPS in front
+    of two app servers sharing a Redis, deploy/stack.py)."""
+
+    base: str
+    pids: list[int]
+    logs: Callable[[], str]
+    host: str = ""  # the Host the requests name (the stack's recipe host), else the base's
+    ssl: object = None
+
+
+@contextmanager
+def servers(log: Log, cache: str = "") -> Iterator[Served]:
+    """``gunicorn`` as make serve runs it; with ``cache`` (redis://...) the stack of the recipe,
+    two app servers of the same processes and threads each, on the same database."""
+    if not cache:
+        with gunicorn(log) as (base, server):
+            yield Served(base, [server.pid], lambda: SERVER_LOG.read_text(errors="replace"))
+        return
+    import ssl
+
+    from deploy.stack import HOST, Stack
+    from tournament import gunicorn_settings
+
+    stack = Stack(
+        work=SERVER_LOG.parent / "stack",
+        database_url=os.environ["DATABASE_URL"],
+        servers=2,
+        redis_url=cache,
+        workers=gunicorn_settings.workers,
+        threads=gunicorn_settings.threads,
+    )
+    with stack:
+        context = ssl.create_default_context(cafile=str(stack.work / "cert.pem"))
+        context.check_hostname = False
+        yield Served(
+            f"https://127.0.0.1:{stack.https_port}",
+            stack.pids,
+            stack.logs,
+            host=f"{HOST}:{stack.https_port}",
+            ssl=context,
+        )
+
+
+def computations(before: str, after: str, event_pk: int) -> tuple[int, int]:
+    """How often the standings of the event were computed between two readings of the servers'
+    log, and for how many versions."""
+
+    def versions(text: str) -> list[str]:
+        return re.findall(rf"computed standings of {event_pk} at version (\d+)", text)
+
+    old, new = versions(before), versions(after)
+    return len(new) - len(old), len(set(new) - set(old))
 
 
 # --- the events ---------------------------------------------------------------------------------
@@ -322,6 +386,8 @@ class Outcome:
     unanswered: list[uuid.UUID]  # sent, but no 302 (error, timeout)
     requests: int
     load_average: str  # the machine's, at the end of the window: other work shares the cores
+    # the standings computed during the run (warm-up too), and for how many versions
+    computed: tuple[int, int] = (0, 0)
 
     @property
     def reads(self) -> float:
@@ -336,9 +402,14 @@ class Outcome:
 class Hall:
     """One run: the phones and tables of a scenario against one server."""
 
-    def __init__(self, base: str, scenario: Scenario, rng: random.Random) -> None:
-        assert base.startswith("http://127.0.0.1:"), "loopback only"
+    def __init__(
+        self, base: str, scenario: Scenario, rng: random.Random, host: str = "", ssl: object = None
+    ) -> None:
+        assert base.startswith(("http://127.0.0.1:", "https://127.0.0.1:")), "loopback only"
         self.base = base
+        self.host, self.ssl = host, ssl
+        # what a browser's Referer names: the host it asked for (CSRF compares them)
+        self.origin = f"https://{host}" if host else base
         self.scenario = scenario
         self.rng = rng
         self.tallies = {name: Tally() for name in ENDPOINTS}
@@ -351,7 +422,7 @@ class Hall:
         self.requests += 1
         return self.requests <= self.scenario.limit
 
-    async def run(self, server_pid: int) -> Outcome:
+    async def run(self, server_pid: int | Sequence[int]) -> Outcome:
         import aiohttp
 
         scenario = self.scenario
@@ -359,12 +430,14 @@ class Hall:
             limit=CONNECTIONS,
             # gunicorn drops an idle connection after 2 s: give it up first, never reuse a dead one
             keepalive_timeout=1.5,
+            ssl=self.ssl if self.ssl is not None else True,
         )
         async with aiohttp.ClientSession(
             connector=connector,
             timeout=aiohttp.ClientTimeout(total=TIMEOUT),
             cookie_jar=aiohttp.DummyCookieJar(),  # phones carry no login; tables send their own
             auto_decompress=False,  # the phone unpacks; the generator only counts the bytes
+            headers={"Host": self.host} if self.host else None,
         ) as session:
             links = await asyncio.gather(*(self.open_link(session, t) for t in scenario.tokens))
             loop = asyncio.get_running_loop()
@@ -491,7 +564,7 @@ class Hall:
                 "declarer_points": str(30 + number % 20),
                 "action": "save",
             }
-            headers = {"Cookie": cookies, "Referer": url}
+            headers = {"Cookie": cookies, "Referer": url.replace(self.base, self.origin, 1)}
             if not self._may_send():
                 if counted:
                     tally.failed("over the run's request limit")
@@ -555,9 +628,10 @@ def errors_text(outcome: Outcome) -> str:
     )
 
 
-def measure(base: str, server_pid: int, scenario: Scenario) -> Outcome:
-    hall = Hall(base, scenario, random.Random(f"{scenario.slug}-{scenario.phones}"))
-    return asyncio.run(hall.run(server_pid))
+def measure(served: Served, scenario: Scenario) -> Outcome:
+    rng = random.Random(f"{scenario.slug}-{scenario.phones}")
+    hall = Hall(served.base, scenario, rng, served.host, served.ssl)
+    return asyncio.run(hall.run(served.pids))
 
 
 def report(label: str, scale: float, outcome: Outcome, scenario: Scenario, figure, log) -> None:
@@ -585,6 +659,11 @@ def report(label: str, scale: float, outcome: Outcome, scenario: Scenario, figur
         f"{rows.received // max(1, sum(rows.statuses.values())):,}"
     )
     name = f"hall load x{scale:g}, {label}"
+    count, versions = outcome.computed
+    log(
+        f"info  {name}: standings computed {count} times for {versions} new versions "
+        f"({count / max(1, versions):.2f} per version)"
+    )
     log(
         f"      {name}: {scenario.phones:,} phones ({scheduled:.0f} reads/s scheduled), "
         f"{len(scenario.tokens)} tables posting every {scenario.post_gap[0]:.0f}-"
@@ -618,10 +697,13 @@ def run_load(
     warmup: float = WARMUP,
     scale: float = 10,
     events: tuple[str, ...] = ("demo day", "1,000 players"),
+    cache: str = "",
 ) -> None:
     """The load figures: for each event a run at the hall's rate (info) and one at ``scale``."""
     from bench import generate
     from tournament import gunicorn_settings
+
+    where = ", 2 app servers + nginx + Redis" if cache else ""
 
     def scenarios(slug: str, tokens: list[str]) -> Iterator[tuple[float, Scenario]]:
         for factor in sorted({1.0, float(scale)}):
@@ -632,10 +714,16 @@ def run_load(
     def measured(label: str, factor: float, scenario: Scenario) -> None:
         # a server of its own for each run: what an overrun server still has queued when a run
         # ends is dropped with it, and cannot slow down the next run
-        with gunicorn(log) as (base, server):
-            settle(server.pid, log)
-            outcome = measure(base, server.pid, scenario)
-        report(label, factor, outcome, scenario, figure, log)
+        from tournament.models import Event
+
+        with servers(log, cache) as served:
+            settle(served.pids, log)
+            before = served.logs()
+            outcome = measure(served, scenario)
+            outcome.computed = computations(
+                before, served.logs(), Event.objects.get(slug=scenario.slug).pk
+            )
+        report(label + where, factor, outcome, scenario, figure, log)
 
     SERVER_LOG.parent.mkdir(exist_ok=True)
     SERVER_LOG.write_text("")
@@ -668,6 +756,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=SECONDS, help="measured window per run")
     parser.add_argument("--warmup", type=float, default=WARMUP, help="not counted, per run")
     parser.add_argument("--scale", type=float, default=10, help="times the hall's rate (10)")
+    parser.add_argument("--cache", metavar="URL", default="", help="as for bench/run.py")
     parser.add_argument(
         "--event",
         choices=("demo", "big", "both"),
@@ -700,6 +789,7 @@ def main() -> int:
             warmup=args.warmup,
             scale=args.scale,
             events=events,
+            cache=args.cache,
         )
     except KeyboardInterrupt:
         run.log("interrupted: the server is stopped and the extra round deleted")

@@ -15,6 +15,7 @@ agrees with the previous one within 15 %, and names each figure that does not.
     .venv/bin/python bench/run.py --only standings,pages
     .venv/bin/python bench/run.py --only stats        # the statistics pages (issue 16)
     .venv/bin/python bench/run.py --database postgres://user:pw@127.0.0.1:5432/db
+    .venv/bin/python bench/run.py --database postgres://… --cache redis://127.0.0.1:6379/0
     make bench-pg                                     # the same on a throwaway PostgreSQL cluster
 """
 
@@ -629,6 +630,14 @@ def main() -> int:
         "bench/out/; make bench-pg starts a throwaway PostgreSQL cluster for it)",
     )
     parser.add_argument(
+        "--cache",
+        metavar="URL",
+        default="",
+        help="redis://host:port/db: the load figures against the association's server as "
+        "docs/deployment.md sets it up (nginx, two app servers sharing this Redis; needs nginx "
+        "and a PostgreSQL --database)",
+    )
+    parser.add_argument(
         "--only",
         metavar="PARTS",
         help=f"a comma-separated choice of {', '.join(PARTS)} (default: all of them)",
@@ -666,7 +675,7 @@ def main() -> int:
     if "http" in parts:
         bench_http()
     if "load" in parts:
-        load.run_load(figure, log)  # the hall full of phones (bench/load.py)
+        load.run_load(figure, log, cache=args.cache)  # the hall full of phones (bench/load.py)
     if "stats" in parts:
         bench_stats(big, season)
     missed = [name for name, ok in RESULTS if not ok]

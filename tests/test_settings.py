@@ -116,8 +116,9 @@ def test_the_page_cache_is_a_folder_every_worker_shares_unless_set():
     assert backend == "tournament.pagecache.filecache.PageFileCache"
     assert location == str(ROOT / ".cache" / "pages")
     result = run("-c", code, DJANGO_SECRET_KEY="x" * 50, DJANGO_CACHE_URL="redis://cache:6379/0")
+    # Django's Redis cache with a compute lock the app servers share (pagecache.rediscache)
     assert result.stdout.split() == [
-        "django.core.cache.backends.redis.RedisCache",
+        "tournament.pagecache.rediscache.PageRedisCache",
         "redis://cache:6379/0",
     ]
 

@@ -13,9 +13,10 @@ DJANGO_PROXY_COUNT    how many proxies in front of the app add the client's addr
 DJANGO_LOG_LEVEL      the least serious log messages written to stderr; default WARNING.
 DJANGO_CACHE_URL      where the pages computed once per change of an event are kept
                       (tournament.pagecache): default a folder that every gunicorn worker of this
-                      laptop shares (file://<project>/.cache/pages); file:///some/folder,
-                      redis://host:6379/0 or memcached://host:11211 for several servers (those
-                      need the redis or pymemcache package); locmem:// for one process only.
+                      laptop shares (file://<project>/.cache/pages); file:///some/folder;
+                      redis://host:6379/0 for several app servers (pages and compute lock shared,
+                      docs/deployment.md); memcached://host:11211 (needs pymemcache); locmem://
+                      for one process only.
 DJANGO_PUBLIC_URL     the address phones in the hall open (http://192.168.1.20:8000), printed in the
                       table sheets' QR codes; an event may set its own. ``make serve`` sets it to
                       this machine's LAN address. Its host is served (added to the allowed hosts).
@@ -189,7 +190,7 @@ def cache_from(url: str) -> dict[str, object]:
     parts = urlsplit(url)
     backends = {
         "file": "tournament.pagecache.filecache.PageFileCache",
-        "redis": "django.core.cache.backends.redis.RedisCache",
+        "redis": "tournament.pagecache.rediscache.PageRedisCache",
         "memcached": "django.core.cache.backends.memcached.PyMemcacheCache",
         "locmem": "django.core.cache.backends.locmem.LocMemCache",
     }
@@ -208,7 +209,13 @@ def cache_from(url: str) -> dict[str, object]:
         "BACKEND": backends[parts.scheme],
         "LOCATION": location,
         "TIMEOUT": 3600,
-        "OPTIONS": {"MAX_ENTRIES": 5000} if parts.scheme in {"file", "locmem"} else {},
+        "OPTIONS": {
+            "file": {"MAX_ENTRIES": 5000},
+            "locmem": {"MAX_ENTRIES": 5000},
+            # a Redis that does not answer costs a request a moment, then the page is computed
+            # without it (tournament.pagecache.rediscache)
+            "redis": {"socket_connect_timeout": 0.5, "socket_timeout": 1.0},
+        }.get(parts.scheme, {}),
     }
 
 

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import logging
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -61,6 +62,10 @@ POLL = 0.01
 
 # the query parameters a cached page may depend on; others (?x=1, ?x=2, ...) share the page
 PAGE_PARAMETERS = ("category", "page", "per_page", "sort")
+
+# one line per computed page at INFO ("computed standings of 12 at version 345"): how often a
+# version is computed, across app servers too (tests/server)
+logger = logging.getLogger(__name__)
 
 
 def _digest(*parts: Any) -> str:
@@ -109,6 +114,7 @@ class CachedPage:
         ``together`` (unless asked for with page parameters) are computed under one lock: the
         request that computes one computes the others it is given as ``then`` too."""
         self.request = request
+        self.what = (name, owner, version)
         self.fragment = fragment
         self.computed = False  # whether this request computed the body
         self.holding = False  # whether this request holds the page's lock (``serve``)
@@ -203,6 +209,7 @@ class CachedPage:
     def _compute(self, render: Callable[[], str], then: Callable[[], None] | None) -> str:
         text = self._store(render)
         self.computed = True
+        logger.info("computed %s of %s at version %s", *self.what)
         if then is not None:
             then()
         return text
@@ -212,6 +219,7 @@ class CachedPage:
         (the standings and the projector's rows), as the other's ``then``, under its lock."""
         if not cache.has_key(self.key):
             text = self._store(self._renderer(template, context))
+            logger.info("computed %s of %s at version %s", *self.what)
             if self.fragment:  # its whole response is the body itself: kept ready too
                 self._keep_whole(HttpResponse(text))
 

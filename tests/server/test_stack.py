@@ -1,0 +1,220 @@
+"""The association's server, run as docs/deployment.md sets it up (deploy/): nginx over HTTPS in
+front of two gunicorn app servers, PostgreSQL, Redis for the page cache and its compute lock.
+
+What a director, a phone and an attacker meet there: a game saved through one app server is on
+the other's standings at the very next request; a new version of the standings is computed once
+by both servers together under the hall's reads; the login lockout is keyed on the address nginx
+saw; HTTPS, secure cookies and CSRF work through the proxy; Redis stopped mid-run costs speed,
+not answers.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import threading
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from deploy import stack as recipe
+from tests.server.conftest import (
+    ROOT,
+    STANDINGS,
+    Browser,
+    a_game,
+    computed,
+    manage,
+    standings,
+    start,
+    table_token,
+)
+
+pytestmark = pytest.mark.slow
+
+DIRECTOR, PASSWORD = "leitung", "cego-demo-2026"  # the demo's director (tournament/demo.py)
+
+
+def save_a_game(stack: recipe.Stack, url: str, *, port: int | None = None, points: int = 47):
+    link = f"/t/{table_token(url)}/"
+    phone = Browser(stack)
+    answer = phone.post_form(link, a_game(points), port=port)
+    assert answer.status == 302, (answer.status, answer.text[:500])
+
+
+def read_at_once(stack: recipe.Stack, path: str, readers: int) -> Counter:
+    """``readers`` phones asking for ``path`` at the same moment, through nginx; their statuses."""
+    statuses: Counter = Counter()
+    barrier = threading.Barrier(readers)
+
+    def read() -> None:
+        barrier.wait()
+        statuses[Browser(stack).get(path).status] += 1
+
+    threads = [threading.Thread(target=read) for _ in range(readers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return statuses
+
+
+def test_a_game_saved_through_one_server_is_on_the_other_servers_standings_at_once(
+    stack, stack_database
+):
+    first, second = stack.app_ports
+    reader = Browser(stack)
+    before = standings(reader.get(STANDINGS, port=second))
+    assert standings(reader.get(STANDINGS)) == before  # through nginx: the same page
+
+    save_a_game(stack, stack_database, port=first)
+
+    after = standings(reader.get(STANDINGS, port=second))
+    changed = sorted(after[n] - before[n] for n in before if after[n] != before[n])
+    # the Halbe with 47 points of RULES.md section 7: +60 for the declarer, -20 for each opponent
+    assert changed == [-20, -20, -20, 60]
+    assert standings(reader.get(STANDINGS)) == after
+
+
+def test_a_new_version_is_computed_once_by_both_servers_together(stack, stack_database):
+    save_a_game(stack, stack_database)
+    seen = len(computed(stack))
+    statuses = read_at_once(stack, STANDINGS, readers=40)
+    assert statuses == Counter({200: 40})
+    new = computed(stack)[seen:]
+    assert len(new) == 1, f"the new version was computed {len(new)} times: {new}"
+    # both servers took their share of the 40 reads (nginx spreads them)
+    for port in stack.app_ports:
+        assert stack.app_log(port).read_text().count(f"GET {STANDINGS} ") >= 5
+
+
+def test_without_the_shared_cache_each_server_computes_each_version_itself(
+    tmp_path_factory, stack_database
+):
+    # the same load on two servers with a file cache each (no Redis): the lock is per server
+    with start(tmp_path_factory, stack_database, shared_cache=False) as separate:
+        save_a_game(separate, stack_database)
+        seen = len(computed(separate))
+        assert read_at_once(separate, STANDINGS, readers=40) == Counter({200: 40})
+        assert len(computed(separate)[seen:]) == 2
+
+
+def test_wrong_passwords_from_another_address_never_lock_the_director_out(stack):
+    for attempt in range(6):
+        attacker = Browser(stack, source="127.0.0.2")
+        # it pretends to be the director's machine, and another one at each try
+        forged = {"X-Forwarded-For": f"127.0.0.1, 10.0.0.{attempt}"}
+        answer = attacker.log_in(DIRECTOR, f"wrong-{attempt}", headers=forged)
+    assert answer.status in (403, 429)  # locked out: the forged address did not help
+    # the attacker's address stays locked, even with the right password
+    locked = Browser(stack, source="127.0.0.2").log_in(DIRECTOR, PASSWORD)
+    assert locked.status in (403, 429)
+    director = Browser(stack, source="127.0.0.1")
+    answer = director.log_in(DIRECTOR, PASSWORD)
+    assert answer.status == 302, answer.text[:500]
+    assert "sessionid" in director.cookies
+
+
+def test_https_redirect_secure_cookies_and_csrf_through_the_proxy(stack):
+    import http.client
+
+    plain = http.client.HTTPConnection("127.0.0.1", stack.http_port, timeout=10)
+    plain.request("GET", "/anmelden/", headers={"Host": f"{recipe.HOST}:{stack.http_port}"})
+    redirect = plain.getresponse()
+    assert redirect.status == 301
+    assert redirect.getheader("Location").startswith(f"https://{recipe.HOST}:")
+
+    browser = Browser(stack)
+    page = browser.get("/anmelden/")
+    assert page.status == 200
+    assert "max-age=31536000" in page.header("Strict-Transport-Security")
+    cookies = page.headers.get_all("Set-Cookie")
+    assert any(c.startswith("csrftoken=") and "Secure" in c for c in cookies)
+
+    # a form sent without its token is refused; with it the director is logged in
+    forged = Browser(stack).request(
+        "POST", "/anmelden/", data={"username": DIRECTOR, "password": PASSWORD}
+    )
+    assert forged.status == 403
+    answer = browser.log_in(DIRECTOR, PASSWORD)
+    assert answer.status == 302
+    session = [c for c in answer.headers.get_all("Set-Cookie") if c.startswith("sessionid=")]
+    assert session and "Secure" in session[0] and "HttpOnly" in session[0]
+    assert browser.get("/").status == 200
+
+
+def test_static_files_come_from_nginx(stack):
+    answer = Browser(stack).get("/static/css/app.css")
+    assert answer.status == 200
+    assert ".standings" in answer.text
+    # nginx's own: its ETag form (size-time in hex) and the recipe's week of caching, not the
+    # app server's (WhiteNoise would answer without an Expires header)
+    assert re.fullmatch(r'"[0-9a-f]+-[0-9a-f]+"', answer.header("ETag"))
+    assert answer.header("Expires")
+    assert "public" in ", ".join(answer.headers.get_all("Cache-Control"))
+
+
+def test_the_recipes_settings_pass_the_deployment_checks(stack):
+    result = subprocess.run(
+        [
+            str(ROOT / ".venv" / "bin" / "python"),
+            "manage.py",
+            "check",
+            "--deploy",
+            "--fail-level",
+            "WARNING",
+        ],
+        cwd=ROOT,
+        env={**stack.settings(), "DJANGO_SECRET_KEY": "k3y-" + "Zq8vT2xLw9" * 6},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_redis_stopped_mid_run_costs_speed_not_answers(stack, stack_database):
+    reader = Browser(stack)
+    before = standings(reader.get(STANDINGS))
+    stack.stop_redis()
+    try:
+        for _ in range(4):
+            assert reader.get(STANDINGS).status == 200
+        save_a_game(stack, stack_database)  # a game is saved with the cache gone
+        after = standings(reader.get(STANDINGS))
+        assert sorted(after[n] - before[n] for n in before if after[n] != before[n]) == [
+            -20,
+            -20,
+            -20,
+            60,
+        ]
+        assert "the page cache (Redis) does not answer" in stack.logs()
+        assert "Internal Server Error" not in stack.logs()
+    finally:
+        stack.start_redis()
+    # back: the next version is computed once, then served from the cache again
+    save_a_game(stack, stack_database)
+    seen = len(computed(stack))
+    for _ in range(6):
+        assert reader.get(STANDINGS).status == 200
+    assert len(computed(stack)[seen:]) == 1
+
+
+def test_the_nightly_backup_restores(stack, stack_database, tmp_path):
+    env = {**os.environ, "DATABASE_URL": stack_database}
+    made = subprocess.run(
+        [str(ROOT / "deploy" / "backup.sh"), str(tmp_path)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert made.returncode == 0, made.stderr
+    dump = Path(made.stdout.strip())
+    assert dump.exists() and dump.stat().st_size > 10_000
+    listed = subprocess.run(["pg_restore", "--list", str(dump)], capture_output=True, text=True)
+    assert "tournament_hand" in listed.stdout
+    assert manage(stack, "check") is not None
