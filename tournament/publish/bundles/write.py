@@ -6,6 +6,7 @@ nothing."""
 from __future__ import annotations
 
 import datetime
+import itertools
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -70,10 +71,13 @@ def apply_import(
     user: Any = None,
     source: str = "",
     by: str = "",
+    reason: str = "",
 ) -> Plan:
     """Import the checked ``content``: all of it in one transaction, or nothing. The plan is made
     again here, with the event locked, so that what is written fits the database as it is now.
-    Returns the plan written (``unchanged``: nothing was written)."""
+    An event made here or finished here changes only with the director's ``reason`` (kept in the
+    history of every row written). Returns the plan written (``unchanged``: nothing was
+    written)."""
     plan = plan_import(content, decisions=decisions, accept_exact=accept_exact, lock=True)
     if plan.undecided:
         raise BundleError(
@@ -92,9 +96,20 @@ def apply_import(
         raise BundleError(" ".join(plan.problems))
     if plan.unchanged:
         return plan
+    note = import_reason(content, source, user, by)
+    if plan.needs_reason:
+        if not reason.strip():
+            raise BundleError(
+                _(
+                    "%(event)s was made on this installation or is finished here: the bundle "
+                    "changes it only when you confirm it and give a reason. Nothing was imported."
+                )
+                % {"event": plan.event}
+            )
+        note += f": {' '.join(reason.split())[:300]}"
     try:
         with transaction.atomic():
-            _Writer(plan, user, import_reason(content, source, user, by)).write()
+            _Writer(plan, user, note).write()
     except DatabaseError as exc:
         raise BundleError(
             _("The bundle does not fit this database (%(error)s); nothing was imported.")
@@ -168,8 +183,9 @@ class _Writer:
         """Bundle identifier → player here; new players are created with the bundle's
         identifier, so that it stays theirs in every installation."""
         found = {}
-        new = []
+        new: list[tuple[str, Player]] = []
         aliases = []
+        fresh = self.plan.fresh_identifiers
         existing_aliases = set(
             PlayerAlias.objects.filter(
                 uid__in=[m.person.uid for m in self.plan.matches]
@@ -179,7 +195,8 @@ class _Writer:
             person = match.person
             if match.player is None:
                 player = Player(
-                    uid=uuid.UUID(person.uid),
+                    # a new player whose identifier is a local player's gets one of their own
+                    uid=uuid.uuid4() if person.uid in fresh else uuid.UUID(person.uid),
                     first_name=person.first_name,
                     last_name=person.last_name,
                     club=person.club,
@@ -191,7 +208,7 @@ class _Writer:
                     player.full_clean(exclude=["uid"])
                 except ValidationError as exc:
                     raise BundleError(f"{person}: {' '.join(exc.messages)}") from exc
-                new.append(player)
+                new.append((person.uid, player))
             else:
                 found[person.uid] = match.player
                 if (
@@ -205,8 +222,8 @@ class _Writer:
                             decided_by=self.user.get_username() if self.user else "",
                         )
                     )
-        for player in self._bulk(new, Player):
-            found[str(player.uid)] = player
+        self._bulk([player for _uid, player in new], Player)
+        found.update(new)
         PlayerAlias.objects.bulk_create(aliases)
         return found
 
@@ -246,27 +263,42 @@ class _Writer:
         return {key: team for key, team in teams.items() if key in wanted}
 
     def _entries(self, teams: dict[tuple[str, str], Team]) -> dict[int, Entry]:
-        here = {e.start_number: e for e in Entry.objects.filter(event=self.event)}
+        """Each player's entry, found by player: a bundle that gives two players each other's
+        start numbers moves the entries (their seats and games stay theirs)."""
+        by_player = {e.player_id: e for e in Entry.objects.filter(event=self.event)}
+        used = {e.start_number for e in by_player.values()}
         wanted = {e["start_number"]: e for e in self.content["entries"]}
-        new = []
+        here: dict[int, Entry] = {}
+        new, changed = [], []
         for number, data in wanted.items():
             values = {
                 "player": self.players[data["player"]],
+                "start_number": number,
                 "status": data["status"],
                 "late": data["late"],
                 "squad": teams.get((Team.Kind.SQUAD, data["squad"])),
                 "pair": teams.get((Team.Kind.PAIR, data["pair"])),
                 "lot": data["lot"],
             }
-            entry = here.get(number)
+            entry = by_player.pop(values["player"].pk, None)
             if entry is None:
-                new.append(Entry(event=self.event, start_number=number, **values))
-            elif any(getattr(entry, k) != v for k, v in values.items()):
-                for name, value in values.items():
-                    setattr(entry, name, value)
-                self._noted(entry).save()
-        for number in set(here) - set(wanted):
-            self._noted(here.pop(number)).delete()
+                new.append(Entry(event=self.event, **values))
+                continue
+            if any(getattr(entry, k) != v for k, v in values.items()):
+                changed.append((entry, values))
+            here[number] = entry
+        for entry in by_player.values():  # players no longer in the bundle
+            self._noted(entry).delete()
+        # numbers change hands: the entries that move step aside to free numbers first (the
+        # database keeps one entry per number at every moment)
+        moving = [e for e, values in changed if e.start_number != values["start_number"]]
+        free = (n for n in itertools.count(1) if n not in used and n not in wanted)
+        for entry in moving:
+            Entry.objects.filter(pk=entry.pk).update(start_number=next(free))
+        for entry, values in changed:
+            for name, value in values.items():
+                setattr(entry, name, value)
+            self._noted(entry).save()
         for entry in self._bulk(new, Entry):
             here[entry.start_number] = entry
         return here
