@@ -473,3 +473,22 @@ class EventRole(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} – {self.get_role_display()} – {self.event}"
+
+
+class BundleUpload(models.Model):
+    """An event bundle a director uploaded, kept between the import page's preview and the
+    confirmation (``publish.bundles.staging``): the confirmation names it by its token instead of
+    sending the file back, and finds it only for the user and browser session that uploaded it."""
+
+    token = models.CharField(max_length=64, unique=True, default=new_token)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, related_name="+", on_delete=models.CASCADE)
+    name = models.CharField(_("file"), max_length=255)
+    data = models.BinaryField()
+    uploaded_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("uploaded event bundle")
+        verbose_name_plural = _("uploaded event bundles")
+
+    def __str__(self) -> str:
+        return self.name

@@ -46,9 +46,38 @@ class Draw:
     seed: int
 
 
-def explain(basis: dict[str, Any], game: Any) -> str:
+# the most players an explanation plans tables for: far above any event, and the plan is a list
+# of that many tables' sizes (a basis made up by hand must not make a page compute millions)
+EXPLAINED_MAX = 10_000
+
+
+def basis_fits(basis: Any, players: int = EXPLAINED_MAX) -> bool:
+    """Whether ``basis`` is of the shape ``draw`` stores (a player count of at most ``players``,
+    and the policy and table size it planned with, or fixed pairs), so that ``explain`` can read
+    it: a round's basis may come from an event bundle."""
+    if not isinstance(basis, dict):
+        return False
+    count = basis.get("count")
+    if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= players:
+        return False
+    if "pairs" in basis:
+        return basis["pairs"] is True and set(basis) == {"count", "pairs"}
+    target = basis.get("target")
+    return (
+        set(basis) <= {"count", "game", "policy", "target"}
+        and isinstance(basis.get("game", ""), str)
+        and basis.get("policy") in TablePolicy.values
+        and isinstance(target, int)
+        and not isinstance(target, bool)
+        and 3 <= target <= 12
+    )
+
+
+def explain(basis: Any, game: Any) -> str:
     """Why the tables of a draw have the sizes they have, in the active language (``game``: the
-    event's game plug-in, which planned them)."""
+    event's game plug-in, which planned them); "" for a basis ``draw`` did not write."""
+    if not basis_fits(basis):
+        return ""
     if basis.get("pairs"):
         text = ngettext(
             "%(n)s fixed pairs: %(tables)s table of two pairs.",
@@ -61,7 +90,10 @@ def explain(basis: dict[str, Any], game: Any) -> str:
         if basis["count"] % 2:
             text += " " + _("One pair sits out this round (whoever sat out least so far).")
         return text
-    return plan_tables(game, basis["count"], basis["policy"], basis["target"]).explanation
+    try:
+        return plan_tables(game, basis["count"], basis["policy"], basis["target"]).explanation
+    except DrawError:  # a count the draw would have refused: nothing to explain
+        return ""
 
 
 def plan_fours(n: int, name: str, policy: str, odd_sizes: bool = False) -> Plan:

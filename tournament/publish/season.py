@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import datetime
 import io
+import json
 import posixpath
 import re
 import zipfile
@@ -163,22 +164,48 @@ def _language_names() -> list[tuple[str, str]]:
     return result
 
 
+# the list of files the last publication wrote into its folder: publishing again removes only
+# what an earlier publication wrote, never a file someone put there by hand (an imprint page)
+MANIFEST = ".published.json"
+
+
+def _published_before(output: Path) -> list[str]:
+    try:
+        names = json.loads((output / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    if not isinstance(names, list):
+        return []
+    root = output.resolve()
+    return [
+        name
+        for name in names
+        if isinstance(name, str) and (output / name).resolve().is_relative_to(root)
+    ]
+
+
 def write_site(files: dict[str, bytes], output: Path) -> list[str]:
-    """Write ``files`` into ``output``; pages of an earlier publication there that are no longer
-    published (a player merged into another, an event moved to another season) are removed, so
-    that nobody finds them by their address. The pages removed."""
+    """Write ``files`` into ``output``; pages an earlier publication wrote there that are no
+    longer published (a player merged into another, an event moved to another season) are
+    removed, so that nobody finds them by their address. Files it did not write stay. The pages
+    removed."""
+    before = _published_before(output)
     for name, content in files.items():
         target = output / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(content)
     stale = []
-    for language in LANGUAGES:
-        for page in sorted((output / language).rglob("*.html")):
-            name = page.relative_to(output).as_posix()
-            if name not in files:
-                page.unlink()
-                stale.append(name)
+    for name in sorted(set(before) - set(files)):
+        page = output / name
+        if page.is_file():
+            page.unlink()
+            stale.append(name)
+    (output / MANIFEST).write_text(_manifest(files), encoding="utf-8")
     return stale
+
+
+def _manifest(files: dict[str, bytes]) -> str:
+    return json.dumps(sorted(files), indent=0)
 
 
 def zip_site(files: dict[str, bytes], folder: str) -> bytes:
@@ -187,6 +214,9 @@ def zip_site(files: dict[str, bytes], folder: str) -> bytes:
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, content in sorted(files.items()):
             archive.writestr(f"{folder}/{name}", content)
+        # as in a folder written by ``publish_season``: publishing into the unpacked folder later
+        # removes what this publication wrote, and only that
+        archive.writestr(f"{folder}/{MANIFEST}", _manifest(files))
     return buffer.getvalue()
 
 

@@ -3,13 +3,11 @@ for directors (check, preview with the players to decide, then import all or not
 
 from __future__ import annotations
 
-import base64
 import gzip
 from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -20,14 +18,12 @@ from tournament import access
 from tournament.access import ORGANISER
 from tournament.core import errors
 from tournament.models import Event
-from tournament.publish.bundles import export, read, write
+from tournament.publish.bundles import export, read, staging, write
 from tournament.publish.bundles import plan as bundles_plan
 from tournament.register import identity
 from tournament.views.common import event_or_404, protected
 
 BUNDLE_UPLOAD_MAX_BYTES = 20 * 1024 * 1024  # a large event's bundle is some 200 kB packed
-PREVIEW_MAX_AGE = 3600  # a preview must be confirmed within an hour
-SALT = "tournament.bundles.import"
 
 
 class BundleUploadForm(forms.Form):
@@ -63,71 +59,86 @@ def _decisions(request: HttpRequest, content: dict[str, Any]) -> dict[str, str]:
     return decisions
 
 
+def _uploaded(request: HttpRequest, context: dict[str, Any]) -> tuple[bytes, str, str] | None:
+    """The bundle of this request: a new upload (kept for the confirmation), or the one a
+    preview kept (named by its token). None when there is none; the context says why."""
+    token = request.POST.get("payload", "")
+    if token:
+        kept = staging.staged(user=request.user, session=request.session, token=token)
+        if kept is None:
+            return None
+        return bytes(kept.data), kept.name, kept.token
+    form = context["form"] = BundleUploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return None
+    upload = form.cleaned_data["file"]
+    return upload.read(), upload.name, ""
+
+
 @protected
 def bundle_import(request: HttpRequest) -> HttpResponse:
     access.require_director(request)
-    form = BundleUploadForm()
-    context: dict[str, Any] = {"form": form}
-    content = None
-    source = ""
-    packed = b""
-    if request.method == "POST" and request.POST.get("payload"):
-        try:
-            signed = signing.loads(request.POST["payload"], salt=SALT, max_age=PREVIEW_MAX_AGE)
-            packed, source = base64.b64decode(signed["data"]), str(signed["name"])
-        except (signing.BadSignature, KeyError, TypeError, ValueError):
+    context: dict[str, Any] = {"form": BundleUploadForm()}
+    if request.method != "POST":
+        return render(request, "tournament/bundles/import.html", context)
+    uploaded = _uploaded(request, context)
+    if uploaded is None:
+        if request.POST.get("payload"):
             messages.error(request, _("The preview has expired; upload the file again."))
             return redirect("bundle_import")
-    elif request.method == "POST":
-        form = context["form"] = BundleUploadForm(request.POST, request.FILES)
-        if form.is_valid():
-            upload = form.cleaned_data["file"]
-            packed, source = upload.read(), upload.name
-    if packed:
-        context["source"] = source
+        return render(request, "tournament/bundles/import.html", context)
+    packed, source, token = uploaded
+    context["source"] = source
+    try:
+        content = read.read_bundle(packed)
+    except errors.Refused as exc:
+        context["error"] = str(exc)
+        return render(request, "tournament/bundles/import.html", context)
+    if not token:
+        token = staging.stage(
+            user=request.user,
+            session=request.session,
+            name=source,
+            # a plain JSON bundle is kept packed
+            data=packed if packed[:2] == b"\x1f\x8b" else gzip.compress(packed),
+        )
+    decisions = _decisions(request, content)
+    reason = request.POST.get("reason", "").strip() if request.POST.get("overwrite") else ""
+    context.update(payload=token, reason=request.POST.get("reason", "")[:300])
+    if request.POST.get("action") == "import":
         try:
-            content = read.read_bundle(packed)
+            plan = write.apply_import(
+                content, decisions=decisions, user=request.user, source=source, reason=reason
+            )
         except errors.Refused as exc:
             context["error"] = str(exc)
-            return render(request, "tournament/bundles/import.html", context)
-        decisions = _decisions(request, content)
-        if request.POST.get("action") == "import":
-            try:
-                plan = write.apply_import(
-                    content, decisions=decisions, user=request.user, source=source
-                )
-            except errors.Refused as exc:
-                context["error"] = str(exc)
+        else:
+            if plan.unchanged:
+                messages.info(request, _("Nothing to import: this bundle is imported already."))
             else:
-                if plan.unchanged:
-                    messages.info(request, _("Nothing to import: this bundle is imported already."))
-                else:
-                    messages.success(request, _("%(event)s was imported.") % {"event": plan.name})
-                return redirect(plan.event or _imported(content))
-        try:
-            context["plan"] = bundles_plan.plan_import(content, decisions=decisions)
-        except errors.Refused as exc:
-            context["error"] = str(exc)
-            return render(request, "tournament/bundles/import.html", context)
-        rows = [
-            {"match": m, "chosen": decisions.get(m.person.uid, "")} for m in context["plan"].matches
-        ]
-        # what needs the director's eye first (proposals, decisions, homonyms); players found
-        # by identifier or an earlier decision, and plain new players, below, folded
-        plain = {identity.BY_IDENTIFIER, identity.BY_ALIAS, identity.BY_ENTRY, identity.CREATED}
-        context["players"] = sorted(
-            (r for r in rows if r["match"].how not in plain or r["match"].homonyms),
-            key=lambda r: r["match"].how != identity.PROPOSED,
-        )
-        context["plain_players"] = [
-            r for r in rows if r["match"].how in plain and not r["match"].homonyms
-        ]
-        context["NEW"] = identity.NEW
-        if packed[:2] != b"\x1f\x8b":  # a plain JSON bundle travels packed in the form
-            packed = gzip.compress(packed)
-        context["payload"] = signing.dumps(
-            {"data": base64.b64encode(packed).decode(), "name": source}, salt=SALT
-        )
+                messages.success(request, _("%(event)s was imported.") % {"event": plan.name})
+            return redirect(plan.event or _imported(content))
+    try:
+        context["plan"] = bundles_plan.plan_import(content, decisions=decisions)
+    except errors.Refused as exc:
+        context["error"] = str(exc)
+        return render(request, "tournament/bundles/import.html", context)
+    rows = [
+        {"match": m, "chosen": decisions.get(m.person.uid, "")} for m in context["plan"].matches
+    ]
+    # what needs the director's eye first (proposals, decisions, homonyms); players found by
+    # identifier or an earlier decision, and plain new players, below, folded
+    plain = {identity.BY_IDENTIFIER, identity.BY_ALIAS, identity.BY_ENTRY, identity.CREATED}
+
+    def folded(row: dict[str, Any]) -> bool:
+        match = row["match"]
+        return match.how in plain and not match.homonyms and not match.candidates
+
+    context["players"] = sorted(
+        (r for r in rows if not folded(r)), key=lambda r: r["match"].how != identity.PROPOSED
+    )
+    context["plain_players"] = [r for r in rows if folded(r)]
+    context["NEW"] = identity.NEW
     return render(request, "tournament/bundles/import.html", context)
 
 

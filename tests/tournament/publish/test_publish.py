@@ -203,3 +203,15 @@ def test_publishing_again_removes_the_pages_no_longer_published(site):
     assert not list((site / "de" / "turnier" / event.slug).rglob("*.html"))
     assert "Removed" in out.getvalue()
     assert (site / "de" / "index.html").is_file()
+
+
+def test_publishing_again_keeps_the_files_it_did_not_write(site):
+    imprint = site / "de" / "impressum.html"
+    imprint.write_text("<h1>Impressum</h1>", encoding="utf-8")
+    (site / "en" / "notes").mkdir()
+    (site / "en" / "notes" / "draft.html").write_text("mine", encoding="utf-8")
+    out = io.StringIO()
+    call_command("publish_season", "swm-2026", "--output", str(site), stdout=out)
+    assert imprint.read_text(encoding="utf-8") == "<h1>Impressum</h1>"
+    assert (site / "en" / "notes" / "draft.html").is_file()
+    assert "Removed" not in out.getvalue()

@@ -2,6 +2,7 @@ import getpass
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
 
 from tournament.core import errors
 from tournament.publish.bundles import plan as bundles_plan
@@ -21,7 +22,7 @@ def _account() -> str:
 def _pair(text: str) -> tuple[str, str]:
     bundle_uid, sep, local_uid = text.partition("=")
     if not sep or not bundle_uid.strip() or not local_uid.strip():
-        raise CommandError(f"--same takes BUNDLE_UID=LOCAL_UID, not {text!r}.")
+        raise CommandError(_("--same takes BUNDLE_UID=LOCAL_UID, not “%(text)s”.") % {"text": text})
     return bundle_uid.strip(), local_uid.strip()
 
 
@@ -59,11 +60,17 @@ class Command(BaseCommand):
             help="take a proposal with one candidate of the same name, club and town as the "
             "same person",
         )
+        parser.add_argument(
+            "--reason",
+            default="",
+            help="the bundle changes an event made here or finished here: why (kept in the "
+            "history); without it such an event is not changed",
+        )
 
     def handle(self, *args, **options):
         path = Path(options["file"])
         if not path.is_file():
-            raise CommandError(f"No file {path}.")
+            raise CommandError(_("There is no file %(path)s.") % {"path": path})
         decisions = dict(_pair(text) for text in options["same"])
         decisions.update({uid.strip(): identity.NEW for uid in options["new"]})
         try:
@@ -83,14 +90,24 @@ class Command(BaseCommand):
             raise CommandError(" ".join(plan.problems))
         if plan.undecided:
             raise CommandError(
-                "Nothing was imported: decide for each proposed player with "
-                "--same BUNDLE_UID=LOCAL_UID or --new BUNDLE_UID (or --accept-exact)."
+                _(
+                    "Nothing was imported: decide for each proposed player with "
+                    "--same BUNDLE_UID=LOCAL_UID or --new BUNDLE_UID (or --accept-exact)."
+                )
             )
         if plan.unchanged:
-            self.stdout.write("Nothing to import: this bundle is imported already.")
+            self.stdout.write(_("Nothing to import: this bundle is imported already."))
             return
+        if plan.needs_reason and not options["reason"].strip():
+            raise CommandError(
+                _(
+                    "Nothing was imported: %(event)s was made on this installation or is "
+                    "finished here. To let the bundle change it, give the reason with --reason."
+                )
+                % {"event": plan.event}
+            )
         if options["dry_run"]:
-            self.stdout.write("Dry run: nothing saved.")
+            self.stdout.write(_("Dry run: nothing saved."))
             return
         try:
             plan = write.apply_import(
@@ -99,13 +116,14 @@ class Command(BaseCommand):
                 accept_exact=options["accept_exact"],
                 source=path.name,
                 by=f"{_account()} (command line)",
+                reason=options["reason"],
             )
         except errors.Refused as exc:
             raise CommandError(str(exc)) from exc
         if plan.unchanged:
-            self.stdout.write("Nothing to import: this bundle is imported already.")
+            self.stdout.write(_("Nothing to import: this bundle is imported already."))
         else:
-            self.stdout.write(self.style.SUCCESS(f"Imported {plan.name}."))
+            self.stdout.write(self.style.SUCCESS(_("Imported %(event)s.") % {"event": plan.name}))
 
     def _describe(self, match: identity.Match) -> str:
         person = match.person
@@ -113,13 +131,16 @@ class Command(BaseCommand):
         if match.player is not None:
             text += f" -> {match.player} ({identity.place(match.player)}) [{match.player.uid}]"
         for candidate in match.candidates if not match.decided else []:
-            text += (
-                f"\n      candidate: {candidate} ({identity.place(candidate)}) "
-                f"--same {person.uid}={candidate.uid}"
-            )
+            text += "\n      " + _(
+                "candidate: %(player)s (%(place)s) --same %(theirs)s=%(ours)s"
+            ) % {
+                "player": candidate,
+                "place": identity.place(candidate),
+                "theirs": person.uid,
+                "ours": candidate.uid,
+            }
         for homonym in match.homonyms:
-            text += (
-                f"\n      same name, other club and town (kept apart): {homonym} "
-                f"({identity.place(homonym)}) [{homonym.uid}]"
-            )
+            text += "\n      " + _(
+                "same name, other club and town (kept apart): %(player)s (%(place)s) [%(uid)s]"
+            ) % {"player": homonym, "place": identity.place(homonym), "uid": homonym.uid}
         return text

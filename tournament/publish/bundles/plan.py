@@ -4,6 +4,7 @@ removed, entries, rounds, draws by lot)."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from tournament.core.names import normalise
 from tournament.models import (
     Entry,
     Event,
@@ -21,6 +23,9 @@ from tournament.publish.bundles import BundleError
 from tournament.publish.bundles.check import check_results
 from tournament.publish.bundles.export import EVENT_FIELDS, event_content
 from tournament.register import identity
+
+# how every history row an import writes begins (``write.import_reason``)
+IMPORT_REASON = "imported from bundle "
 
 # --- planning an import -----------------------------------------------------------------------
 
@@ -221,6 +226,57 @@ def _newest(content: Mapping[str, Any]) -> str:
 
 
 @dataclass
+class OtherName(identity.Match):
+    """A bundle player whose identifier is a local player's under another name: identifiers are
+    public (every player link shows one), so the director decides whether it is the same person
+    (the candidate) or a new player (who then gets an identifier of their own)."""
+
+    def explain(self) -> str:
+        here = self.candidates[0]
+        return _("matched by identifier: %(here)s ≠ %(bundle)s; decide") % {
+            "here": f"{here}, {identity.place(here)}",
+            "bundle": f"{self.person}, {self.person.place}",
+        }
+
+
+def _same_name(person: identity.Person, player: Player) -> bool:
+    return (normalise(person.first_name), normalise(person.last_name)) == (
+        normalise(player.first_name),
+        normalise(player.last_name),
+    )
+
+
+def _checked_identifiers(
+    matches: list[identity.Match],
+    decisions: Mapping[str, str],
+    known: Mapping[str, Player],
+) -> list[identity.Match]:
+    """Players found by identifier under another name become the director's decision (see
+    ``OtherName``); at an event imported before, the player of the same start number stays."""
+    # the decisions were checked by ``match_players``: every one names identifiers
+    wanted = {
+        str(uuid.UUID(str(k).strip())): v if v == identity.NEW else str(uuid.UUID(str(v).strip()))
+        for k, v in decisions.items()
+    }
+    checked = []
+    for match in matches:
+        local = match.player
+        if match.how != identity.BY_IDENTIFIER or local is None or _same_name(match.person, local):
+            checked.append(match)
+            continue
+        decision = wanted.get(match.person.uid)
+        if match.person.uid in known and known[match.person.uid] != local:
+            checked.append(identity.Match(match.person, identity.BY_ENTRY, known[match.person.uid]))
+        elif decision == str(local.uid):
+            checked.append(identity.Match(match.person, identity.BY_DECISION, local, [local]))
+        elif decision == identity.NEW:
+            checked.append(OtherName(match.person, identity.CREATED, None, [local]))
+        else:
+            checked.append(OtherName(match.person, identity.PROPOSED, None, [local]))
+    return checked
+
+
+@dataclass
 class Plan:
     """What importing a bundle does here, worked out without writing (``plan_import``)."""
 
@@ -231,6 +287,27 @@ class Plan:
     games: int  # games in the bundle, every one scored again here
     changes: Changes | None  # for an event that is here already
     problems: list[str] = field(default_factory=list)
+    # the event here was made on this installation, not by an import (None: no event here)
+    made_here: bool = False
+
+    @property
+    def finished_here(self) -> bool:
+        return self.event is not None and self.event.status == Event.Status.FINISHED
+
+    @property
+    def needs_reason(self) -> bool:
+        """A bundle updates what an earlier bundle brought; changing an event made here, or one
+        finished here, takes the director's word and a reason (kept in the history)."""
+        return not self.unchanged and (self.made_here or self.finished_here)
+
+    @property
+    def fresh_identifiers(self) -> set[str]:
+        """Bundle identifiers of new players that are a local player's identifier already."""
+        return {
+            m.person.uid
+            for m in self.matches
+            if m.is_new and m.candidates and isinstance(m, OtherName)
+        }
 
     @property
     def name(self) -> str:
@@ -296,6 +373,23 @@ class Plan:
             lines = [_("%(event)s is here already; the bundle changes:") % {"event": self.event}]
             assert self.changes is not None
             lines += self.changes.lines()
+            if self.made_here:
+                lines.append(
+                    _(
+                        "Careful: %(event)s was made on this installation, not imported from a "
+                        "bundle. The bundle puts its entries, rounds and games in place of those "
+                        "here: confirm it and give a reason."
+                    )
+                    % {"event": self.event}
+                )
+            elif self.finished_here:
+                lines.append(
+                    _(
+                        "Careful: %(event)s is finished here. Importing the bundle changes a "
+                        "finished event: confirm it and give a reason."
+                    )
+                    % {"event": self.event}
+                )
         lines.append(
             _(
                 "Players: %(new)s new, %(known)s known, %(open)s to decide. Every game was "
@@ -379,6 +473,7 @@ def plan_import(
         )
     except identity.UnknownDecision as exc:
         raise BundleError(str(exc)) from exc
+    matches = _checked_identifiers(matches, decisions or {}, known)
     games_scored = check_results(content)
     changes = None
     if event is not None:
@@ -391,4 +486,17 @@ def plan_import(
         games=games_scored,
         changes=changes,
         problems=identity.clashes(matches),
+        made_here=event is not None and not _imported(event),
     )
+
+
+def _imported(event: Event) -> bool:
+    """Whether the event came here in a bundle: its first history row is an import's (one
+    query)."""
+    first = (
+        Event.history.filter(id=event.pk)
+        .order_by("history_date", "history_id")
+        .values_list("history_change_reason", flat=True)
+        .first()
+    )
+    return (first or "").startswith(IMPORT_REASON)

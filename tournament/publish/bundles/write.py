@@ -6,12 +6,13 @@ nothing."""
 from __future__ import annotations
 
 import datetime
+import itertools
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from simple_history.utils import bulk_create_with_history
@@ -70,10 +71,13 @@ def apply_import(
     user: Any = None,
     source: str = "",
     by: str = "",
+    reason: str = "",
 ) -> Plan:
     """Import the checked ``content``: all of it in one transaction, or nothing. The plan is made
     again here, with the event locked, so that what is written fits the database as it is now.
-    Returns the plan written (``unchanged``: nothing was written)."""
+    An event made here or finished here changes only with the director's ``reason`` (kept in the
+    history of every row written). Returns the plan written (``unchanged``: nothing was
+    written)."""
     plan = plan_import(content, decisions=decisions, accept_exact=accept_exact, lock=True)
     if plan.undecided:
         raise BundleError(
@@ -92,15 +96,46 @@ def apply_import(
         raise BundleError(" ".join(plan.problems))
     if plan.unchanged:
         return plan
+    note = import_reason(content, source, user, by)
+    if plan.needs_reason:
+        if not reason.strip():
+            raise BundleError(
+                _(
+                    "%(event)s was made on this installation or is finished here: the bundle "
+                    "changes it only when you confirm it and give a reason. Nothing was imported."
+                )
+                % {"event": plan.event}
+            )
+        note += f": {' '.join(reason.split())[:300]}"
     try:
         with transaction.atomic():
-            _Writer(plan, user, import_reason(content, source, user, by)).write()
+            _Writer(plan, user, note).write()
     except DatabaseError as exc:
         raise BundleError(
             _("The bundle does not fit this database (%(error)s); nothing was imported.")
             % {"error": exc}
         ) from exc
     return plan
+
+
+def _set_times(rows: Sequence[tuple[Any, Mapping[str, Any]]]) -> None:
+    """Give rows the times of the other installation (a save sets ``auto_now`` fields to now):
+    one statement run for all rows of a model, not a query per row."""
+    by_statement: dict[tuple[type[Any], tuple[str, ...]], list[list[Any]]] = {}
+    for instance, values in rows:
+        model = type(instance)
+        fields = [model._meta.get_field(name) for name in values]
+        for name, value in values.items():
+            setattr(instance, name, value)
+        by_statement.setdefault((model, tuple(values)), []).append(
+            [f.get_db_prep_value(values[f.name], connection) for f in fields] + [instance.pk]
+        )
+    quote = connection.ops.quote_name
+    for (model, names), params in by_statement.items():
+        columns = ", ".join(f"{quote(model._meta.get_field(n).column)} = %s" for n in names)
+        sql = f"UPDATE {quote(model._meta.db_table)} SET {columns} WHERE {quote('id')} = %s"
+        with connection.cursor() as cursor:
+            cursor.executemany(sql, params)
 
 
 class _Writer:
@@ -113,6 +148,11 @@ class _Writer:
         self.reason = reason
         self.users = self._users()
         self.rescore: list[Table] = []
+        # written in bulk once every round is through (a few queries for the whole event)
+        self.fresh_hands: list[Hand] = []
+        self.fresh_confirmations: list[Confirmation] = []
+        self.times: list[tuple[Any, dict[str, Any]]] = []
+        self.table_hands: dict[int, list[Hand]] = {}
 
     def _users(self) -> dict[str, Any]:
         """The other installation's user names that are users here too."""
@@ -154,9 +194,16 @@ class _Writer:
         teams = self._teams()
         self.entries = self._entries(teams)
         self._rounds()
+        self._bulk(self.fresh_hands, Hand)  # each with its own reason (read per row)
+        self._bulk(self.fresh_confirmations, Confirmation)
+        _set_times(self.times)
         self.lots_of()
         for table in self.rescore:
-            services.rescore_table(table, check_lots=False)
+            services.rescore_table(
+                table,
+                check_lots=False,
+                hands=sorted(self.table_hands[table.pk], key=lambda h: h.number),
+            )
         Team.objects.filter(event=self.event).exclude(
             pk__in=[t.pk for t in teams.values()]
         ).delete()
@@ -168,8 +215,9 @@ class _Writer:
         """Bundle identifier → player here; new players are created with the bundle's
         identifier, so that it stays theirs in every installation."""
         found = {}
-        new = []
+        new: list[tuple[str, Player]] = []
         aliases = []
+        fresh = self.plan.fresh_identifiers
         existing_aliases = set(
             PlayerAlias.objects.filter(
                 uid__in=[m.person.uid for m in self.plan.matches]
@@ -179,7 +227,8 @@ class _Writer:
             person = match.person
             if match.player is None:
                 player = Player(
-                    uid=uuid.UUID(person.uid),
+                    # a new player whose identifier is a local player's gets one of their own
+                    uid=uuid.uuid4() if person.uid in fresh else uuid.UUID(person.uid),
                     first_name=person.first_name,
                     last_name=person.last_name,
                     club=person.club,
@@ -191,7 +240,7 @@ class _Writer:
                     player.full_clean(exclude=["uid"])
                 except ValidationError as exc:
                     raise BundleError(f"{person}: {' '.join(exc.messages)}") from exc
-                new.append(player)
+                new.append((person.uid, player))
             else:
                 found[person.uid] = match.player
                 if (
@@ -205,8 +254,8 @@ class _Writer:
                             decided_by=self.user.get_username() if self.user else "",
                         )
                     )
-        for player in self._bulk(new, Player):
-            found[str(player.uid)] = player
+        self._bulk([player for _uid, player in new], Player)
+        found.update(new)
         PlayerAlias.objects.bulk_create(aliases)
         return found
 
@@ -246,27 +295,42 @@ class _Writer:
         return {key: team for key, team in teams.items() if key in wanted}
 
     def _entries(self, teams: dict[tuple[str, str], Team]) -> dict[int, Entry]:
-        here = {e.start_number: e for e in Entry.objects.filter(event=self.event)}
+        """Each player's entry, found by player: a bundle that gives two players each other's
+        start numbers moves the entries (their seats and games stay theirs)."""
+        by_player = {e.player_id: e for e in Entry.objects.filter(event=self.event)}
+        used = {e.start_number for e in by_player.values()}
         wanted = {e["start_number"]: e for e in self.content["entries"]}
-        new = []
+        here: dict[int, Entry] = {}
+        new, changed = [], []
         for number, data in wanted.items():
             values = {
                 "player": self.players[data["player"]],
+                "start_number": number,
                 "status": data["status"],
                 "late": data["late"],
                 "squad": teams.get((Team.Kind.SQUAD, data["squad"])),
                 "pair": teams.get((Team.Kind.PAIR, data["pair"])),
                 "lot": data["lot"],
             }
-            entry = here.get(number)
+            entry = by_player.pop(values["player"].pk, None)
             if entry is None:
-                new.append(Entry(event=self.event, start_number=number, **values))
-            elif any(getattr(entry, k) != v for k, v in values.items()):
-                for name, value in values.items():
-                    setattr(entry, name, value)
-                self._noted(entry).save()
-        for number in set(here) - set(wanted):
-            self._noted(here.pop(number)).delete()
+                new.append(Entry(event=self.event, **values))
+                continue
+            if any(getattr(entry, k) != v for k, v in values.items()):
+                changed.append((entry, values))
+            here[number] = entry
+        for entry in by_player.values():  # players no longer in the bundle
+            self._noted(entry).delete()
+        # numbers change hands: the entries that move step aside to free numbers first (the
+        # database keeps one entry per number at every moment)
+        moving = [e for e, values in changed if e.start_number != values["start_number"]]
+        free = (n for n in itertools.count(1) if n not in used and n not in wanted)
+        for entry in moving:
+            Entry.objects.filter(pk=entry.pk).update(start_number=next(free))
+        for entry, values in changed:
+            for name, value in values.items():
+                setattr(entry, name, value)
+            self._noted(entry).save()
         for entry in self._bulk(new, Entry):
             here[entry.start_number] = entry
         return here
@@ -275,6 +339,12 @@ class _Writer:
 
     def _rounds(self) -> None:
         here = {r.number: r for r in Round.objects.filter(event=self.event)}
+        self.hands_here: dict[int, list[Hand]] = {}
+        for hand in Hand.objects.filter(table__round__event=self.event):
+            self.hands_here.setdefault(hand.table_id, []).append(hand)
+        self.confirmations_here: dict[int, list[Confirmation]] = {}
+        for confirmation in Confirmation.objects.filter(table__round__event=self.event):
+            self.confirmations_here.setdefault(confirmation.table_id, []).append(confirmation)
         wanted = {r["number"]: r for r in self.content["rounds"]}
         for number in sorted(set(here) - set(wanted)):
             self._clear_round(here[number])
@@ -331,7 +401,15 @@ class _Writer:
     def _seat(self, rnd: Round, data: Mapping[str, Any]) -> dict[int, Table]:
         tables = self._bulk(
             [
-                Table(round=rnd, number=t["number"], size=t["size"])
+                Table(
+                    round=rnd,
+                    number=t["number"],
+                    size=t["size"],
+                    voided=t["voided"],
+                    void_reason=t["void_reason"],
+                    submitted_at=_parsed(t["submitted_at"]),
+                    confirmed_at=_parsed(t["confirmed_at"]),
+                )
                 for t in sorted(data["tables"], key=number_of)
             ],
             Table,
@@ -367,12 +445,11 @@ class _Writer:
         self._confirmations(table, data["confirmations"])
 
     def _hands(self, table: Table, wanted_list: Sequence[Mapping[str, Any]]) -> bool:
-        here = {h.number: h for h in Hand.objects.filter(table=table)}
+        here = {h.number: h for h in self.hands_here.get(table.pk, [])}
         wanted = {h["number"]: h for h in wanted_list}
-        written = []
-        fresh: list[Hand] = []
+        written = False
         for number in sorted(set(here) - set(wanted)):
-            self._noted(here[number]).delete()
+            self._noted(here.pop(number)).delete()
         for number, data in sorted(wanted.items()):
             hand = here.get(number)
             values = {
@@ -397,20 +474,18 @@ class _Writer:
                 note += f"; entered by {data['entered_by']}"
             self._noted(hand, note)
             if new:
-                fresh.append(hand)
+                self.fresh_hands.append(hand)
+                here[number] = hand
             else:
                 hand.save()
-            written.append((hand, values))
-        self._bulk(fresh, Hand)  # each with its own reason (simple-history reads it per row)
-        if written:
-            # the times of the other installation: saving set them to now
-            for hand, values in written:
-                hand.entered_at, hand.updated_at = values["entered_at"], values["updated_at"]
-            Hand.objects.bulk_update([h for h, _v in written], ["entered_at", "updated_at"])
-        return bool(written) or bool(set(here) - set(wanted))
+            # the times of the other installation: saving sets them to now
+            self.times.append((hand, {k: values[k] for k in ("entered_at", "updated_at")}))
+            written = True
+        self.table_hands[table.pk] = list(here.values())
+        return written or bool(set(here) - set(wanted))
 
     def _confirmations(self, table: Table, wanted_list: Sequence[Mapping[str, Any]]) -> None:
-        here = {c.position: c for c in Confirmation.objects.filter(table=table)}
+        here = {c.position: c for c in self.confirmations_here.get(table.pk, [])}
         wanted = {c["position"]: c for c in wanted_list}
 
         def same(c: Confirmation, data: Mapping[str, Any]) -> bool:
@@ -423,7 +498,6 @@ class _Writer:
         stale = [p for p in here if p not in wanted or not same(here[p], wanted[p])]
         for position in stale:
             self._noted(here.pop(position)).delete()
-        made = []
         for position, data in sorted(wanted.items()):
             if position in here:
                 continue
@@ -434,11 +508,8 @@ class _Writer:
                 device=data["device"],
                 user=self.users.get(data["user"]),
             )
-            made.append(confirmation)
-        self._bulk(made, Confirmation)
-        for confirmation in made:
-            confirmation.confirmed_at = _parsed(wanted[confirmation.position]["confirmed_at"])
-        Confirmation.objects.bulk_update(made, ["confirmed_at"])
+            self.fresh_confirmations.append(confirmation)
+            self.times.append((confirmation, {"confirmed_at": _parsed(data["confirmed_at"])}))
 
     def lots_of(self) -> None:
         here = [without(d, "drawn_by") for d in event_content_lots(self.event)]
