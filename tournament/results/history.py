@@ -194,6 +194,10 @@ MACHINE_REASONS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = 
     ),
     (re.compile(r"^restored$"), lambda m: _("restored")),
     (
+        re.compile(r"^totals changed after confirmation$"),
+        lambda m: _("changed after confirmation: the totals moved, confirm again"),
+    ),
+    (
         re.compile(r"^imported from bundle (.+) \(exported (.+)\) by (.+?)(?:; entered by (.+))?$"),
         lambda m: (
             _("imported from bundle %(file)s (exported %(when)s) by %(who)s")
@@ -290,6 +294,10 @@ def _table_changes(ids: list[int], names: Names) -> list[Change]:
             "void_reason": (_("Reason for voiding"), lambda r, v: plain(v)),
             "submitted_at": (_("Handed in"), lambda r, v: when_text(v)),
             "confirmed_at": (_("Confirmed"), lambda r, v: when_text(v)),
+            "confirmation_lapsed_at": (
+                _("Changed after confirmation"),
+                lambda r, v: when_text(v),
+            ),
         },
     )
 
