@@ -787,9 +787,7 @@ TOTALS_CHANGED = "totals changed after confirmation"
 
 def _seat_totals(table: Table) -> list[tuple[int, ...]]:
     """Each seat's sums, by seat (one query)."""
-    return list(
-        Seat.objects.filter(table_id=table.pk).order_by("position").values_list(*SEAT_SUMS)
-    )
+    return list(Seat.objects.filter(table_id=table.pk).order_by("position").values_list(*SEAT_SUMS))
 
 
 def _totals_if_confirmed(table: Table) -> list[tuple[int, ...]] | None:

@@ -94,7 +94,5 @@ def test_deleting_a_game_of_a_confirmed_sheet_makes_the_confirmations_lapse(
     scorer: Client,
 ) -> None:
     table, phones = confirmed_on_four_phones(Client())
-    scorer.post(
-        reverse("hand_edit", args=[table.pk, 1]), {"action": "delete", "reason": "doppelt"}
-    )
+    scorer.post(reverse("hand_edit", args=[table.pk, 1]), {"action": "delete", "reason": "doppelt"})
     assert LAPSED in phones[1].get(link("table_link", table)).content.decode()
