@@ -926,13 +926,28 @@ def _tie_keys(event: Event) -> dict[int, tuple[int, ...]]:
     }
 
 
+def _better(event: Event, key: tuple[int, ...], than: tuple[int, ...]) -> bool:
+    """Whether standings figures ``key`` rank ahead of ``than`` (RULES.md 6: each figure in the
+    game's ranking order, highest or lowest first)."""
+    for (_name, order), mine, theirs in zip(event.game_type.ranking, key, than, strict=True):
+        if mine != theirs:
+            return mine > theirs if order == "desc" else mine < theirs
+    return False
+
+
 def _lapse(draw: LotDraw, user: User = None) -> None:
     # one by one: the entries' history shows the lot going as it showed it drawn
     for entry in Entry.objects.filter(event_id=draw.event_id, start_number__in=draw.entries):
         entry.lot = None
-        noted(entry, user, "").save(update_fields=["lot"])
+        noted(entry, user, LOT_LAPSED).save(update_fields=["lot"])
     draw.lapsed_at = timezone.now()
     draw.save(update_fields=["lapsed_at"])
+
+
+# the reasons a draw by lot keeps in the entries' history, in English as every machine reason
+# (``history.reason_text`` says them in the reader's words)
+LOT_DRAWN = "draw by lot for place {place} between {tied} tied players, seed {seed}"
+LOT_LAPSED = "lot lapsed: the tie changed"
 
 
 @transaction.atomic
@@ -964,10 +979,13 @@ def decide_by_lot(
     order = sorted(entries, key=lambda e: e.start_number)
     random.Random(seed).shuffle(order)
     stored = Entry.objects.in_bulk([e.pk for e in order])
+    # the place the tie shares before the draw: the best the drawn entries can get
+    place = 1 + sum(1 for key in keys.values() if _better(event, key, tie))
+    reason = LOT_DRAWN.format(place=place, tied=len(order), seed=seed)
     for lot, entry in enumerate(order, start=1):
         drawn = stored[entry.pk]
         drawn.lot = lot
-        noted(drawn, user, "").save(update_fields=["lot"])
+        noted(drawn, user, reason).save(update_fields=["lot"])
     return LotDraw.objects.create(
         event=event,
         entries=[e.start_number for e in order],
