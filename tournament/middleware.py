@@ -8,12 +8,15 @@ English would then show a different language from the wall and the printed lists
 from __future__ import annotations
 
 import ipaddress
+import logging
 from collections.abc import Callable
 
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.middleware.gzip import GZipMiddleware
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 from tournament.core.query import clean_query
 
@@ -44,6 +47,44 @@ class QueryMiddleware:
         if request.GET:
             request.GET = clean_query(request.GET)
         return self.get_response(request)
+
+
+# how long a phone or a browser waits before it sends again while the database is away (a
+# PostgreSQL restart takes a few seconds)
+RETRY_AFTER_SECONDS = 5
+
+logger = logging.getLogger(__name__)
+
+
+class DatabaseUnavailableMiddleware:
+    """While the database cannot be reached (a PostgreSQL restart, the connection lost, SQLite
+    locked past its timeout) a request is answered "503 Service Unavailable" with Retry-After,
+    not with an error 500: nothing was stored, and the phone's queue (static/js/table_queue.js)
+    sends the game again, as after a lost network. The body is plain text, not the queue's JSON,
+    so the phone keeps the game waiting instead of taking it as refused. Logged as an error all
+    the same: an OperationalError can also be a fault of the code."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, (OperationalError, InterfaceError)):
+            return None
+        logger.error("database unavailable: %s %s", request.method, request.path, exc_info=True)
+        response = HttpResponse(
+            _(
+                "The database cannot be reached just now; nothing was stored. "
+                "Try again in a moment."
+            ),
+            status=503,
+            content_type="text/plain; charset=utf-8",
+        )
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        response["Cache-Control"] = "no-store"
+        return response
 
 
 def client_address(request: HttpRequest) -> str | None:

@@ -116,6 +116,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "axes.middleware.AxesMiddleware",
+    # last, so that it hears a view's database error first: 503 with Retry-After, not 500
+    "tournament.middleware.DatabaseUnavailableMiddleware",
 ]
 
 AUTHENTICATION_BACKENDS = [

@@ -367,6 +367,12 @@ class Table(models.Model):
     token = models.CharField(_("table link"), max_length=64, unique=True, default=new_token)
     submitted_at = models.DateTimeField(_("submitted at"), null=True, blank=True)
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+    # when a correction moved a total of a sheet the players had confirmed: their confirmations
+    # lapsed (the history keeps them) and the sheet reads "changed after confirmation: confirm
+    # again" until everyone has confirmed it anew
+    confirmation_lapsed_at = models.DateTimeField(
+        _("changed after confirmation"), null=True, blank=True
+    )
 
     history = audit()
 

@@ -39,8 +39,9 @@ from __future__ import annotations
 import gzip
 import hashlib
 import logging
+import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -60,8 +61,35 @@ LOCK_TIMEOUT = 30  # a computation that died leaves its lock this long at most
 WAIT = 5.0
 POLL = 0.01
 
-# the query parameters a cached page may depend on; others (?x=1, ?x=2, ...) share the page
-PAGE_PARAMETERS = ("category", "page", "per_page", "sort")
+# What a cached page reads of its address: each query parameter it uses, with the test a value
+# passes to be one the page tells apart. Everything else shares the page: parameters it does not
+# read (?x=1, ?x=2, ...) and values it ignores (a ?sort= of no column), which otherwise made a
+# cache entry each, every one computed in full (400 random sort values: 1,010 cache files).
+Uses = Mapping[str, Callable[[str], bool]]
+
+
+def any_value(value: str) -> bool:
+    """A value QueryMiddleware has made one the page can use (a page number, a page size)."""
+    return True
+
+
+def one_of(values: Iterable[str]) -> Callable[[str], bool]:
+    """A value of a fixed list (a side ranking's category)."""
+    allowed = frozenset(v for v in values if v)
+    return allowed.__contains__
+
+
+def sort_of(*columns: str, pattern: str = "") -> Callable[[str], bool]:
+    """A table's ``?sort=``: one of its columns, ``-`` before it for the reverse order; columns
+    made per event (a column per round) by ``pattern``, a regular expression of their names."""
+    names = frozenset(columns)
+    made = re.compile(pattern) if pattern else None
+
+    def sorts(value: str) -> bool:
+        name = value.removeprefix("-")
+        return name in names or (made is not None and made.fullmatch(name) is not None)
+
+    return sorts
 
 # one line per computed page at INFO ("computed standings of 12 at version 345"): how often a
 # version is computed, across app servers too (tests/server)
@@ -106,13 +134,16 @@ class CachedPage:
         *variant: Any,
         fragment: bool = False,
         together: str = "",
+        uses: Uses | None = None,
     ) -> None:
         """``name`` and ``owner`` (an event's or season's id) with its ``version`` say which page
         of what; ``variant`` is whatever else the page depends on besides the language and the
-        address's page parameters. A ``fragment`` is a response without the page around it (the
-        projector's rows): the same for everyone, logged in or not. Pages with the same
-        ``together`` (unless asked for with page parameters) are computed under one lock: the
-        request that computes one computes the others it is given as ``then`` too."""
+        query parameters it ``uses`` (those of its values it tells apart; the page is computed
+        as if the address had only those). A ``fragment`` is a response without the page around
+        it (the projector's rows): the same for everyone, logged in or not, and reads no query.
+        Pages with the same ``together`` (unless asked for with page parameters) are computed
+        under one lock: the request that computes one computes the others it is given as
+        ``then`` too."""
         self.request = request
         self.what = (name, owner, version)
         self.fragment = fragment
@@ -120,9 +151,11 @@ class CachedPage:
         self.holding = False  # whether this request holds the page's lock (``serve``)
         self.query = QueryDict(mutable=True)
         if not fragment:
-            for name_ in PAGE_PARAMETERS:
-                if name_ in request.GET:
-                    self.query.setlist(name_, request.GET.getlist(name_))
+            for name_, used in (uses or {}).items():
+                values = [v for v in request.GET.getlist(name_) if used(v)]
+                if values:
+                    # the last one counts, as for the views' ``GET.get``
+                    self.query.setlist(name_, values[-1:])
         query = sorted(self.query.lists())
         self.key = "page:" + _digest(name, owner, version, request.LANGUAGE_CODE, query, *variant)
         self.lock = self.key
@@ -191,7 +224,14 @@ class CachedPage:
         language switch and the login come back to it); a fragment is the same at any address."""
         if self.fragment:
             return self.key + ":whole"
-        return self.key + ":whole:" + _digest(self.request.get_full_path())
+        return self.key + ":whole:" + _digest(self.request.path)
+
+    @property
+    def plain_address(self) -> bool:
+        """Whether the address asks for nothing but what the key holds: only then is the whole
+        response (its links back to the address: the language switch, the login) kept for the
+        others, who get it whatever else their address carries."""
+        return sorted(self.request.GET.lists()) == sorted(self.query.lists())
 
     def body(self, render: Callable[[], str], then: Callable[[], None] | None = None) -> SafeString:
         """The page's cached part, computed by ``render`` the first time it is asked for; ``then``
@@ -257,7 +297,12 @@ class CachedPage:
         same for everybody is kept whole, compressed, for the next request of this version."""
         if self.shared:
             response["ETag"] = self.etag
-            if keep and response.status_code == 200 and "Content-Encoding" not in response:
+            if (
+                keep
+                and response.status_code == 200
+                and "Content-Encoding" not in response
+                and (self.fragment or self.plain_address)
+            ):
                 self._keep_whole(response)
         response["Cache-Control"] = "no-cache"
         patch_vary_headers(response, ["Cookie"])

@@ -43,7 +43,8 @@ def _standings_sheet(workbook: Workbook, event: Event, rounds: list[Round]) -> N
     for entry in Entry.objects.standings(event, rounds):
         sheet.append(
             [
-                entry.rank,
+                # a place decided by lot says so ("3 (by lot)"); the others stay numbers
+                entry.rank if entry.lot is None else standings.place_text(entry),
                 entry.start_number,
                 entry.player.last_name,
                 entry.player.first_name,

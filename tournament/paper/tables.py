@@ -34,6 +34,7 @@ from django_tables2.utils import A, AttributeDict, OrderByTuple, signature
 from tournament.core.formatting import VOID, signed
 from tournament.games.base import Figure, GameType
 from tournament.models import Entry, Event, Round
+from tournament.results.standings import place_text
 
 # what a cell's render method may ask for (django-tables2's names), besides the row itself
 CELL_ARGUMENTS = ("value", "record", "column", "bound_column", "table")
@@ -367,6 +368,10 @@ class StandingsTable(RowsInPython, tables.Table):
             "withdrawn": format_html(' <span class="tag">{}</span>', _("withdrawn")),
             "last": format_html(' <span class="tag last">{}</span>', _("last place")),
         }
+
+    def render_rank(self, record: Entry) -> str:
+        """The place, with "(by lot)" where a draw by lot decided it."""
+        return place_text(record)
 
     def render_name(self, record: Entry) -> SafeString:
         player = record.player

@@ -571,10 +571,12 @@ def edit_hand(
         check_totals(table.round.event, table, data.get("totals"))
     else:
         preview_hand(table=table, data=data, number=current.number)
+    confirmed = _totals_if_confirmed(table)
     current.data = data
     current.version += 1
     noted(current, user, reason.strip()).save()
     rescore_table(table, from_number=current.number)
+    _lapse_confirmations_if_totals_moved(table, confirmed, user)
     return current
 
 
@@ -610,8 +612,10 @@ def delete_hand(
                 )
                 % {"n": current.number, "later": later.number}
             )
+    confirmed = _totals_if_confirmed(table)
     noted(current, user, reason.strip()).delete()
     rescore_table(table, from_number=current.number)
+    _lapse_confirmations_if_totals_moved(table, confirmed, user)
 
 
 @transaction.atomic
@@ -772,7 +776,45 @@ def submit_table(*, table: Table, user: User = None) -> Table:
 def _finish_if_everyone_confirmed(table: Table, user: User = None) -> None:
     if table.confirmations.count() >= table.size and table.confirmed_at is None:
         table.confirmed_at = timezone.now()
-        noted(table, user, "").save(update_fields=["confirmed_at"])
+        table.confirmation_lapsed_at = None
+        noted(table, user, "").save(update_fields=["confirmed_at", "confirmation_lapsed_at"])
+
+
+# the reason kept with confirmations that a correction of the totals made lapse (stored in
+# English as every machine reason, said in the reader's words by ``history.reason_text``)
+TOTALS_CHANGED = "totals changed after confirmation"
+
+
+def _seat_totals(table: Table) -> list[tuple[int, ...]]:
+    """Each seat's sums, by seat (one query)."""
+    return list(Seat.objects.filter(table_id=table.pk).order_by("position").values_list(*SEAT_SUMS))
+
+
+def _totals_if_confirmed(table: Table) -> list[tuple[int, ...]] | None:
+    """The seats' totals before a correction of a sheet that someone has confirmed (what they
+    agreed to), else None (one or two queries)."""
+    if table.confirmed_at is None and not table.confirmations.exists():
+        return None
+    return _seat_totals(table)
+
+
+def _lapse_confirmations_if_totals_moved(
+    table: Table, confirmed: list[tuple[int, ...]] | None, user: User
+) -> None:
+    """A correction that moves a total of a confirmed sheet (a game changed, added or deleted)
+    makes its confirmations lapse: the players agreed to other totals. Each confirmation's
+    history row keeps it, with the reason; the sheet is provisional again and says "changed after
+    confirmation: confirm again" until everyone has confirmed anew. A correction that leaves
+    every total as it was keeps them."""
+    if confirmed is None or _seat_totals(table) == confirmed:
+        return
+    for confirmation in table.confirmations.all():
+        noted(confirmation, user, TOTALS_CHANGED).delete()
+    table.confirmed_at = None
+    table.confirmation_lapsed_at = timezone.now()
+    noted(table, user, TOTALS_CHANGED).save(
+        update_fields=["confirmed_at", "confirmation_lapsed_at"]
+    )
 
 
 def _seated(table: Table, position: int) -> str:
@@ -858,8 +900,13 @@ def reopen_table(*, table: Table, reason: str, user: User = None) -> Table:
     if not reason.strip():
         raise Refused(_("Give a reason for reopening the sheet."))
     table = _locked_table(table)
-    for confirmation in table.confirmations.all():
+    confirmations = list(table.confirmations.all())
+    for confirmation in confirmations:
         noted(confirmation, user, reason.strip()).delete()
+    if confirmations:
+        # reopened to change the sheet the players agreed to: handed in again, it says that it
+        # was changed after their confirmation
+        table.confirmation_lapsed_at = timezone.now()
     table.submitted_at = None
     table.confirmed_at = None
     noted(table, user, reason.strip()).save()
@@ -879,13 +926,28 @@ def _tie_keys(event: Event) -> dict[int, tuple[int, ...]]:
     }
 
 
+def _better(event: Event, key: tuple[int, ...], than: tuple[int, ...]) -> bool:
+    """Whether standings figures ``key`` rank ahead of ``than`` (RULES.md 6: each figure in the
+    game's ranking order, highest or lowest first)."""
+    for (_name, order), mine, theirs in zip(event.game_type.ranking, key, than, strict=True):
+        if mine != theirs:
+            return mine > theirs if order == "desc" else mine < theirs
+    return False
+
+
 def _lapse(draw: LotDraw, user: User = None) -> None:
     # one by one: the entries' history shows the lot going as it showed it drawn
     for entry in Entry.objects.filter(event_id=draw.event_id, start_number__in=draw.entries):
         entry.lot = None
-        noted(entry, user, "").save(update_fields=["lot"])
+        noted(entry, user, LOT_LAPSED).save(update_fields=["lot"])
     draw.lapsed_at = timezone.now()
     draw.save(update_fields=["lapsed_at"])
+
+
+# the reasons a draw by lot keeps in the entries' history, in English as every machine reason
+# (``history.reason_text`` says them in the reader's words)
+LOT_DRAWN = "draw by lot for place {place} between {tied} tied players, seed {seed}"
+LOT_LAPSED = "lot lapsed: the tie changed"
 
 
 @transaction.atomic
@@ -917,10 +979,13 @@ def decide_by_lot(
     order = sorted(entries, key=lambda e: e.start_number)
     random.Random(seed).shuffle(order)
     stored = Entry.objects.in_bulk([e.pk for e in order])
+    # the place the tie shares before the draw: the best the drawn entries can get
+    place = 1 + sum(1 for key in keys.values() if _better(event, key, tie))
+    reason = LOT_DRAWN.format(place=place, tied=len(order), seed=seed)
     for lot, entry in enumerate(order, start=1):
         drawn = stored[entry.pk]
         drawn.lot = lot
-        noted(drawn, user, "").save(update_fields=["lot"])
+        noted(drawn, user, reason).save(update_fields=["lot"])
     return LotDraw.objects.create(
         event=event,
         entries=[e.start_number for e in order],

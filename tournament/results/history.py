@@ -194,6 +194,21 @@ MACHINE_REASONS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = 
     ),
     (re.compile(r"^restored$"), lambda m: _("restored")),
     (
+        re.compile(r"^draw by lot for place (\d+) between (\d+) tied players, seed (\d+)$"),
+        lambda m: (
+            _("place %(place)s decided by lot between %(tied)s tied players (seed %(seed)s)")
+            % {"place": m[1], "tied": m[2], "seed": m[3]}
+        ),
+    ),
+    (
+        re.compile(r"^lot lapsed: the tie changed$"),
+        lambda m: _("the draw by lot lapsed: a correction changed the tie it decided"),
+    ),
+    (
+        re.compile(r"^totals changed after confirmation$"),
+        lambda m: _("changed after confirmation: the totals moved, confirm again"),
+    ),
+    (
         re.compile(r"^imported from bundle (.+) \(exported (.+)\) by (.+?)(?:; entered by (.+))?$"),
         lambda m: (
             _("imported from bundle %(file)s (exported %(when)s) by %(who)s")
@@ -290,6 +305,10 @@ def _table_changes(ids: list[int], names: Names) -> list[Change]:
             "void_reason": (_("Reason for voiding"), lambda r, v: plain(v)),
             "submitted_at": (_("Handed in"), lambda r, v: when_text(v)),
             "confirmed_at": (_("Confirmed"), lambda r, v: when_text(v)),
+            "confirmation_lapsed_at": (
+                _("Changed after confirmation"),
+                lambda r, v: when_text(v),
+            ),
         },
     )
 
@@ -334,6 +353,13 @@ def _confirmation_changes(ids: list[int], names: Names) -> list[Change]:
     )
 
 
+def _lot_text(value: Any) -> str:
+    """An entry's place in a draw by lot, in words: "drawn 2nd", "no lot"."""
+    if value is None:
+        return _("no lot")
+    return _("drawn in place %(n)s of the tie") % {"n": value}
+
+
 def _entry_changes(event: Event, names: Names) -> list[Change]:
     status = _choice(Entry, "status")
     return _compare(
@@ -346,7 +372,7 @@ def _entry_changes(event: Event, names: Names) -> list[Change]:
             "late": (_("Late entry"), lambda r, v: yes_no(v)),
             "squad_id": (_("Team"), lambda r, v: names.teams.get(v, "—") if v else "—"),
             "pair_id": (_("Ziege pair"), lambda r, v: names.teams.get(v, "—") if v else "—"),
-            "lot": (_("Lot"), lambda r, v: plain(v)),
+            "lot": (_("Draw by lot"), lambda r, v: _lot_text(v)),
         },
     )
 

@@ -32,6 +32,15 @@ def shared_ranks(values: Sequence[Any]) -> list[int]:
     return ranks
 
 
+def place_text(entry: Any) -> str:
+    """An entry's place as the standings write it: "3", or "3 (by lot)" when a draw by lot between
+    tied entries decided it (the lot is the last of the ranking's keys, ``EntryQuerySet``; a lot
+    that lapsed is gone from the entry)."""
+    if getattr(entry, "lot", None) is None:
+        return str(entry.rank)
+    return _("%(rank)s (by lot)") % {"rank": entry.rank}
+
+
 def mark_last_place(rows: Sequence[T]) -> Sequence[T]:
     """Every entry on the last rank is last (a tie for the last place shares the consolation
     prize); nobody is last while everyone shares the first rank. Returns ``rows``."""

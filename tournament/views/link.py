@@ -152,12 +152,22 @@ def link_send(request: HttpRequest, token: str) -> JsonResponse:
     players = table_players(table)
     waiting = whole_number(request.POST.get("waiting"), 10_000) or 0
     held_refused = whole_number(request.POST.get("refused"), 10_000) or 0
-    number = whole_number(request.POST.get("number"), 100_000)
+    sent_number = request.POST.get("number", "").strip()
+    number = whole_number(sent_number, 100_000)
 
     def refuse(kind: str, message: str, status: int, **extra: Any) -> JsonResponse:
         services.note_phone(table=table, waiting=waiting, refused=held_refused + 1, refusal=message)
         return JsonResponse({"ok": False, "kind": kind, "message": message, **extra}, status=status)
 
+    if sent_number and not number:
+        # a game number the phone mangled ("abc", "-1", "1e3", eleven digits) is no game number:
+        # stored as the next game, it would be a game the table did not enter as that number
+        return refuse(
+            "invalid",
+            _("The phone sent no valid game number (%(sent)s); nothing was stored.")
+            % {"sent": sent_number[:20]},
+            422,
+        )
     if not access.link_may_enter(table):
         return refuse("closed", _link_closed(table), 409)
     form = hand_form_class(table.round.event.game_type)(request.POST, table=table, players=players)

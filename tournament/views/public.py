@@ -33,7 +33,7 @@ from tournament.models import (
     provisional_entries,
 )
 from tournament.pagecache import ranked
-from tournament.pagecache.pages import CachedPage
+from tournament.pagecache.pages import CachedPage, Uses, any_value, one_of, sort_of
 from tournament.paper import tables as tables_
 from tournament.play import draw as drawing
 from tournament.play import reads
@@ -157,7 +157,13 @@ def _standings(request: HttpRequest, event: Event) -> dict[str, Any]:
 @require_GET
 def event_teams(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_or_404(slug)
-    page = CachedPage(request, "teams", event.pk, event.version)
+    page = CachedPage(
+        request,
+        "teams",
+        event.pk,
+        event.version,
+        uses={"sort": sort_of(*tables_.SideTable.base_columns)},
+    )
 
     def context() -> dict[str, Any]:
         ranking = tables_.SideTable(standings.team_standings(event))
@@ -253,7 +259,16 @@ def round_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @require_GET
 def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
     season = get_object_or_404(Season, slug=slug)
-    page = CachedPage(request, "season", season.pk, season.version)
+    page = CachedPage(
+        request,
+        "season",
+        season.pk,
+        season.version,
+        uses={
+            "category": one_of(Player.Category.values),
+            "sort": sort_of(*tables_.SeasonTable.base_columns, pattern=r"event_[0-9]{1,9}"),
+        },
+    )
 
     def context() -> dict[str, Any]:
         category = season_category(request)
@@ -363,8 +378,23 @@ TOGETHER = "standings"
 # or a newer one (a game saved in between): the version the next requests ask for.
 
 
+def _standings_uses() -> Uses:
+    """What the standings read of their address: a side ranking, the page, its size, a column
+    to sort by (the table's own, a game's figures, a round's)."""
+    columns = [*tables_.StandingsTable.base_columns]
+    columns += [figure.name for game in games.all_games() for figure in game.figures]
+    return {
+        "category": one_of(Player.Category.values),
+        "page": any_value,
+        "per_page": any_value,
+        "sort": sort_of(*columns, pattern=r"round_[0-9]{1,4}"),
+    }
+
+
 def _standings_page(request: HttpRequest, event_id: int, version: int) -> CachedPage:
-    return CachedPage(request, "standings", event_id, version, together=TOGETHER)
+    return CachedPage(
+        request, "standings", event_id, version, together=TOGETHER, uses=_standings_uses()
+    )
 
 
 def _rows_page(request: HttpRequest, event_id: int, version: int) -> CachedPage:

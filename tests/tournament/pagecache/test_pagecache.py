@@ -15,7 +15,7 @@ import pytest
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.test import Client, RequestFactory
+from django.test import Client, RequestFactory, override_settings
 from django.utils import translation
 
 from tests.factories import cego, make_entries, make_event, make_round, make_season, make_user
@@ -673,3 +673,26 @@ def test_the_language_switch_works_from_a_page_kept_whole():
     response = visitor.post("/i18n/setlang/", {"language": "en", "next": url})
     assert response.status_code == 302
     assert "Standings" in visitor.get(url).content.decode()
+
+
+@pytest.mark.parametrize("name", ["standings", "teams", "season", "round results", "table sheet"])
+def test_random_query_values_a_page_does_not_use_make_no_cache_files_of_their_own(tmp_path, name):
+    """Issue 28: 400 random ?sort= values made 1,010 cache files, each page computed in full.
+    Values a page does not tell apart share its entry (the file cache, as on the laptop)."""
+    table = _world()
+    url = pages(table)[name]
+    folder = tmp_path / "pages"
+    backend = {"BACKEND": "tournament.pagecache.filecache.PageFileCache", "LOCATION": str(folder)}
+    with override_settings(CACHES={"default": backend}):
+        client = Client()
+        assert client.get(url).status_code == 200
+        first = len(list(folder.rglob("*.djcache")))
+        for i in range(400):
+            junk = f"sort=x{i}q&utm={i}" if i % 2 else f"sort=-zz{i}&page=&x={i}"
+            response = client.get(url + ("&" if "?" in url else "?") + junk)
+            assert response.status_code == 200
+        assert len(list(folder.rglob("*.djcache"))) <= first + 2
+        # a column the page does sort by is a page of its own, computed for it
+        if name == "standings":
+            by_name = client.get(url + "?sort=-name").content.decode()
+            assert by_name != client.get(url).content.decode()

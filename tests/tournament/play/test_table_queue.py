@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import uuid
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.conf import settings
+from django.db import OperationalError, connections
 from django.test import Client
 
 from tests.factories import cego, make_entries, make_event, make_round, make_user
@@ -156,3 +158,48 @@ def test_the_public_round_page_shows_no_phone_reports():
 def test_sending_takes_only_a_post():
     table = _table()
     assert phone().get(f"/t/{table.token}/senden/").status_code == 405
+
+
+@pytest.mark.parametrize("number", ["abc", "-1", "1e3", "99999999999", "0", "²", "1.0"])
+def test_a_malformed_game_number_from_the_phone_is_refused_and_nothing_is_stored(number):
+    table = _table()
+    data = {
+        "contract": "halbe",
+        "declarer": "1",
+        "declarer_points": "47",
+        "submission": str(uuid.uuid4()),
+        "number": number,
+        "waiting": "1",
+        "refused": "0",
+    }
+    answer = phone().post(f"/t/{table.token}/senden/", data)
+    assert answer.status_code == 422
+    assert answer.json()["ok"] is False
+    assert "no valid game number" in answer.json()["message"]
+    assert not Hand.objects.filter(table=table).exists()
+
+
+def test_a_game_sent_while_the_database_is_away_is_answered_503_with_retry_after():
+    """A PostgreSQL restart: the connection raises OperationalError. The phone hears 503 with
+    Retry-After (its queue sends again), not 500; nothing was stored."""
+    table = _table()
+    client = phone()
+    url = f"/t/{table.token}/senden/"
+    data = {
+        "contract": "halbe",
+        "declarer": "1",
+        "declarer_points": "47",
+        "submission": str(uuid.uuid4()),
+        "number": "1",
+        "waiting": "1",
+        "refused": "0",
+    }
+    gone = OperationalError("server closed the connection unexpectedly")
+    with mock.patch.object(type(connections["default"]), "_cursor", side_effect=gone):
+        answer = client.post(url, data)
+    assert answer.status_code == 503
+    assert int(answer["Retry-After"]) > 0
+    assert not Hand.objects.filter(table=table).exists()
+    # back up: the same game sent again is stored
+    assert client.post(url, data).status_code == 200
+    assert Hand.objects.filter(table=table).count() == 1
