@@ -14,6 +14,7 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -645,3 +646,47 @@ def totals(table) -> list[int]:
     for result in Result.objects.filter(table=table, counts=True):
         sums[result.position] += result.points
     return sums
+
+
+# --- what a reader reads of a page's tables ------------------------------------------------------
+
+
+class _Tables(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: list[tuple[str, list[list[str]]]] = []
+        self._cell: list[str] | None = None
+        self._caption: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: Any) -> None:
+        if tag == "table":
+            self.tables.append(("", []))
+        elif tag == "caption":
+            self._caption = []
+        elif tag == "tr" and self.tables:
+            self.tables[-1][1].append([])
+        elif tag in ("td", "th"):
+            self._cell = []
+        elif tag == "br" and self._cell is not None:
+            self._cell.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "caption" and self._caption is not None:
+            self.tables[-1] = (" ".join("".join(self._caption).split()), self.tables[-1][1])
+            self._caption = None
+        elif tag in ("td", "th") and self._cell is not None:
+            self.tables[-1][1][-1].append(" ".join("".join(self._cell).split()))
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        for part in (self._cell, self._caption):
+            if part is not None:
+                part.append(data)
+
+
+def html_tables(html: str) -> list[tuple[str, list[list[str]]]]:
+    """Each table of a page as a reader reads it: its caption and its rows of cell texts (a line
+    break in a cell read as a space)."""
+    parser = _Tables()
+    parser.feed(html)
+    return parser.tables

@@ -7,6 +7,10 @@ per table, printed as the table sheet's QR code) may enter that table's games wh
 played and the sheet is not handed in, and confirm a handed-in sheet until the round closes, one
 seat per phone; after that it shows the sheet read-only. It does nothing else. Everybody may read
 standings, seating and table sheets.
+
+A player is one person across events, so a correction of a player reaches every event the player
+played: an organiser corrects only a player whose every entry is in an event they organise; any
+other player is corrected by a director (``player_correction_refused``).
 """
 
 from __future__ import annotations
@@ -19,8 +23,9 @@ from typing import Any
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 
-from tournament.models import Event, EventRole, Round, Table
+from tournament.models import Entry, Event, EventRole, Player, Round, Table
 
 ORGANISER = EventRole.Role.ORGANISER
 SCORER = EventRole.Role.SCORER
@@ -55,6 +60,21 @@ def can_organise(user: Any, event: Event) -> bool:
 
 def can_score(user: Any, event: Event) -> bool:
     return role_of(user, event) in (ORGANISER, SCORER)
+
+
+def player_correction_refused(user: Any, player: Player) -> str | None:
+    """Why ``user`` may not correct ``player`` (name, club, town, category), in a sentence that
+    says what to do, or None. A correction shows in every event the player played, finished ones
+    included (their standings, side rankings and prize lists): a director corrects any player, an
+    organiser only one whose every entry is in an event they organise. One query for an organiser.
+    """
+    if is_director(user):
+        return None
+    if user and user.is_authenticated and user.is_active:
+        mine = EventRole.objects.filter(user=user, role=ORGANISER).values("event_id")
+        if not Entry.objects.filter(player=player).exclude(event_id__in=mine).exists():
+            return None
+    return _("This player also played in events you do not organise; a director corrects them.")
 
 
 def require(request: HttpRequest, event: Event, role: str) -> None:

@@ -27,7 +27,7 @@ from tournament.core.reading import (
     read_bytes,
     sheet_rows,
 )
-from tournament.games.words import explain
+from tournament.games.words import describe_hand, explain
 from tournament.models import Event, Hand, Round, Seat, Table
 from tournament.play import services
 from tournament.play.forms import HandForm, hand_form_class
@@ -115,6 +115,24 @@ class ResultRow:
     hand: dict[str, Any] | None = None
     results: list[int] | None = None
     error: str = ""
+    # what the preview shows to check against the paper sheet: the game in one line (contract
+    # and its inputs, as the table sheet writes it) and each seat's table total after this game
+    played: str = ""
+    totals: list[int] | None = None
+
+    @property
+    def seats(self) -> list[tuple[int, int]]:
+        """Each seat's points of this game with its table total after it."""
+        return list(zip(self.results or [], self.totals or [], strict=True))
+
+
+@dataclass
+class TablePreview:
+    """One table of the preview: its players by seat and its games."""
+
+    number: int
+    players: list[str]
+    rows: list[ResultRow]
 
 
 @dataclass
@@ -123,10 +141,21 @@ class ResultImport:
     problems: list[str] = field(default_factory=list)
     # signed into the preview's confirm; each game's submission key is derived from it
     key: str = field(default_factory=lambda: uuid.uuid4().hex)
+    # each table's players by seat, as the workbook's sheet names them
+    players: dict[int, list[str]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
         return bool(self.rows) and not self.problems and not any(r.error for r in self.rows)
+
+    @property
+    def tables(self) -> list[TablePreview]:
+        """The games table by table, in the workbook's order."""
+        return [
+            TablePreview(number, players, [r for r in self.rows if r.table == number])
+            for number, players in self.players.items()
+            if any(r.table == number for r in self.rows)
+        ]
 
     def payload(self) -> list[dict[str, Any]]:
         return [{"table": r.table, "hand": r.hand} for r in self.rows]
@@ -232,6 +261,8 @@ def _read_table_sheet(
         return
     # the fields' choices, for every row (every seat: a five-seat table's dealer changes per game)
     probe = form_class(table=table, players=players, every_seat=True)
+    result.players[table.number] = players
+    running = [0] * len(players)
     for position, row in enumerate(filled, start=1):
         budget.check()  # every game is checked by the engine, as typed entry is
         number = row[0] if isinstance(row[0], int) else position
@@ -245,6 +276,9 @@ def _read_table_sheet(
             item.error = _("games must be numbered 1, 2, 3 … without gaps")
         elif form.is_valid():
             item.hand, item.results = form.hand, form.result
+            item.played = describe_hand(event.game, form.hand, players)
+            running = [a + b for a, b in zip(running, form.result, strict=True)]
+            item.totals = running
         else:
             item.error = "; ".join(
                 f"{form.fields[n].label if n in form.fields else ''}: {' '.join(errs)}".strip(": ")

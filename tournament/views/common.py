@@ -95,8 +95,15 @@ def xlsx_response(content: bytes, filename: str) -> HttpResponse:
 
 def corrected_player(request: HttpRequest, form: Any) -> Any:
     """A player form sent: the player corrected (for every event, kept in the history) with a
-    message, or None with the refusal on the form. Nothing is done for a GET or an invalid form."""
-    if request.method != "POST" or not form.is_valid():
+    message, or None with the refusal on the form. Nothing is done for a GET or an invalid form;
+    a user who may not correct this player (``access.player_correction_refused``) changes nothing.
+    """
+    if request.method != "POST":
+        return None
+    if (refusal := access.player_correction_refused(request.user, form.instance)) is not None:
+        form.add_error(None, refusal)
+        return None
+    if not form.is_valid():
         return None
     try:
         player = services.correct_player(

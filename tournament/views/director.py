@@ -234,8 +234,11 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     access.require(request, event, ORGANISER)
     entry = _entry_or_404(event, pk)
     player = entry.player
-    form = PlayerForm(request.POST or None, instance=player)
-    if corrected_player(request, form) is not None:
+    # a player who also played another organiser's event is corrected by a director: the page
+    # says so instead of offering the form, and a form sent anyway changes nothing
+    refusal = access.player_correction_refused(request.user, player)
+    form = None if refusal else PlayerForm(request.POST or None, instance=player)
+    if form is not None and corrected_player(request, form) is not None:
         return redirect("event_players", slug=event.slug)
     may_merge = access.is_director(request.user)
     context = {
@@ -243,12 +246,14 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "entry": entry,
         "player": player,
         "form": form,
+        "refusal": refusal,
         "entries": player.entries.select_related("event").order_by("-event__date"),
         "changes": history.for_player(player),
         "may_merge": may_merge,
         "suggested": _twins(player) if may_merge else [],
     }
-    return render(request, "tournament/player.html", context)
+    status = 403 if refusal and request.method == "POST" else 200
+    return render(request, "tournament/player.html", context, status=status)
 
 
 @protected

@@ -26,6 +26,7 @@ from tests.helpers import (
     PLAYERS,
     counts,
     csv_file,
+    html_tables,
     messages_of,
     preview_of,
     upload,
@@ -508,3 +509,22 @@ def test_a_part_is_checked_as_xml_whatever_its_name_and_an_image_is_left_alone()
     disguised = with_part(book, "xl/media/image2.png", b'<?xml version="1.0"?><!DOCTYPE x []><x/>')
     with pytest.raises(reading.UnreadableFile, match="Excel never writes"):
         reading.read_table(io.BytesIO(disguised), "spieler.xlsx")
+
+
+def test_the_preview_shows_each_game_with_the_players_the_contract_and_the_table_totals(
+    director: Client,
+):
+    rnd = cego_round(4)
+    names = seated_names(rnd, 1)
+    with translation.override("en"):
+        upload_file = filled_template(rnd, {1: [HALBE_LOST, HALBE_WON]})
+    url = reverse("import_results", args=[rnd.event.slug, 1])
+    page = upload(director, url, "ergebnisse.xlsx", upload_file.getvalue()).content.decode()
+    _caption, rows = next(t for t in html_tables(page) if t[0].startswith("Table 1"))
+    assert rows[0] == ["Game", "Played", *[f"{i} · {n}" for i, n in enumerate(names, start=1)]]
+    first, second = rows[1], rows[2]
+    assert first[0] == "1" and "Halbe" in first[1] and names[0] in first[1]
+    # each seat: the game's points, then the table total after the game
+    assert first[2:] == ["−60 −60", "+20 20", "+20 20", "+20 20"]
+    assert second[0] == "2" and "Halbe" in second[1] and names[1] in second[1]
+    assert second[2:] == ["−20 −80", "+60 80", "−20 0", "−20 0"]

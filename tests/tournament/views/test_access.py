@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.urls import reverse
+from django.utils.html import escape
 
 from tests.factories import (
     afresh,
@@ -21,8 +23,10 @@ from tests.factories import (
     make_user,
     reread,
 )
-from tournament.models import EventRole, Hand
+from tests.helpers import played
+from tournament.models import EventRole, Hand, Player
 from tournament.play import services
+from tournament.register import services as register_services
 
 pytestmark = pytest.mark.django_db
 
@@ -228,3 +232,98 @@ def test_a_table_link_confirms_a_handed_in_sheet_only_until_the_round_closes(wor
     # the scorer's way stays open: the scorer confirms for all
     client_for("scorer", world).post(f"/tisch/{world.table.pk}/bestaetigen/")
     assert world.table.confirmations.count() == 4
+
+
+# --- a player is one person across events: who may correct one ---------------------------------
+
+REFUSAL = "This player also played in events you do not organise; a director corrects them."
+
+
+@dataclass
+class TwoOrganisers:
+    """Organiser A of a running event and organiser B of a finished one; Eva played both."""
+
+    mine: object
+    theirs: object
+    eva: object
+    entry: object
+    organiser: Any
+    other_organiser: Any
+
+
+@pytest.fixture
+def two_organisers() -> TwoOrganisers:
+    theirs, entries = played([40, 20, -30, -30])
+    eva = entries[0].player
+    Player.objects.filter(pk__in=[eva.pk, entries[1].player_id]).update(category="damen")
+    Player.objects.filter(pk=eva.pk).update(first_name="Eva", last_name="Schwörer")
+    eva.refresh_from_db()
+    mine = make_event(name="Turnier Gütenbach")
+    entry = register_services.register_player(event=mine, player=eva)
+    make_entries(mine, 3)
+    return TwoOrganisers(
+        mine=mine,
+        theirs=theirs,
+        eva=eva,
+        entry=entry,
+        organiser=make_role(mine, EventRole.Role.ORGANISER, "orga-a"),
+        other_organiser=make_role(theirs, EventRole.Role.ORGANISER, "orga-b"),
+    )
+
+
+def pages_of(event) -> list[str]:
+    """What a reader of the event's standings and women's ranking reads."""
+    client = Client()
+    url = reverse("event_standings", args=[event.slug])
+    return [
+        client.get(url).content.decode(),
+        client.get(url, {"category": "damen"}).content.decode(),
+    ]
+
+
+def test_an_organiser_may_not_correct_a_player_who_played_another_organisers_event(two_organisers):
+    world = two_organisers
+    before = pages_of(world.theirs)
+    assert "Schwörer" in before[1]
+    client = Client()
+    client.force_login(world.organiser)
+    url = reverse("player_edit", args=[world.mine.slug, world.entry.pk])
+    page = client.get(url).content.decode()
+    assert escape(REFUSAL) in page
+    assert 'name="first_name"' not in page
+    response = client.post(
+        url, {"first_name": "Eve", "last_name": "Schwarz", "club": "", "town": "", "category": ""}
+    )
+    assert response.status_code == 403
+    assert escape(REFUSAL) in response.content.decode()
+    world.eva.refresh_from_db()
+    assert (str(world.eva), world.eva.category) == ("Eva Schwörer", "damen")
+    assert pages_of(world.theirs) == before
+
+
+def test_an_organiser_corrects_a_player_who_played_only_their_own_events(two_organisers):
+    world = two_organisers
+    newcomer = world.mine.entries.exclude(pk=world.entry.pk).select_related("player").first()
+    client = Client()
+    client.force_login(world.organiser)
+    url = reverse("player_edit", args=[world.mine.slug, newcomer.pk])
+    assert 'name="first_name"' in client.get(url).content.decode()
+    data = {"first_name": "Lena", "last_name": "Schäfer", "club": "", "town": "", "category": ""}
+    assert client.post(url, {**data, "category": "jugend"}).status_code == 302
+    newcomer.player.refresh_from_db()
+    assert (str(newcomer.player), newcomer.player.category) == ("Lena Schäfer", "jugend")
+
+
+def test_a_director_corrects_a_player_of_any_event(two_organisers):
+    world = two_organisers
+    client = Client()
+    client.force_login(make_user())
+    data = {"first_name": "Eva", "last_name": "Schwörer-Kern", "club": "", "town": ""}
+    url = reverse("player_edit", args=[world.mine.slug, world.entry.pk])
+    assert client.post(url, {**data, "category": "damen"}).status_code == 302
+    theirs = world.theirs.entries.get(player=world.eva)
+    url = reverse("player_edit", args=[world.theirs.slug, theirs.pk])
+    assert client.post(url, {**data, "category": "senioren"}).status_code == 302
+    world.eva.refresh_from_db()
+    assert (world.eva.last_name, world.eva.category) == ("Schwörer-Kern", "senioren")
+    assert "Schwörer-Kern" in pages_of(world.theirs)[0]
