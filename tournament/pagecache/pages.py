@@ -91,6 +91,7 @@ def sort_of(*columns: str, pattern: str = "") -> Callable[[str], bool]:
 
     return sorts
 
+
 # one line per computed page at INFO ("computed standings of 12 at version 345"): how often a
 # version is computed, across app servers too (tests/server)
 logger = logging.getLogger(__name__)
