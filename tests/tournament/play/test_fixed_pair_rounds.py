@@ -42,7 +42,7 @@ def drawn(director):
 
 
 def test_the_round_page_offers_no_swap_of_a_single_partner(director, drawn):
-    event, teams, _rnd = drawn
+    event, _teams, _rnd = drawn
 
     page = director.get(f"/turnier/{event.slug}/durchgang/1/").content.decode()
 
