@@ -391,6 +391,8 @@ PUBLIC_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
         w.player.sort_name,
     ),
     "event_teams": lambda w: (reverse("event_teams", args=[w.event.slug]), w.squad.name),
+    # the world plays Cego: a Ziege event in fixed pairs of its own, one round played
+    "event_pairs": lambda w: _pair_ranking_page(),
     "event_statistics": lambda w: (reverse("event_statistics", args=[w.event.slug]), w.event.name),
     "player": lambda w: (reverse("player", args=[w.player.uid]), str(w.player)),
     "round_seating": lambda w: (reverse("round_seating", args=[w.event.slug, 1]), str(w.player)),
@@ -695,3 +697,9 @@ def page_text(response: HttpResponse) -> str:
     body = re.sub(r"(?s)<(script|template|style)\b.*?</\1>", " ", response.content.decode())
     text = html.unescape(re.sub(r"<[^>]+>", " ", body))
     return re.sub(r"\s+", " ", text)
+
+
+def _pair_ranking_page() -> tuple[str, str]:
+    event, teams = fixed_pair_event(2)
+    play_pairs_round(make_round(event, seed=1), teams)
+    return reverse("event_pairs", args=[event.slug]), teams[0].name
