@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import datetime
+import html
 import io
 import itertools
 import math
@@ -391,6 +392,8 @@ PUBLIC_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
         w.player.sort_name,
     ),
     "event_teams": lambda w: (reverse("event_teams", args=[w.event.slug]), w.squad.name),
+    # the world plays Cego: a Ziege event in fixed pairs of its own, one round played
+    "event_pairs": lambda w: _pair_ranking_page(),
     "event_statistics": lambda w: (reverse("event_statistics", args=[w.event.slug]), w.event.name),
     "player": lambda w: (reverse("player", args=[w.player.uid]), str(w.player)),
     "round_seating": lambda w: (reverse("round_seating", args=[w.event.slug, 1]), str(w.player)),
@@ -690,3 +693,58 @@ def html_tables(html: str) -> list[tuple[str, list[list[str]]]]:
     parser = _Tables()
     parser.feed(html)
     return parser.tables
+
+
+# --- Ziege in fixed pairs ---------------------------------------------------------------------
+
+
+def fixed_pair_event(pairs: int, **kwargs: Any) -> tuple[Event, list[Team]]:
+    """A Ziege event of ``pairs`` fixed pairs registered as teams ("Paar 1", "Paar 2", ...), two
+    deals a round and matches to 4 defeat points: two deals won make a match."""
+    kwargs.setdefault("rules", {"match_limit": 4})
+    kwargs.setdefault("hands_per_round", {"4": 2})
+    kwargs.setdefault("pairing", Event.Pairing.FIXED)
+    event = make_event("ziege", **kwargs)
+    entries = make_entries(event, 2 * pairs)
+    teams = [
+        register_services.create_pair(event=event, name=f"Paar {i}", entries=[a, b])
+        for i, (a, b) in enumerate(zip(entries[0::2], entries[1::2], strict=True), start=1)
+    ]
+    return event, teams
+
+
+def play_pairs_round(rnd: Round, strength: Sequence[Team]) -> Round:
+    """Start the round if needed and play every table: the pair earlier in ``strength`` wins both
+    deals (75 card points) and so the match; then close the round."""
+    if rnd.status == Round.Status.SEATED:
+        rnd = services.start_round(round=rnd)
+    order = {team.pk: i for i, team in enumerate(strength)}
+    for table in rnd.tables.all():
+        seats = list(table.seats.select_related("entry").order_by("position"))
+        a, b = seats[0].entry.pair_id, seats[1].entry.pair_id
+        points = 75 if order[a] < order[b] else 45
+        for _ in range(2):
+            services.record_hand(table=table, data={"team_a_points": points})
+    return services.close_round(round=rnd)
+
+
+def pair_at(table: Table) -> dict[str, list[str]]:
+    """Team A's and team B's players at ``table``, by name."""
+    seats = list(table.seats.select_related("entry__player").order_by("position"))
+    return {
+        "a": [str(seats[0].entry.player), str(seats[2].entry.player)],
+        "b": [str(seats[1].entry.player), str(seats[3].entry.player)],
+    }
+
+
+def page_text(response: HttpResponse) -> str:
+    """What a reader reads of an HTML page: its text without the tags, spaces collapsed."""
+    body = re.sub(r"(?s)<(script|template|style)\b.*?</\1>", " ", response.content.decode())
+    text = html.unescape(re.sub(r"<[^>]+>", " ", body))
+    return re.sub(r"\s+", " ", text)
+
+
+def _pair_ranking_page() -> tuple[str, str]:
+    event, teams = fixed_pair_event(2)
+    play_pairs_round(make_round(event, seed=1), teams)
+    return reverse("event_pairs", args=[event.slug]), teams[0].name

@@ -56,6 +56,7 @@ urlpatterns = [
     ),
     path("turnier/<slug:slug>/rangliste/", views.event_standings, name="event_standings"),
     path("turnier/<slug:slug>/mannschaften/", views.event_teams, name="event_teams"),
+    path("turnier/<slug:slug>/paare/rangliste/", views.event_pairs, name="event_pairs"),
     path("turnier/<slug:slug>/statistik/", views.event_statistics, name="event_statistics"),
     path("turnier/<slug:slug>/beamer/", views.projector, name="projector"),
     path("turnier/<slug:slug>/beamer/zeilen/", views.projector_rows, name="projector_rows"),

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.conftest import PHONE, log_in
+from tests.factories import make_round, make_user
+from tests.helpers import fixed_pair_event, play_pairs_round
 from tournament.demo import DEMO_PASSWORD, DEMO_USER, load_demo
 from tournament.models import Event, Hand, Table
 
@@ -101,4 +103,44 @@ def test_no_main_page_has_a_serious_or_critical_accessibility_violation(live_ser
                 found[f"{name} ({path}) at {width} width"] = describe(blocking)
         context.close()
     assert outside == []
+    assert found == {}, "\n\n".join(f"{page}:\n{text}" for page, text in found.items())
+
+
+def test_the_round_pages_of_ziege_with_their_swap_forms_have_no_serious_finding(
+    live_server, browser
+):
+    """A drawn Ziege round in fixed pairs (the pair swap), one with drawn partners (the swap of
+    two players), the pair ranking and a fixed pair's phone page, at both widths."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    make_user("a11y-director", "pw-for-tests-only")
+    fixed, teams = fixed_pair_event(4)
+    play_pairs_round(make_round(fixed, seed=3), teams)
+    rnd = make_round(fixed, seed=5, start=False)
+    drawn, _teams = fixed_pair_event(2, pairing="drawn")
+    make_round(drawn, seed=3, start=False)
+    pages = {
+        "pair-swap": f"/turnier/{fixed.slug}/durchgang/{rnd.number}/",
+        "player-swap": f"/turnier/{drawn.slug}/durchgang/1/",
+        "pair-ranking": f"/turnier/{fixed.slug}/paare/rangliste/",
+        "pair-phone": fixed.rounds.get(number=1).tables.first().get_link_url(),
+    }
+    axe = Axe()
+    found = {}
+    for width, viewport in WIDTHS.items():
+        context = browser.new_context(viewport=viewport, locale="de-DE")
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        log_in(page, live_server.url, "a11y-director", "pw-for-tests-only")
+        for name, path in pages.items():
+            response = page.goto(live_server.url + path)
+            assert response.status == 200, (width, path)
+            blocking = [
+                v
+                for v in axe.run(page).response["violations"]
+                if v["impact"] in BLOCKING or v["id"] in KEPT_FIXED
+            ]
+            if blocking:
+                found[f"{name} ({path}) at {width} width"] = describe(blocking)
+        context.close()
     assert found == {}, "\n\n".join(f"{page}:\n{text}" for page, text in found.items())

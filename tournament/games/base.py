@@ -122,6 +122,9 @@ class GameType:
     projector_figure: str = "total"
     projector_heading: Any = _("Points")
 
+    # the table link's part of the game's own (a template: Ziege's pairs and matches), or ""
+    phone_template: str = ""
+
     # print: a column of seat groups (Ziege's pairs) and its heading
     seat_group_heading: Any = ""
     # a helper form on the scorer's sheet (Cego's card counter) by dotted path, or ""
@@ -211,6 +214,11 @@ class GameType:
 
     def contract_name(self, key: str) -> str:
         return self.contract_names.get(key, key)
+
+    def hand_result(self, value: Any) -> str:
+        """A seat's result of one game or its sum, as the phone's sheet writes it: a change of
+        points, with its sign (Ziege, whose results are defeat points taken, writes a count)."""
+        return formatting.signed(value)
 
     def describe(self, hand: dict[str, Any], players: list[str]) -> str:
         """One line for the sheet's game column, the history and Excel."""

@@ -242,6 +242,18 @@ def count_repeats(tables: Iterable[Sequence[int]], met: Mapping[frozenset[int], 
     return sum(1 for pair in meetings(tables) if met.get(pair, 0) > 0)
 
 
+def count_pair_repeats(tables: Iterable[Sequence[int]], met: Mapping[frozenset[int], int]) -> int:
+    """Tables of two fixed pairs (partners at 0 and 2, 1 and 3) where the two pairs already met:
+    one repeat per table, however many of the four players met before. Partners always sit
+    together and are no repeat."""
+    return sum(
+        1
+        for table in tables
+        if len(table) == FOUR
+        and any(met.get(frozenset((a, b)), 0) for a in table[0::2] for b in table[1::2])
+    )
+
+
 def seat_players(
     players: Sequence[int],
     sizes: Sequence[int],
@@ -387,7 +399,7 @@ def _draw_pairs(
         tables.append([a1, b1, a2, b2])  # partners opposite: team A at 0 and 2, team B at 1 and 3
     sitting_out = sorted(p for i in out_units for p in index[i])
     basis = {"count": count, "pairs": True}
-    return Draw(tables, sitting_out, count_repeats(tables, met), basis, seed)
+    return Draw(tables, sitting_out, count_pair_repeats(tables, met), basis, seed)
 
 
 def plan_tables(game: GameType, players: int, policy: str, target: int) -> Plan:

@@ -22,7 +22,7 @@ from tournament import games
 from tournament.core.fields import INT_MAX, NONE, whole_number
 from tournament.games.base import GameType
 from tournament.games.words import explain
-from tournament.models import Entry, Event, Round, Season, Table
+from tournament.models import Entry, Event, Round, Season, Table, Team
 from tournament.models.base import HANDS_MAX
 from tournament.play.reads import (
     EVENT_FIELDS,
@@ -284,6 +284,23 @@ class SwapForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["first"].queryset = entries
         self.fields["second"].queryset = entries
+
+
+class PairSwapForm(forms.Form):
+    """Fixed Ziege pairs move whole: one pair takes another's places (partners stay opposite)."""
+
+    first = forms.ModelChoiceField(queryset=Team.objects.none(), label=_("Pair"))
+    second = forms.ModelChoiceField(queryset=Team.objects.none(), label=_("swaps places with"))
+
+    def __init__(self, *args: Any, round: Round, **kwargs: Any) -> None:
+        super().__init__(*args, prefix="pairs", **kwargs)
+        pairs = Team.objects.filter(
+            event_id=round.event_id,
+            kind=Team.Kind.PAIR,
+            pair_members__seats__round=round,
+        ).distinct()
+        self.fields["first"].queryset = pairs
+        self.fields["second"].queryset = pairs
 
 
 class HandForm(forms.Form):

@@ -38,6 +38,7 @@ from tournament.models import (
     Seat,
     Table,
     TablePhone,
+    Team,
     versions,
 )
 from tournament.models.querysets import Prepared
@@ -225,6 +226,52 @@ def draw_round(*, round: Round, seed: int | None = None, user: User = None) -> R
 
 
 @transaction.atomic
+def swap_pairs(*, round: Round, first: Team, second: Team, user: User = None) -> Round:
+    """Fixed Ziege pairs: one pair takes the other's places before play starts (a pair that sits
+    out takes the other's table, the other sits out); partners stay opposite each other."""
+    rnd = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
+    if rnd.status != Round.Status.SEATED:
+        raise Refused(_("Seats can only be swapped after the draw and before the round starts."))
+    if first.pk == second.pk:
+        raise Refused(_("Choose two different pairs to swap."))
+    seats = {
+        pair.pk: list(
+            Seat.objects.filter(round=rnd, entry__pair=pair, entry__event=rnd.event).order_by(
+                "position", "pk"
+            )
+        )
+        for pair in (first, second)
+    }
+    if any(len(seated) != 2 for seated in seats.values()):
+        raise Refused(_("Both pairs must be part of this round's draw."))
+    a, b = seats[first.pk], seats[second.pk]
+    places = [(s.table_id, s.position) for s in a], [(s.table_id, s.position) for s in b]
+    Seat.objects.filter(pk__in=[s.pk for s in a + b]).update(table=None, position=None)
+    for moved, (table_id, position) in [
+        *zip(a, places[1], strict=True),
+        *zip(b, places[0], strict=True),
+    ]:
+        moved.table_id, moved.position = table_id, position
+        noted(moved, user, "").save(update_fields=["table", "position"])
+    met, _sat_out = _history(rnd)
+    rnd.repeat_meetings = drawing.count_pair_repeats(_seated_tables(rnd), met)
+    rnd.save(update_fields=["repeat_meetings"])
+    return rnd
+
+
+def _seated_tables(rnd: Round) -> list[list[int]]:
+    """The round's tables as lists of entry ids in seat order."""
+    tables: dict[int, list[int]] = {}
+    for table_id, entry_id in (
+        Seat.objects.filter(round=rnd, table__isnull=False)
+        .order_by("table_id", "position")
+        .values_list("table_id", "entry_id")
+    ):
+        tables.setdefault(table_id, []).append(entry_id)
+    return list(tables.values())
+
+
+@transaction.atomic
 def swap_seats(*, round: Round, first: Entry, second: Entry, user: User = None) -> Round:
     """Swap two players' seats (or a seated player and one who sits out) before play starts; both
     seats' history names ``user``."""
@@ -239,7 +286,12 @@ def swap_seats(*, round: Round, first: Entry, second: Entry, user: User = None) 
     except Seat.DoesNotExist as exc:
         raise Refused(_("Both players must be part of this round's draw.")) from exc
     if rnd.event.game_type.fixed_pairs and rnd.event.pairing == Event.Pairing.FIXED:
-        raise Refused(_("With fixed pairs, draw the round again instead of swapping players."))
+        raise Refused(
+            _(
+                "With fixed pairs a partner is not swapped alone: swap the whole pair with "
+                "another pair, or draw the round again."
+            )
+        )
     a_place, b_place = (a.table_id, a.position), (b.table_id, b.position)
     # free both places first: the unique (table, position) constraint holds at every statement
     # (that step is not a change a reader follows, so it writes no history)
@@ -974,18 +1026,29 @@ def decide_by_lot(
     for earlier in LotDraw.objects.filter(event=event, lapsed_at__isnull=True):
         if tuple(earlier.tie) == tie or numbers & set(earlier.entries):
             _lapse(earlier, user)
+    # a fixed Ziege pair is one unit: its partners share one lot, never drawn against each other
+    units: dict[Any, list[Entry]] = {}
+    fixed = event.game_type.fixed_pairs and event.pairing == Event.Pairing.FIXED
+    for entry in sorted(entries, key=lambda e: e.start_number):
+        units.setdefault(
+            ("pair", entry.pair_id) if fixed and entry.pair_id else entry.pk, []
+        ).append(entry)
+    if len(units) < 2:
+        raise Refused(_("Partners of a fixed pair share their place: there is nothing to draw."))
     if seed is None:
         seed = random.SystemRandom().randrange(1, 2**31)
-    order = sorted(entries, key=lambda e: e.start_number)
-    random.Random(seed).shuffle(order)
+    drawn_units = list(units.values())
+    random.Random(seed).shuffle(drawn_units)
+    order = [entry for unit in drawn_units for entry in unit]
     stored = Entry.objects.in_bulk([e.pk for e in order])
     # the place the tie shares before the draw: the best the drawn entries can get
     place = 1 + sum(1 for key in keys.values() if _better(event, key, tie))
     reason = LOT_DRAWN.format(place=place, tied=len(order), seed=seed)
-    for lot, entry in enumerate(order, start=1):
-        drawn = stored[entry.pk]
-        drawn.lot = lot
-        noted(drawn, user, reason).save(update_fields=["lot"])
+    for lot, unit in enumerate(drawn_units, start=1):
+        for entry in unit:
+            drawn = stored[entry.pk]
+            drawn.lot = lot
+            noted(drawn, user, reason).save(update_fields=["lot"])
     return LotDraw.objects.create(
         event=event,
         entries=[e.start_number for e in order],

@@ -17,6 +17,7 @@ from tournament import games
 from tournament.core import collation
 from tournament.games.base import GameType
 from tournament.models import Entry, Event, Player, Result, Round, Season, Seat, Team
+from tournament.results import pairs
 
 PRIZE_PLACES = 3
 T = TypeVar("T")
@@ -106,7 +107,13 @@ def prize_ties(event: Event, rounds: list[Round]) -> list[list[Entry]]:
     for entry in collation.by_rank_then_name(Entry.objects.standings(event, rounds)):
         if entry.rank <= PRIZE_PLACES:
             groups[entry.rank].append(entry)
-    return [group for _rank, group in sorted(groups.items()) if len(group) > 1]
+    # a fixed Ziege pair is one unit: partners always tie, and only two pairs need a lot
+    unit = pairs.units(event)
+    return [
+        group
+        for _rank, group in sorted(groups.items())
+        if len({unit.get(e.pk, e.pk) for e in group}) > 1
+    ]
 
 
 def team_standings(event: Event) -> list[dict[str, Any]]:

@@ -46,6 +46,13 @@ def figure_text(value: Any, figure: Any) -> str:
     return figure.text(value)
 
 
+@register.filter
+def hand_result(value: Any, game: Any) -> str:
+    """A seat's result of a game as its plug-in writes it (``GameType.hand_result``): +20 for a
+    change of points, 2 for Ziege's defeat points taken."""
+    return game.hand_result(value)
+
+
 @register.simple_tag
 def game_name(key: str) -> str:
     game = games.find(key)

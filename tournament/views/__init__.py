@@ -43,6 +43,7 @@ from tournament.views.paper import (
 from tournament.views.public import (
     card_points,
     event_detail,
+    event_pairs,
     event_standings,
     event_teams,
     home,
@@ -85,6 +86,7 @@ __all__ = [
     "event_finish",
     "event_history",
     "event_pair",
+    "event_pairs",
     "event_players",
     "event_settlement",
     "event_standings",

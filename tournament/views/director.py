@@ -20,7 +20,7 @@ from tournament.models import Entry, Event, Player, Round, Table
 from tournament.money import fees
 from tournament.play import reads as play_reads
 from tournament.play import services
-from tournament.play.forms import EventForm, SeasonForm, SwapForm
+from tournament.play.forms import EventForm, PairSwapForm, SeasonForm, SwapForm
 from tournament.register import reads
 from tournament.register import services as register_services
 from tournament.register.forms import PairForm, PlayerForm, RegisterForm, likely_players
@@ -412,6 +412,17 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
                 user=request.user,
             )
             messages.success(request, _("Seats swapped."))
+        elif action == "swap_pairs":
+            form = PairSwapForm(request.POST, round=rnd)
+            if not form.is_valid():
+                raise errors.Refused(_("Choose the two pairs to swap."))
+            services.swap_pairs(
+                round=rnd,
+                first=form.cleaned_data["first"],
+                second=form.cleaned_data["second"],
+                user=request.user,
+            )
+            messages.success(request, _("Pairs swapped."))
         else:
             raise Http404
     except errors.Refused as exc:

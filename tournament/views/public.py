@@ -37,8 +37,8 @@ from tournament.pagecache.pages import CachedPage, Uses, any_value, one_of, sort
 from tournament.paper import tables as tables_
 from tournament.play import draw as drawing
 from tournament.play import reads
-from tournament.play.forms import SwapForm, card_counter_class, rule_settings
-from tournament.results import standings, stats
+from tournament.play.forms import PairSwapForm, SwapForm, card_counter_class, rule_settings
+from tournament.results import pairs, standings, stats
 from tournament.views.common import (
     event_by_id_or_404,
     event_or_404,
@@ -172,7 +172,33 @@ def event_teams(request: HttpRequest, slug: str) -> HttpResponse:
 
     def build() -> HttpResponse:
         body = page.render("tournament/cached/teams.html", context)
-        return render(request, "tournament/teams.html", {"event": event, "body": body})
+        return render(
+            request,
+            "tournament/teams.html",
+            {"event": event, "body": body, "fixed_pairs": pairs.fixed(event)},
+        )
+
+    return page.serve(build)
+
+
+@require_GET
+def event_pairs(request: HttpRequest, slug: str) -> HttpResponse:
+    """The ranking of fixed Ziege pairs (an event without fixed pairs has none: 404)."""
+    event = event_or_404(slug)
+    if not pairs.fixed(event):
+        raise Http404
+    page = CachedPage(request, "pairs", event.pk, event.version)
+
+    def context() -> dict[str, Any]:
+        return {
+            "event": event,
+            "headings": pairs.headings(event),
+            "rows": pairs.pair_standings(event),
+        }
+
+    def build() -> HttpResponse:
+        body = page.render("tournament/cached/pairs.html", context)
+        return render(request, "tournament/pairs.html", {"event": event, "body": body})
 
     return page.serve(build)
 
@@ -191,9 +217,13 @@ def round_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     alphabetical = collation.by_name(seats, lambda s: s.entry.player)
     swap_form = None
     can_organise = access.can_organise(request.user, rnd.event)
+    # fixed Ziege pairs move whole: a single partner is never offered for a swap
+    fixed_pairs = pairs.fixed(rnd.event)
     if can_organise and rnd.status == Round.Status.SEATED:
-        swap_form = SwapForm(
-            entries=Entry.objects.filter(seats__round=rnd).select_related("player")
+        swap_form = (
+            PairSwapForm(round=rnd)
+            if fixed_pairs
+            else SwapForm(entries=Entry.objects.filter(seats__round=rnd).select_related("player"))
         )
     # a round added by mistake (or one more than the day has time for) can go while not started
     removable = can_organise and reads.removal_refused(rnd) is None
@@ -208,6 +238,7 @@ def round_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "sitting_out": sitting_out,
             "alphabetical": alphabetical,
             "swap_form": swap_form,
+            "swap_action": "swap_pairs" if fixed_pairs else "swap",
             "draw_explanation": drawing.explain(rnd.draw_basis, rnd.event.game_type)
             if rnd.draw_basis
             else "",

@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import ziege
+from tournament.core import formatting
 from tournament.games.base import Figure, GameType, SeatResult, SheetExtras
 
 TEAMS = ("a", "b")
@@ -60,6 +61,12 @@ class Ziege(GameType):
     projector_figure = "matches"
     projector_heading = _("Matches won")
     seat_group_heading = _("Pair")
+    # the phone names pair A and pair B and shows the matches (templates/games/ziege/)
+    phone_template = "games/ziege/link_pairs.html"
+
+    def hand_result(self, value: Any) -> str:
+        # defeat points taken are a count, never a gain: "2", not "+2"
+        return formatting.amount(value)
 
     def replay(
         self, hands: Sequence[dict[str, Any]], size: int, rules: dict[str, Any]

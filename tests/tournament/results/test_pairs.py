@@ -1,0 +1,121 @@
+"""Fixed Ziege pairs as one unit of the standings: the pair ranking, and no lot between partners
+(RULES.md 6: "partners drawn per round, or fixed pairs registered as teams")."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.factories import make_round
+from tests.helpers import fixed_pair_event, next_round, page_text, play_pairs_round
+from tournament.models import Entry
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def two_rounds():
+    """Four pairs, two rounds drawn by the draw service; the stronger pair of a table wins both
+    deals and the match: Paar 1 wins twice, Paar 2 and Paar 3 once each, Paar 4 never."""
+    event, teams = fixed_pair_event(4)
+    strength = teams
+    play_pairs_round(make_round(event, seed=3), strength)
+    play_pairs_round(next_round(event, seed=5), strength)
+    return event, teams
+
+
+def _ties_card(director, event) -> str:
+    text = page_text(director.get(f"/turnier/{event.slug}/rangliste/"))
+    if "Tied prize places" not in text:
+        return ""
+    return text.split("Tied prize places", 1)[1].split(" Rank No. ", 1)[0]
+
+
+def test_the_standings_ask_no_lot_between_the_partners_of_a_pair(director, two_rounds):
+    event, teams = two_rounds
+    winners = [str(e.player) for e in teams[0].pair_members.all()]
+
+    ties = _ties_card(director, event)
+
+    # Paar 1's partners share rank 1 as they share every deal: nothing to draw between them
+    assert "Rank 1:" not in ties
+    assert not any(name in ties for name in winners)
+    # Paar 2's and Paar 3's players share rank 3 (after the two winners): a lot between the two
+    # pairs is asked
+    assert "Rank 3:" in ties
+    for team in teams[1:3]:
+        for member in team.pair_members.all():
+            assert str(member.player) in ties
+
+
+def test_a_lot_between_two_pairs_keeps_each_pair_together(director, two_rounds):
+    event, teams = two_rounds
+    tied = [e for team in teams[1:3] for e in team.pair_members.all()]
+
+    response = director.post(
+        f"/turnier/{event.slug}/los/",
+        {"entry": [e.pk for e in tied], "back": "event_standings", "confirmed": "1"},
+        follow=True,
+    )
+
+    assert response.status_code == 200
+    lots = {e.pk: e.lot for e in Entry.objects.filter(pk__in=[e.pk for e in tied])}
+    for team in teams[1:3]:
+        members = list(team.pair_members.all())
+        assert lots[members[0].pk] == lots[members[1].pk] is not None
+    assert sorted(set(lots.values())) == [1, 2]
+    assert "Tied prize places" not in page_text(director.get(f"/turnier/{event.slug}/rangliste/"))
+
+
+def test_the_pair_ranking_ranks_pairs_by_matches_then_difference_then_fewer_taken(
+    client, two_rounds
+):
+    event, teams = two_rounds
+
+    text = page_text(client.get(f"/turnier/{event.slug}/paare/rangliste/"))
+
+    players = {t.name: " & ".join(str(m.player) for m in t.pair_members.all()) for t in teams}
+    rows = re.findall(r"(\d) (Paar \d) (.+?) (\d) (\d) (\d) (−?\+?\d+)(?= \d Paar| *$)", text)
+    assert [(rank, name) for rank, name, *_ in rows] == [
+        ("1", "Paar 1"),
+        ("2", "Paar 2"),
+        ("2", "Paar 3"),
+        ("4", "Paar 4"),
+    ]
+    # matches won, dealt out, taken, difference
+    assert [tuple(row[3:]) for row in rows] == [
+        ("2", "8", "0", "+8"),
+        ("1", "4", "4", "0"),
+        ("1", "4", "4", "0"),
+        ("0", "0", "8", "−8"),
+    ]
+    for _rank, name, names, *_ in rows:
+        assert names.strip() == players[name]
+
+
+def test_the_teams_and_standings_pages_lead_to_the_pair_ranking(client, two_rounds):
+    event, _teams = two_rounds
+
+    for url in (f"/turnier/{event.slug}/mannschaften/", f"/turnier/{event.slug}/rangliste/"):
+        assert f'href="/turnier/{event.slug}/paare/rangliste/"' in client.get(url).content.decode()
+
+
+def test_an_event_with_drawn_partners_has_no_pair_ranking(client):
+    event, _teams = fixed_pair_event(2, pairing="drawn")
+
+    assert client.get(f"/turnier/{event.slug}/paare/rangliste/").status_code == 404
+
+
+def test_the_pair_ranking_costs_the_same_queries_however_many_pairs(client):
+    counts = []
+    for pairs in (2, 6):
+        event, teams = fixed_pair_event(pairs)
+        play_pairs_round(make_round(event, seed=1), teams)
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(f"/turnier/{event.slug}/paare/rangliste/").status_code == 200
+        counts.append(len(ctx.captured_queries))
+    # the event; the pairs' names; the standings
+    assert counts == [3, 3]

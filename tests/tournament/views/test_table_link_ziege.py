@@ -1,0 +1,33 @@
+"""The table link of a Ziege table in fixed pairs: who is pair A and pair B, the matches, and the
+defeat points as counts ("2", never "+2")."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import make_round
+from tests.helpers import fixed_pair_event, page_text, pair_at
+from tournament.play import services
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_phone_names_both_pairs_shows_the_matches_and_writes_defeat_points_unsigned(client):
+    event, _teams = fixed_pair_event(2)
+    table = make_round(event, seed=3).tables.get()
+    for _ in range(2):
+        services.record_hand(table=table, data={"team_a_points": 75})
+    pairs = pair_at(table)
+
+    text = page_text(client.get(reverse("table_link", args=[table.token])))
+
+    assert f"Team A : {pairs['a'][0]} & {pairs['a'][1]}" in text
+    assert f"Team B : {pairs['b'][0]} & {pairs['b'][1]}" in text
+    # two deals of 2 defeat points for team B end the match at the limit of 4
+    assert "Matches Match Team A Team B Result 1 0 4 Team B is the Ziege" in text
+    sheet = text.split(" Sheet ", 1)[1]
+    assert "0 2 0 2" in sheet
+    assert "+" not in sheet.split("Take back", 1)[0]
+    for name in pairs["b"]:
+        assert f"{name} 4 " in text

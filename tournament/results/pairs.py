@@ -1,0 +1,90 @@
+"""The ranking of fixed Ziege pairs (RULES.md 6: "fixed pairs registered as teams").
+
+Partners of a fixed pair always sit opposite each other, so every deal gives them the same
+result: the pair is one unit of the standings. It is ranked by its game's order (Ziege: matches
+won, then defeat points dealt out minus taken, then fewer taken) and by the lot drawn between
+pairs, and two partners are never a tie that needs a lot (``units``). Two queries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tournament.models import Entry, Event
+
+__all__ = ["PairRow", "fixed", "pair_standings", "units"]
+
+
+def fixed(event: Event) -> bool:
+    """Whether the event plays in fixed pairs registered as teams (and its game has pairs)."""
+    return event.game_type.fixed_pairs and event.pairing == Event.Pairing.FIXED
+
+
+def units(event: Event) -> dict[int, Any]:
+    """Entry id → the unit the entry is ranked as: its fixed pair. Empty (every entry its own
+    unit) unless the event plays in fixed pairs; one query then, none otherwise."""
+    if not fixed(event):
+        return {}
+    return {
+        pk: ("pair", pair_id)
+        for pk, pair_id in Entry.objects.filter(event=event, pair__isnull=False).values_list(
+            "pk", "pair_id"
+        )
+    }
+
+
+@dataclass
+class PairRow:
+    name: str
+    members: list[Entry] = field(default_factory=list)
+    figures: list[str] = field(default_factory=list)
+    key: tuple[Any, ...] = ()
+    rank: int = 0
+
+    @property
+    def players(self) -> str:
+        return " & ".join(str(m.player) for m in self.members)
+
+
+def headings(event: Event) -> list[Any]:
+    """The figures' headings, in the order ``pair_standings`` gives each row's figures."""
+    return [figure.heading for figure in _figures(event)]
+
+
+def _figures(event: Event) -> list[Any]:
+    game = event.game_type
+    return ([game.total] if game.total_column else []) + list(game.figures)
+
+
+def pair_standings(event: Event) -> list[PairRow]:
+    """Every fixed pair that played, best first, with shared ranks. The partners' figures are
+    the pair's (they played every deal together); the lot drawn between tied pairs orders them.
+    Two queries: the standings and the pairs' names."""
+    game = event.game_type
+    names = {
+        pk: (pair_id, name)
+        for pk, pair_id, name in Entry.objects.filter(event=event, pair__isnull=False).values_list(
+            "pk", "pair_id", "pair__name"
+        )
+    }
+    rows: dict[int, PairRow] = {}
+    for entry in Entry.objects.standings(event):
+        if entry.pk not in names:
+            continue
+        pair_id, name = names[entry.pk]
+        row = rows.get(pair_id)
+        if row is None:
+            # the better partner first: both have the same figures unless the pair changed
+            row = rows[pair_id] = PairRow(name=name)
+            row.figures = [f.text(getattr(entry, f.name)) for f in _figures(event)]
+            figures = [
+                -getattr(entry, n) if order == "desc" else getattr(entry, n)
+                for n, order in game.ranking
+            ]
+            row.key = (*figures, (entry.lot is None, entry.lot or 0))
+        row.members.append(entry)
+    ranked = sorted(rows.values(), key=lambda r: (r.key, r.name))
+    for i, row in enumerate(ranked):
+        row.rank = ranked[i - 1].rank if i and row.key == ranked[i - 1].key else i + 1
+    return ranked
