@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
@@ -286,6 +287,7 @@ def test_an_organiser_may_not_correct_a_player_who_played_another_organisers_eve
     before = pages_of(world.theirs)
     assert "Schwörer" in before[1]
     client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"  # the sentence as the test reads it
     client.force_login(world.organiser)
     url = reverse("player_edit", args=[world.mine.slug, world.entry.pk])
     page = client.get(url).content.decode()
