@@ -17,10 +17,23 @@ from collections.abc import Iterable
 from typing import TypeVar
 
 import cologne_phonetics
+from django.utils.text import slugify
 
 SPELT_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
+# for addresses, capitals too: "Übach" → "uebach" (Django's slugify drops the diaeresis: "ubach")
+SPELT_OUT_ANY_CASE = str.maketrans(
+    {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ẞ": "SS"}
+)
 
 T = TypeVar("T")
+
+
+def slug_of(name: str) -> str:
+    """A name as part of an address, umlauts spelt out as Germans write them without umlauts:
+    "Turnier Gütenbach" → "turnier-guetenbach". Only a new event's address is made from its
+    name, so the addresses already given keep working."""
+    text = unicodedata.normalize("NFC", name or "").translate(SPELT_OUT_ANY_CASE)
+    return slugify(text)
 
 
 def normalise(text: str) -> str:

@@ -45,12 +45,13 @@ from tournament.models.events import (
 from tournament.models.money import CashItem, EntryFee, FeeCategory, Prize, PrizeSettings
 from tournament.models.play import Confirmation, Hand, LotDraw, Result, provisional_entries
 from tournament.models.rating import Rating, RatingBasis
-from tournament.models.register import Player, PlayerAlias
+from tournament.models.register import DistinctPlayers, Player, PlayerAlias
 
 __all__ = [
     "Audited",
     "CashItem",
     "Confirmation",
+    "DistinctPlayers",
     "Entry",
     "EntryFee",
     "Event",

@@ -66,3 +66,27 @@ class PlayerAlias(models.Model):
 
     def __str__(self) -> str:
         return f"{self.uid} → {self.player}"
+
+
+class DistinctPlayers(models.Model):
+    """Two players of the same or a similar name whom a director decided are two people ("another
+    person" at a player list's import, or at the register), stored with the lower id first: the
+    register no longer flags them as probably the same person."""
+
+    first = models.ForeignKey(Player, related_name="+", on_delete=models.CASCADE)
+    second = models.ForeignKey(Player, related_name="+", on_delete=models.CASCADE)
+    decided_by = models.CharField(_("decided by"), max_length=150, blank=True)
+    decided_at = models.DateTimeField(_("decided at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("two different people")
+        verbose_name_plural = _("two different people")
+        constraints = [
+            models.UniqueConstraint(fields=["first", "second"], name="distinct_players_once"),
+            models.CheckConstraint(
+                condition=models.Q(first__lt=models.F("second")), name="distinct_players_ordered"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first_id} ≠ {self.second_id}"

@@ -14,12 +14,12 @@ from typing import Any
 from django import forms
 from django.utils.formats import number_format
 from django.utils.module_loading import import_string
-from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 import scoring
 from tournament import games
 from tournament.core.fields import INT_MAX, NONE, whole_number
+from tournament.core.names import slug_of
 from tournament.games.base import GameType
 from tournament.games.words import explain
 from tournament.models import Entry, Event, Round, Season, Table, Team
@@ -177,7 +177,7 @@ class EventForm(forms.ModelForm):
         ]
 
     def clean_slug(self) -> str:
-        slug = self.cleaned_data.get("slug") or slugify(self.cleaned_data.get("name", ""))
+        slug = self.cleaned_data.get("slug") or slug_of(self.cleaned_data.get("name", ""))
         if not slug:
             raise forms.ValidationError(_("Give the event a name."))
         if Event.objects.filter(slug=slug).exclude(pk=self.instance.pk).exists():

@@ -65,10 +65,21 @@ class PlayerRow:
     # a new player whose name is probably a known player's or another line's (names.py): shown
     # in the preview, so that the organiser can register that one or merge later
     similar: str = ""
+    # the known players (ids) a new row's player probably is: the preview asks "same person or
+    # another person?" for them (``save_players``' decisions)
+    candidates: list[int] = field(default_factory=list)
 
     @property
     def rejected(self) -> bool:
         return self.status == "rejected"
+
+    @property
+    def category_label(self) -> str:
+        """The category in words (Damen, Jugend, Senioren), or as the file wrote it when the row
+        was refused before its category was read."""
+        if self.category in Player.Category.values:
+            return str(Player.Category(self.category).label) if self.category else ""
+        return self.category
 
 
 @dataclass
@@ -189,7 +200,27 @@ def read_players(event: Event, rows: list[list[Any]]) -> PlayerImport:
                 item.status = "matched"
             else:
                 item.similar = _similar(item, similar_known, similar_lines, registered)
+                item.candidates = [
+                    p.pk
+                    for p in similar_known.find(item.first_name, item.last_name)
+                    if p.pk not in registered
+                ]
     return result
+
+
+def place(player: Player) -> str:
+    return ", ".join(x for x in (player.club, player.town) if x) or "—"
+
+
+def candidates_of(preview: PlayerImport) -> dict[int, list[tuple[Player, str]]]:
+    """The known players each row's question names, with club and town, by line (one query)."""
+    wanted = {pk for row in preview.rows for pk in row.candidates}
+    known = Player.objects.in_bulk(wanted) if wanted else {}
+    return {
+        row.line: [(known[pk], place(known[pk])) for pk in row.candidates if pk in known]
+        for row in preview.rows
+        if row.candidates
+    }
 
 
 def _similar(
@@ -202,8 +233,7 @@ def _similar(
     line of the same file (One person, one player)."""
     found = []
     for player in known.find(item.first_name, item.last_name):
-        place = ", ".join(x for x in (player.club, player.town) if x) or "—"
-        text = f"{player} ({place})"
+        text = f"{player} ({place(player)})"
         if player.pk in registered:
             text += " – " + _("already registered for this event")
         found.append(text)
@@ -222,11 +252,31 @@ def _import_reason(key: str | None) -> str:
     return f"import {key}" if key else "import"
 
 
+SAME = "same"
+ANOTHER = "new"
+
+
+def decision_field(line: int) -> str:
+    """The name of the preview's question for a line: same person or another person."""
+    return f"same-{line}"
+
+
 @transaction.atomic
 def save_players(
-    event: Event, rows: Iterable[dict[str, Any]], user: Any = None, *, key: str | None = None
+    event: Event,
+    rows: Iterable[dict[str, Any]],
+    user: Any = None,
+    *,
+    key: str | None = None,
+    decisions: dict[int, str] | None = None,
 ) -> int:
     """Register every row (creating new players); all or nothing. Returns the entries made.
+
+    ``decisions`` answers the preview's question for each new row whose player is probably a
+    known one (line → the known player's id: the same person, registered as that player; or
+    ``ANOTHER``: a new player, and the two are recorded as two people, so the register does not
+    flag them again). With decisions given, a row asked about and not answered refuses the list;
+    without (the command), such a row is a new player, as before the question.
 
     The rows go through ``services.register_players``, like a registration at the desk: start
     numbers, the late flag and the refusals are decided there. The event row is locked first, so
@@ -262,6 +312,23 @@ def save_players(
             _("Nothing was saved: line %(line)s is rejected (%(reason)s).")
             % {"line": bad.line, "reason": bad.reason}
         )
+    distinct: list[tuple[int, list[int]]] = []  # row index → the known players it is not
+    for index, row in enumerate(checked.rows):
+        if decisions is None or not row.candidates:
+            continue
+        answer = str(decisions.get(row.line, "")).strip()
+        if answer == ANOTHER:
+            distinct.append((index, row.candidates))
+        elif answer.isdigit() and int(answer) in row.candidates:
+            row.status, row.player_id = "matched", int(answer)
+        else:
+            raise errors.Refused(
+                _(
+                    "Nothing was saved: line %(line)s (%(name)s) is probably a known player. "
+                    "Choose “same person” or “another person” for it."
+                )
+                % {"line": row.line, "name": f"{row.first_name} {row.last_name}"}
+            )
     known = Player.objects.in_bulk([r.player_id for r in checked.rows if r.status == "matched"])
     players = [
         known[r.player_id]
@@ -276,4 +343,8 @@ def save_players(
         for r in checked.rows
     ]
     entries = services.register_players(event=event, players=players, user=user, reason=reason)
+    services.record_distinct(
+        pairs=[(entries[index].player_id, other) for index, others in distinct for other in others],
+        user=user,
+    )
     return len(entries)

@@ -1,10 +1,16 @@
-"""Reads of registration: where an entry sits in a round, and whether it may be withdrawn now."""
+"""Reads of registration: where an entry sits in a round, whether it may be withdrawn now, and
+which players of one name are known to be two people."""
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from tournament.models import Entry, Round, Seat
+from tournament.models import DistinctPlayers, Entry, Round, Seat
 
 
 def seat_at_a_table(entry: Entry, *statuses: str) -> Seat | None:
@@ -34,3 +40,42 @@ def seat_in_play(entry: Entry) -> Seat | None:
     leaves that table as it is: the player keeps the seat, the table's games (entered and still
     to come) count for every seat alike, and its sheet is confirmed for every seat."""
     return seat_at_a_table(entry, Round.Status.PLAYING)
+
+
+@dataclass(frozen=True)
+class Apart:
+    """Players known to be two people, whatever their names: a director said "another person"
+    (``DistinctPlayers``), or both have an entry in an event already drawn (an entry there can no
+    longer be removed, so a merge is refused for good: two players of one event are two people)."""
+
+    decided: frozenset[frozenset[int]]
+    drawn_events: dict[int, frozenset[int]]
+
+    def __call__(self, a: int, b: int) -> bool:
+        if frozenset((a, b)) in self.decided:
+            return True
+        return bool(self.drawn_events.get(a, frozenset()) & self.drawn_events.get(b, frozenset()))
+
+
+def kept_apart(players: Collection[int]) -> Apart:
+    """Which of ``players`` (ids) are known to be two people (``Apart``). Two queries."""
+    if not players:
+        return Apart(frozenset(), {})
+    ids = list(players)
+    decided = frozenset(
+        frozenset(pair)
+        for pair in DistinctPlayers.objects.filter(
+            Q(first_id__in=ids) | Q(second_id__in=ids)
+        ).values_list("first_id", "second_id")
+    )
+    drawn: dict[int, set[int]] = defaultdict(set)
+    for player_id, event_id in (
+        Entry.objects.filter(player_id__in=ids)
+        .filter(
+            event__rounds__status__in=[s for s in Round.Status.values if s != Round.Status.DRAFT]
+        )
+        .values_list("player_id", "event_id")
+        .distinct()
+    ):
+        drawn[player_id].add(event_id)
+    return Apart(decided, {pk: frozenset(events) for pk, events in drawn.items()})

@@ -15,7 +15,16 @@ from simple_history.utils import bulk_create_with_history
 
 from tournament.core.audit import User, actor, bulk_attrs, noted
 from tournament.core.errors import Refused
-from tournament.models import Entry, Event, Player, PlayerAlias, Round, Team, versions
+from tournament.models import (
+    DistinctPlayers,
+    Entry,
+    Event,
+    Player,
+    PlayerAlias,
+    Round,
+    Team,
+    versions,
+)
 from tournament.register.reads import withdrawal_refused
 
 # RULES.md 6: side ranking for teams of four
@@ -205,7 +214,8 @@ def merge_players(*, keep: Player, remove: Player, user: User = None) -> Player:
     """One person registered as two players: ``remove``'s entries (with their results, so the
     history and season totals) move to ``keep``, blank club, town or category of ``keep`` are
     filled from ``remove``, and ``remove`` is deleted. Refused when both have entries in the same
-    event (then they are two people, or one entry must be removed or withdrawn first)."""
+    event, a withdrawn one too (then they are two people, or the entry made by mistake must be
+    removed first, which is possible until the event's first draw)."""
     if keep.pk == remove.pk:
         raise Refused(_("Choose two different players to merge."))
     locked = {
@@ -223,7 +233,9 @@ def merge_players(*, keep: Player, remove: Player, user: User = None) -> Player:
         raise Refused(
             _(
                 "%(keep)s and %(remove)s both have an entry in %(events)s: two players of one "
-                "event cannot be one person. Remove or withdraw one of the entries first."
+                "event cannot be one person, and a withdrawn entry counts too. If one person was "
+                "registered twice by mistake, remove that entry on the event's player list "
+                "(possible until the event's first draw), then merge."
             )
             % {"keep": keep, "remove": remove, "events": ", ".join(shared)}
         )
@@ -243,6 +255,28 @@ def merge_players(*, keep: Player, remove: Player, user: User = None) -> Player:
     PlayerAlias.objects.create(uid=remove.uid, player=keep, decided_by=f"{reason}"[:150])
     noted(remove, user, reason).delete()
     return keep
+
+
+@transaction.atomic
+def record_distinct(*, pairs: Sequence[tuple[int, int]], user: User = None) -> int:
+    """Record pairs of players (ids) as two people: a director said "another person" for them.
+    The register no longer flags them as probably the same person. A pair recorded before stays
+    as it was. Returns the pairs newly recorded."""
+    ordered = {(min(a, b), max(a, b)) for a, b in pairs if a != b}
+    if not ordered:
+        return 0
+    known = set(
+        DistinctPlayers.objects.filter(
+            first_id__in={a for a, _b in ordered}, second_id__in={b for _a, b in ordered}
+        ).values_list("first_id", "second_id")
+    )
+    who = user.get_username() if actor(user) else ""
+    new = [
+        DistinctPlayers(first_id=a, second_id=b, decided_by=who[:150])
+        for a, b in sorted(ordered - known)
+    ]
+    DistinctPlayers.objects.bulk_create(new)
+    return len(new)
 
 
 @transaction.atomic

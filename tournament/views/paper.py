@@ -240,6 +240,7 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
                 rows,
                 user=request.user if request.user.is_authenticated else None,
                 key=key,
+                decisions=_decisions(request, rows),
             )
         except signing.BadSignature:
             messages.error(request, _("The preview has expired; upload the file again."))
@@ -267,7 +268,18 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
             else:
                 context["preview"] = preview
                 context["payload"] = _sign("players", event.pk, preview)
+                context["candidates"] = imports.candidates_of(preview)
     return render(request, "tournament/import_players.html", context)
+
+
+def _decisions(request: HttpRequest, rows: list[dict[str, Any]]) -> dict[int, str]:
+    """The preview's answers, line by line: a known player's id (same person) or "new"."""
+    lines = {row.get("line") for row in rows if isinstance(row, dict)}
+    return {
+        line: request.POST.get(imports.decision_field(line), "")[:20]
+        for line in lines
+        if isinstance(line, int)
+    }
 
 
 @protected

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods
 from tournament import access
 from tournament.core import collation, errors, names
 from tournament.models import Entry, Player
-from tournament.register import services
+from tournament.register import reads, services
 from tournament.register.forms import PlayerForm
 from tournament.results import history
 from tournament.views.common import corrected_player, protected
@@ -91,21 +91,27 @@ def _annotated(players: QuerySet[Player]) -> QuerySet[Player]:
 def likely_twins(players: list[Player]) -> dict[int, list[Player]]:
     """For every player of ``players`` that is probably the same person as another known player
     (same first and last name key, as ``names.NameIndex`` compares them): those others, in name
-    order. One query."""
+    order. A pair known to be two people (``reads.kept_apart``: the director said so, or both
+    played one event) is not flagged: the register would flag it for ever. Three queries."""
     groups: dict[tuple[str, str], list[Player]] = defaultdict(list)
     for known in Player.objects.only("pk", "uid", "first_name", "last_name", "club", "town"):
         key = _spelling(known.first_name, known.last_name)[2]
         if all(key):
             groups[key].append(known)
-    ordered: dict[tuple[str, str], list[Player]] = {}
-    twins: dict[int, list[Player]] = {}
+    asked = {}
     for player in players:
         key = _spelling(player.first_name, player.last_name)[2]
-        if len(groups.get(key, ())) < 2:
-            continue
+        if len(groups.get(key, ())) >= 2:
+            asked[player.pk] = key
+    apart = reads.kept_apart({p.pk for key in set(asked.values()) for p in groups[key]})
+    ordered: dict[tuple[str, str], list[Player]] = {}
+    twins: dict[int, list[Player]] = {}
+    for pk, key in asked.items():
         if key not in ordered:
             ordered[key] = collation.by_name(groups[key], lambda p: p)
-        twins[player.pk] = [p for p in ordered[key] if p.pk != player.pk]
+        found = [p for p in ordered[key] if p.pk != pk and not apart(pk, p.pk)]
+        if found:
+            twins[pk] = found
     return twins
 
 

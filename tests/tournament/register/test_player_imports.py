@@ -5,7 +5,9 @@ before a confirm, and a file with one bad row saves nothing at all.
 
 from __future__ import annotations
 
+import html
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,7 @@ from tests.helpers import (
     PLAYERS,
     counts,
     csv_file,
+    html_tables,
     messages_of,
     preview_of,
     upload,
@@ -372,3 +375,96 @@ def test_import_players_with_dry_run_saves_nothing(tmp_path: Path):
     call_command("import_players", event.slug, str(path), "--dry-run", stdout=output)
     assert "3 new" in output.getvalue()
     assert counts() == (0, 0)
+
+
+# --- the preview as a director checks it against the paper list ------------------------------
+
+
+def category_cells(page: str) -> list[str]:
+    _caption, rows = html_tables(page)[0]
+    column = rows[0].index("Category") if "Category" in rows[0] else rows[0].index("Kategorie")
+    return [row[column] for row in rows[1:]]
+
+
+def test_the_preview_writes_the_category_in_words(director: Client):
+    event = make_event()
+    url = reverse("import_players", args=[event.slug])
+    rows = [
+        GERMAN,
+        ["Anna", "Müller", "", "", "d"],
+        ["Lena", "Schäfer", "", "", "junior"],
+        ["Jörg", "Weiß", "", "", ""],
+    ]
+    page = upload(director, url, "spieler.xlsx", xlsx_file(rows)).content.decode()
+    assert category_cells(page) == ["Women", "Juniors", ""]
+    director.cookies["django_language"] = "de"
+    page = upload(director, url, "spieler.xlsx", xlsx_file(rows)).content.decode()
+    assert category_cells(page) == ["Damen", "Jugend", ""]
+
+
+def choices_for(page: str, line: int) -> dict[str, str]:
+    """The answers the preview offers for a line: value → the label a director reads."""
+    found = re.findall(
+        rf'<input type="radio" name="same-{line}" value="([^"]+)"[^>]*>([^<]*)</label>', page
+    )
+    return {value: " ".join(html.unescape(label).split()) for value, label in found}
+
+
+def uwe_meier_previewed(director: Client) -> tuple[Event, Player, str, str]:
+    known = make_player(first_name="Uwe", last_name="Maier", club="CC Triberg", town="Triberg")
+    event = make_event()
+    url = reverse("import_players", args=[event.slug])
+    rows = [GERMAN, ["Uwe", "Meier", "", "Schonach", ""], PLAYERS[0]]
+    response = upload(director, url, "spieler.xlsx", xlsx_file(rows))
+    return event, known, url, response
+
+
+def test_the_preview_asks_whether_a_likely_duplicate_is_the_same_person(director: Client):
+    _event, known, _url, response = uwe_meier_previewed(director)
+    page = response.content.decode()
+    assert choices_for(page, 2) == {
+        str(known.pk): "same person as Uwe Maier (CC Triberg, Triberg)",
+        "new": "another person: register as a new player",
+    }
+    assert choices_for(page, 3) == {}
+
+
+def test_same_person_registers_the_known_player(director: Client):
+    event, known, url, response = uwe_meier_previewed(director)
+    payload = response.context["payload"]
+    response = director.post(url, {"action": "confirm", "payload": payload, "same-2": known.pk})
+    assert response.status_code == 302
+    assert Player.objects.count() == 2  # Uwe Maier and Anna Müller
+    assert event.entries.filter(player=known).exists()
+
+
+def test_another_person_is_a_new_player_and_the_register_stops_flagging_the_pair(
+    director: Client,
+):
+    event, known, url, response = uwe_meier_previewed(director)
+    register = director.get(reverse("register")).content.decode()
+    assert "probably registered twice" not in register
+    payload = response.context["payload"]
+    response = director.post(url, {"action": "confirm", "payload": payload, "same-2": "new"})
+    assert response.status_code == 302
+    meier = Player.objects.get(last_name="Meier")
+    assert (meier.town, event.entries.filter(player=meier).exists()) == ("Schonach", True)
+    assert not event.entries.filter(player=known).exists()
+    register = director.get(reverse("register")).content.decode()
+    assert "possible duplicate" not in register
+    assert "probably registered twice" not in register
+    page = director.get(reverse("register_player", args=[known.uid])).content.decode()
+    assert "Probably the same person" not in page
+
+
+def test_a_likely_duplicate_left_unanswered_saves_nothing_and_says_what_to_choose(
+    director: Client,
+):
+    _event, _known, url, response = uwe_meier_previewed(director)
+    payload = response.context["payload"]
+    response = director.post(url, {"action": "confirm", "payload": payload})
+    assert counts() == (1, 0)
+    assert messages_of(response) == [
+        "Nothing was saved: line 2 (Uwe Meier) is probably a known player. Choose “same person” "
+        "or “another person” for it."
+    ]

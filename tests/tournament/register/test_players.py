@@ -20,6 +20,7 @@ from tests.factories import (
     make_season,
     make_user,
 )
+from tests.helpers import messages_of
 from tournament.core import errors
 from tournament.models import Entry, Event, EventRole, Player, Result, Round, Table
 from tournament.play import services as play_services
@@ -379,3 +380,21 @@ def test_withdrawing_a_player_at_a_table_being_played_says_that_table_plays_on(d
     text = read(director.post(url, follow=True).content)
     assert "Doris Schwer withdrawn." in text
     assert "At table" not in text
+
+
+def test_a_withdrawn_entry_still_blocks_a_merge_and_the_refusal_says_what_to_do(director):
+    event = make_event(name="Herbstturnier")
+    first, second = make_entries(event, 2)
+    services.withdraw_entry(entry=second)
+    url = reverse("player_merge", args=[event.slug, first.pk])
+    page = html.unescape(director.get(url, {"other": second.player_id}).content.decode())
+    assert "a withdrawn entry counts too" in page
+    assert "remove that entry on the event's player list" in page
+    response = director.post(url, {"other": second.player_id})
+    assert messages_of(response) == [
+        f"{first.player} and {second.player} both have an entry in Herbstturnier: two players of "
+        "one event cannot be one person, and a withdrawn entry counts too. If one person was "
+        "registered twice by mistake, remove that entry on the event's player list (possible "
+        "until the event's first draw), then merge."
+    ]
+    assert Player.objects.filter(pk=second.player_id).exists()
