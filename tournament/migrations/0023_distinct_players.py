@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0020_hand_table_changed'),
+        ('tournament', '0022_confirmation_lapsed'),
     ]
 
     operations = [
