@@ -60,6 +60,11 @@ class WholeRank(_Whole, Window):
     pass
 
 
+class WholeSumOrNone(_Whole, Sum):
+    """A sum that stays NULL (None) where there is nothing to sum: a round the entry did not
+    play at a table, shown "—", not 0."""
+
+
 def _sum(field: F | CombinedExpression, condition: Q | None = None) -> Coalesce:
     """An entry's sum of a figure over its seats (each seat holds its counting results summed)."""
     return WholeSum(Sum(field, filter=condition), Value(0))
@@ -209,7 +214,10 @@ class EntryQuerySet(models.QuerySet):
         annotations = {"total": _sum(game.total.expression(SEATS))}
         per_round = game.round_figure.expression(SEATS)
         for rnd in rounds or []:
-            annotations[f"round_{rnd.number}"] = _sum(per_round, Q(seats__round_id=rnd.pk))
+            # None for a round the entry did not play (sat out, came later, not drawn yet)
+            annotations[f"round_{rnd.number}"] = WholeSumOrNone(
+                per_round, filter=Q(seats__round_id=rnd.pk, seats__table__isnull=False)
+            )
         for figure in game.figures:
             annotations[figure.name] = _sum(figure.expression(SEATS))
         qs = qs.annotate(**annotations)

@@ -269,8 +269,8 @@ class RoundColumn(SignedColumn):
 
     def render(self, value: Any, record: Any = None, table: Any = None) -> str:  # type: ignore[override]
         voided = getattr(table, "voided", {}) or {}
-        if record is not None and record.pk in voided.get(self.number, ()):
-            return VOID
+        if value is None or (record is not None and record.pk in voided.get(self.number, ())):
+            return VOID  # a round not played, or voided
         return signed(value)
 
 

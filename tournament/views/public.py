@@ -258,7 +258,8 @@ def _table_reports(rnd: Round) -> dict[int, dict[str, Any]]:
     hands = (
         Hand.objects.filter(table__round=rnd)
         .values("table_id")
-        .annotate(last=Max("updated_at"), games=Count("id"))
+        # when the latest game was entered, not when a game was last corrected
+        .annotate(last=Max("entered_at"), games=Count("id"))
     )
     for row in hands:
         reports[row["table_id"]] = {"last": row["last"], "games": row["games"]}
