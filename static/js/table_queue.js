@@ -57,8 +57,9 @@
       if (div.hidden) return;
       div.querySelectorAll("select, input").forEach(function (el) {
         if (el.disabled || el.type === "hidden") return;
-        var label = form.querySelector("label[for='" + el.id + "']");
-        var name = label ? label.textContent.replace(/[:\s]+$/, "") : el.name;
+        // a checkbox sits inside its label (no "for"): its words are the label's own text
+        var label = form.querySelector("label[for='" + el.id + "']") || el.closest("label");
+        var name = label ? label.textContent.replace(/[:\s]+$/, "").trim() : el.name;
         if (el.tagName === "SELECT") {
           if (el.value !== "") parts.push(el.options[el.selectedIndex].text);
         } else if (el.type === "checkbox") {

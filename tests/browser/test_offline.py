@@ -98,6 +98,23 @@ def test_three_games_entered_offline_are_stored_once_each_in_order(live_server, 
     context.close()
 
 
+def test_the_queue_names_a_ticked_box_by_its_label_not_its_field(live_server, browser):
+    table = started()
+    context, page = hall_phone(browser)
+    page.goto(f"{live_server.url}/t/{table.token}/")
+    context.set_offline(True)
+    page.select_option("select[name=contract]", "halbe")
+    page.select_option("select[name=declarer]", "1")
+    page.fill("input[name=declarer_points]", "47")
+    page.check("input[name=gegensolo]")
+    page.click("button[value=save]")
+    page.wait_for_selector("#queue li.waiting")
+    queue = page.inner_text("#queue")
+    assert "nach Gegensolo" in queue  # what the phone shows beside the box
+    assert "gegensolo" not in queue
+    context.close()
+
+
 def test_a_game_whose_answer_was_lost_is_stored_once(live_server, browser):
     table = started()
     context, page = hall_phone(browser)

@@ -246,6 +246,20 @@ def test_a_reveal_typed_in_the_short_form_is_counted(scorer: Client) -> None:
     assert list(hand.results.order_by("position").values_list("points", flat=True)) == [0, 1, 0, 0]
 
 
+def test_who_called_luege_is_not_preselected_and_must_be_chosen(scorer: Client) -> None:
+    table = make_table("hennes_sibbe", 4)
+    url = reverse("table", args=[table.pk])
+    html = scorer.get(url).content.decode()
+    select = html.split('name="challenger"', 1)[1].split("</select>", 1)[0]
+    # the page opens with "—", not with the first seat (who is also the claimant's default)
+    assert re.search(r'<option value=""[^>]*selected[^>]*>—</option>', select)
+    assert not re.search(r'<option value="\d+"[^>]*selected', select)
+    response = scorer.post(url, hennes_post(challenger="", claim_correct="on"))
+    assert response.status_code == 200
+    assert response.context["form"].errors["challenger"]
+    assert not table.hands.exists()
+
+
 def test_the_valid_card_words_are_shown_before_the_first_mistake(scorer: Client) -> None:
     table = make_table("hennes_sibbe", 4)
     html = scorer.get(reverse("table", args=[table.pk])).content.decode()

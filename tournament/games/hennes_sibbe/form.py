@@ -49,7 +49,8 @@ class HennesSibbeHandForm(HandForm):
 
     def setup(self) -> None:
         self.fields["claimant"].choices = seat_choices(self.players)
-        self.fields["challenger"].choices = seat_choices(self.players)
+        # no seat preselected: the first seat would be the claimant's, who never calls on himself
+        self.fields["challenger"].choices = seat_choices(self.players, "—")
         # the card fields: typed in the short form, or tapped in with the card buttons (JS)
         cards = {"data-cards": "all", "aria-describedby": "card-words", "autocomplete": "off"}
         for i, name in enumerate(self.players):
