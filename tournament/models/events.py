@@ -187,6 +187,12 @@ class Event(Versioned):
         """The game's plug-in (tournament.games): everything the event's game means."""
         return games.get(self.game)
 
+    @property
+    def in_fixed_pairs(self) -> bool:
+        """Whether the event plays in fixed pairs registered as teams (a game with pairs, Ziege,
+        set to fixed pairing): a pair is then one unit of the draw, the lot and the standings."""
+        return self.game_type.fixed_pairs and self.pairing == self.Pairing.FIXED
+
     def full_rules(self) -> dict[str, Any]:
         """The game's defaults with this event's settings over them."""
         return {**self.game_type.default_rules(), **(self.rules or {})}

@@ -250,7 +250,6 @@ class CachedPage:
     def _compute(self, render: Callable[[], str], then: Callable[[], None] | None) -> str:
         text = self._store(render)
         self.computed = True
-        logger.info("computed %s of %s at version %s", *self.what)
         if then is not None:
             then()
         return text
@@ -260,7 +259,6 @@ class CachedPage:
         (the standings and the projector's rows), as the other's ``then``, under its lock."""
         if not cache.has_key(self.key):
             text = self._store(self._renderer(template, context))
-            logger.info("computed %s of %s at version %s", *self.what)
             if self.fragment:  # its whole response is the body itself: kept ready too
                 self._keep_whole(HttpResponse(text))
 
@@ -283,6 +281,7 @@ class CachedPage:
         versions.forget()  # a write after this, in the same transaction, is a new version
         try:
             text = str(render())
+            logger.info("computed %s of %s at version %s", *self.what)
             cache.set(self.key, text, TIMEOUT)
             return text
         finally:

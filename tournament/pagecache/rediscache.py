@@ -29,9 +29,10 @@ from typing import Any, TypeVar
 from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import LockError, RedisError
 
-LOCK_TIMEOUT = 30  # seconds a dead process's lock lives at most (as pages.LOCK_TIMEOUT)
-WAIT = 5.0  # seconds a request waits for another's computation before computing itself
-POLL = 0.01  # how often a waiting request looks whether the lock is free
+# how long a dead process's lock lives, how long a request waits for another's computation
+# before computing itself, and how often it looks: the page cache's own (pages.py)
+from tournament.pagecache.pages import LOCK_TIMEOUT, POLL, WAIT
+
 COMPLAIN_EVERY = 30.0
 
 logger = logging.getLogger(__name__)

@@ -154,7 +154,7 @@ def draw_round(*, round: Round, seed: int | None = None, user: User = None) -> R
     met, sat_out = _history(rnd)
     pairs = None
     game = event.game_type
-    if game.fixed_pairs and event.pairing == Event.Pairing.FIXED:
+    if event.in_fixed_pairs:
         by_pair: dict[int, list[int]] = {}
         unpaired = []
         for entry in entries:
@@ -285,7 +285,7 @@ def swap_seats(*, round: Round, first: Entry, second: Entry, user: User = None) 
         b = Seat.objects.get(round=rnd, entry=second)
     except Seat.DoesNotExist as exc:
         raise Refused(_("Both players must be part of this round's draw.")) from exc
-    if rnd.event.game_type.fixed_pairs and rnd.event.pairing == Event.Pairing.FIXED:
+    if rnd.event.in_fixed_pairs:
         raise Refused(
             _(
                 "With fixed pairs a partner is not swapped alone: swap the whole pair with "
@@ -1028,7 +1028,7 @@ def decide_by_lot(
             _lapse(earlier, user)
     # a fixed Ziege pair is one unit: its partners share one lot, never drawn against each other
     units: dict[Any, list[Entry]] = {}
-    fixed = event.game_type.fixed_pairs and event.pairing == Event.Pairing.FIXED
+    fixed = event.in_fixed_pairs
     for entry in sorted(entries, key=lambda e: e.start_number):
         units.setdefault(
             ("pair", entry.pair_id) if fixed and entry.pair_id else entry.pk, []

@@ -13,18 +13,13 @@ from typing import Any
 
 from tournament.models import Entry, Event
 
-__all__ = ["PairRow", "fixed", "pair_standings", "units"]
-
-
-def fixed(event: Event) -> bool:
-    """Whether the event plays in fixed pairs registered as teams (and its game has pairs)."""
-    return event.game_type.fixed_pairs and event.pairing == Event.Pairing.FIXED
+__all__ = ["PairRow", "pair_standings", "units"]
 
 
 def units(event: Event) -> dict[int, Any]:
     """Entry id → the unit the entry is ranked as: its fixed pair. Empty (every entry its own
     unit) unless the event plays in fixed pairs; one query then, none otherwise."""
-    if not fixed(event):
+    if not event.in_fixed_pairs:
         return {}
     return {
         pk: ("pair", pair_id)

@@ -143,11 +143,7 @@ def event_players(request: HttpRequest, slug: str) -> HttpResponse:
             )
             return redirect("event_players", slug=event.slug)
     entries = event.entries.select_related("player", "squad", "pair")
-    pair_form = (
-        PairForm(event=event)
-        if event.game_type.fixed_pairs and event.pairing == Event.Pairing.FIXED
-        else None
-    )
+    pair_form = PairForm(event=event) if event.in_fixed_pairs else None
     return render(
         request,
         "tournament/players.html",

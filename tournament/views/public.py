@@ -175,7 +175,7 @@ def event_teams(request: HttpRequest, slug: str) -> HttpResponse:
         return render(
             request,
             "tournament/teams.html",
-            {"event": event, "body": body, "fixed_pairs": pairs.fixed(event)},
+            {"event": event, "body": body, "fixed_pairs": event.in_fixed_pairs},
         )
 
     return page.serve(build)
@@ -185,7 +185,7 @@ def event_teams(request: HttpRequest, slug: str) -> HttpResponse:
 def event_pairs(request: HttpRequest, slug: str) -> HttpResponse:
     """The ranking of fixed Ziege pairs (an event without fixed pairs has none: 404)."""
     event = event_or_404(slug)
-    if not pairs.fixed(event):
+    if not event.in_fixed_pairs:
         raise Http404
     page = CachedPage(request, "pairs", event.pk, event.version)
 
@@ -218,7 +218,7 @@ def round_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     swap_form = None
     can_organise = access.can_organise(request.user, rnd.event)
     # fixed Ziege pairs move whole: a single partner is never offered for a swap
-    fixed_pairs = pairs.fixed(rnd.event)
+    fixed_pairs = rnd.event.in_fixed_pairs
     if can_organise and rnd.status == Round.Status.SEATED:
         swap_form = (
             PairSwapForm(round=rnd)
