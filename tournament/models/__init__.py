@@ -46,6 +46,7 @@ from tournament.models.money import CashItem, EntryFee, FeeCategory, Prize, Priz
 from tournament.models.play import Confirmation, Hand, LotDraw, Result, provisional_entries
 from tournament.models.rating import Rating, RatingBasis
 from tournament.models.register import DistinctPlayers, Player, PlayerAlias
+from tournament.models.registration import RegistrationAttempt
 
 __all__ = [
     "Audited",
@@ -65,6 +66,7 @@ __all__ = [
     "PrizeSettings",
     "Rating",
     "RatingBasis",
+    "RegistrationAttempt",
     "Result",
     "Round",
     "Season",

@@ -62,6 +62,10 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+# the most players an event's online registration takes (a hall of 2,000 is plenty)
+PLACES_MAX = 10_000
+
+
 # the most games a table plays in one round, for every way of giving it (one bound, issue 11)
 HANDS_MAX = 10_000
 

@@ -12,6 +12,7 @@ from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -21,7 +22,14 @@ from tournament import games
 from tournament.core import choices
 from tournament.core.addresses import validate_origin
 from tournament.core.validators import single_line
-from tournament.models.base import HANDS_MAX, POINT_VALUE_MAX, Versioned, audit, new_token
+from tournament.models.base import (
+    HANDS_MAX,
+    PLACES_MAX,
+    POINT_VALUE_MAX,
+    Versioned,
+    audit,
+    new_token,
+)
 from tournament.models.querysets import EntryQuerySet, SeatQuerySet
 from tournament.models.register import Player
 
@@ -160,6 +168,32 @@ class Event(Versioned):
         ),
     )
 
+    # online registration before the day (issue 29, tournament.register.online): open or not,
+    # until when, for how many players, and whether a full event keeps a waiting list
+    registration_open = models.BooleanField(
+        _("online registration open"),
+        default=False,
+        help_text=_("Players register themselves on the event's public page."),
+    )
+    registration_closes = models.DateTimeField(
+        _("registration closes"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: open until the organiser closes it or the first round is drawn."),
+    )
+    capacity = models.PositiveIntegerField(
+        _("places"),
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(PLACES_MAX)],
+        help_text=_("How many players the hall seats, for example 144. Empty: no limit."),
+    )
+    waiting_list = models.BooleanField(
+        _("waiting list"),
+        default=True,
+        help_text=_("When the places are taken, further players go on a waiting list in order."),
+    )
+
     history = audit(excluded_fields=["version"])
 
     class Meta:
@@ -283,6 +317,13 @@ class Entry(models.Model):
     class Status(models.TextChoices):
         ACTIVE = "active", _("active")
         WITHDRAWN = "withdrawn", _("withdrawn")
+        # registered online when the places were taken: plays only when moved up (issue 29)
+        WAITING = "waiting", _("waiting list")
+
+    class Source(models.TextChoices):
+        DESK = "desk", _("registered by the organiser")
+        ONLINE = "online", _("registered online")
+        WALK_IN = "walk_in", _("walk-in at the check-in")
 
     event = models.ForeignKey(Event, related_name="entries", on_delete=models.CASCADE)
     player = models.ForeignKey(Player, related_name="entries", on_delete=models.PROTECT)
@@ -310,9 +351,21 @@ class Entry(models.Model):
     lot = models.PositiveSmallIntegerField(
         _("lot"), null=True, blank=True, help_text=_("Order drawn by lot among tied players.")
     )
+    # the player's day (issue 29): how the entry came, when it was made (the waiting list's
+    # order), when the player checked in at the desk, and the personal link /m/<token>/
+    source = models.CharField(
+        _("registered"), max_length=10, choices=Source.choices, default=Source.DESK
+    )
+    registered_at = models.DateTimeField(_("registered at"), default=timezone.now)
+    present_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
+    token = models.CharField(_("personal link"), max_length=64, unique=True, default=new_token)
+    # the one-time key of the online form that made the entry: the same form sent twice
+    # registers once and shows the same confirmation
+    submission_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
 
     objects = EntryQuerySet.as_manager()
-    history = audit()
+    # the link itself is no history: a reissued link is a row with its reason, not the secret
+    history = audit(excluded_fields=["token", "submission_key"])
 
     class Meta:
         ordering = ["start_number"]
@@ -329,6 +382,14 @@ class Entry(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status == self.Status.ACTIVE
+
+    @property
+    def is_waiting(self) -> bool:
+        return self.status == self.Status.WAITING
+
+    def get_link_url(self) -> str:
+        """The player's personal link: no login, the token is the permission."""
+        return reverse("personal_link", args=[self.token])
 
 
 class Round(models.Model):

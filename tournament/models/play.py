@@ -131,6 +131,8 @@ class Confirmation(models.Model):
     class Via(models.TextChoices):
         LINK = "link", _("table link")
         SCORER = "scorer", _("scorer")
+        # the player's own personal link (issue 29): tied to the person, whichever phone
+        PLAYER = "player", _("personal link")
 
     table = models.ForeignKey(Table, related_name="confirmations", on_delete=models.CASCADE)
     position = models.PositiveSmallIntegerField(_("seat"))

@@ -155,6 +155,10 @@ EVENT_FIELDS = (
     "pairing",
     "public_url",
     "point_value_cents",
+    "registration_open",
+    "registration_closes",
+    "capacity",
+    "waiting_list",
 )
 EVENT_SETTINGS = frozenset({*EVENT_FIELDS, "rules", "hands_per_round"})
 

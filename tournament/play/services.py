@@ -150,7 +150,22 @@ def draw_round(*, round: Round, seed: int | None = None, user: User = None) -> R
         raise Refused(_("Close the earlier rounds before drawing round %(n)s.") % {"n": rnd.number})
     if seed is None:
         seed = random.SystemRandom().randrange(1, 2**31)
-    entries = list(Entry.objects.filter(event=event).active().select_related("pair"))
+    entries = list(Entry.objects.filter(event=event).active().select_related("pair", "player"))
+    # once the desk checks players in, only those present are seated: the director first
+    # removes who did not come, or waits for them (issue 29; the draw page names them)
+    if any(e.present_at is not None for e in entries):
+        absent = sorted(str(e.player) for e in entries if e.present_at is None)
+        if absent:
+            raise Refused(
+                ngettext(
+                    "%(n)s registered player has not checked in: %(names)s. Remove them "
+                    "before the draw, or wait until they check in.",
+                    "%(n)s registered players have not checked in: %(names)s. Remove them "
+                    "before the draw, or wait until they check in.",
+                    len(absent),
+                )
+                % {"n": len(absent), "names": ", ".join(absent)}
+            )
     met, sat_out = _history(rnd)
     pairs = None
     game = event.game_type
@@ -919,6 +934,43 @@ def confirm_seat(*, table: Table, position: int, device: str) -> Table:
         )
     Confirmation.objects.create(
         table=table, position=position, via=Confirmation.Via.LINK, device=device
+    )
+    _finish_if_everyone_confirmed(table)
+    return table
+
+
+@transaction.atomic
+def confirm_as_player(*, entry: Entry) -> Table:
+    """A player confirms their own seat of the handed-in sheet through their personal link
+    (issue 29): tied to the person, whichever phone opens the link, so a player whose phone died
+    confirms on a borrowed one, and one phone confirms for a neighbour who has none by opening
+    the neighbour's link. The same rules as a table link: while the round is played, the sheet
+    handed in, once per seat."""
+    seat = (
+        Seat.objects.filter(entry=entry, table__isnull=False)
+        .exclude(round__status=Round.Status.DRAFT)
+        .select_related("table", "round")
+        .order_by("-round__number")
+        .first()
+    )
+    if seat is None:
+        raise Refused(_("You have no seat at a table yet."))
+    table = _locked_table(seat.table)
+    if table.voided:
+        raise Refused(_("A voided table needs no confirmation."))
+    if table.round.status != Round.Status.PLAYING:
+        raise Refused(
+            _("Round %(n)s is closed; ask the scorer to confirm the sheet.")
+            % {"n": table.round.number}
+        )
+    if table.submitted_at is None:
+        raise Refused(_("The sheet has not been handed in yet."))
+    if table.confirmed_at is not None:
+        return table
+    if table.confirmations.filter(position=seat.position).exists():
+        return table  # tapped twice, or on two phones: confirmed once
+    Confirmation.objects.create(
+        table=table, position=seat.position, via=Confirmation.Via.PLAYER, device=""
     )
     _finish_if_everyone_confirmed(table)
     return table

@@ -9,6 +9,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from simple_history.utils import bulk_create_with_history
@@ -45,6 +46,7 @@ def register_players(
     start_number: int | None = None,
     team: str = "",
     reason: str = "",
+    fields: dict[str, Any] | None = None,
 ) -> list[Entry]:
     """Enter players in an event, in the order given: the one place that decides start numbers,
     the late flag and the refusals (a finished event, a player registered twice, a full team), for
@@ -56,7 +58,10 @@ def register_players(
     the entries are marked late; a late entry is seated from the next round drawn on. The event is
     locked once for the whole list: registrations and imports sent at the same moment take turns,
     so start numbers stay unique. ``user`` and ``reason`` go into the history of every player and
-    entry made. A few queries however long the list.
+    entry made. ``fields`` are set on every entry made (how it came, its status, its check-in:
+    ``register.online``, ``register.checkin``); on the day, once the desk has checked players
+    in, a player registered here is there and is checked in with the entry. A few queries
+    however long the list.
     """
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.status == Event.Status.FINISHED:
@@ -100,6 +105,9 @@ def register_players(
         )
     )
     late = event.rounds.exclude(status=Round.Status.DRAFT).exists()
+    fields = dict(fields or {})
+    if "present_at" not in fields and checkin_begun(event):
+        fields["present_at"] = timezone.now()
     entries = [
         Entry(
             event=event,
@@ -107,6 +115,7 @@ def register_players(
             start_number=start_number + offset,
             late=late,
             squad=squad,
+            **fields,
         )
         for offset, player in enumerate(players)
     ]
@@ -175,14 +184,44 @@ def correct_player(*, player: Player, values: dict[str, Any], user: User = None)
     return current
 
 
+def checkin_begun(event: Event) -> bool:
+    """Whether the desk has checked in a player of the event: from then on the draw seats only
+    the players checked in (``play.services.draw_round``)."""
+    return Entry.objects.filter(event=event, present_at__isnull=False).exists()
+
+
+def move_up(*, event: Event, user: User = None) -> list[Entry]:
+    """Fill the places freed (a cancellation, a withdrawal, more places) from the waiting list,
+    first come first; called inside the write that freed them, the event row locked. Not once the
+    desk has begun checking players in: then the desk admits a waiting player who is there."""
+    if checkin_begun(event) or event.rounds.exclude(status=Round.Status.DRAFT).exists():
+        return []
+    waiting = Entry.objects.filter(event=event, status=Entry.Status.WAITING).order_by(
+        "registered_at", "start_number"
+    )
+    if event.capacity is not None:
+        taken = Entry.objects.filter(event=event, status=Entry.Status.ACTIVE).count()
+        waiting = waiting[: max(event.capacity - taken, 0)]
+    moved = list(waiting.select_related("player"))
+    for entry in moved:
+        entry.status = Entry.Status.ACTIVE
+        noted(entry, user, "moved up from the waiting list").save(update_fields=["status"])
+    return moved
+
+
 @transaction.atomic
-def withdraw_entry(*, entry: Entry, user: User = None) -> Entry:
-    """Withdraw a player: the results so far stay, later draws leave the player out."""
+def withdraw_entry(*, entry: Entry, user: User = None, reason: str = "") -> Entry:
+    """Withdraw a player: the results so far stay, later draws leave the player out. Before the
+    first draw the place goes to the first on the waiting list."""
     refused = withdrawal_refused(entry)
     if refused:
         raise Refused(refused)
+    event = Event.objects.select_for_update().get(pk=entry.event_id)
+    was_active = entry.status == Entry.Status.ACTIVE
     entry.status = Entry.Status.WITHDRAWN
-    noted(entry, user, "").save(update_fields=["status"])
+    noted(entry, user, reason).save(update_fields=["status"])
+    if was_active:
+        move_up(event=event, user=user)
     return entry
 
 
@@ -206,7 +245,10 @@ def remove_entry(*, entry: Entry, user: User = None) -> None:
             )
             % {"player": entry.player}
         )
+    was_active = entry.status == Entry.Status.ACTIVE
     noted(entry, user, "removed: registered by mistake").delete()
+    if was_active:
+        move_up(event=event, user=user)
 
 
 @transaction.atomic

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 
 from django.contrib import messages
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -89,12 +90,21 @@ def event_edit(request: HttpRequest, slug: str) -> HttpResponse:
                 effect = play_reads.rule_change_effect(event=changed, rules=changed.rules)
                 changes = form.rule_changes(event.full_rules())
             if effect is None or not effect.hands or form.confirmed():
-                done = services.change_event_settings(
-                    event=event,
-                    values=form.settings(),
-                    user=request.user,
-                    reason=form.cleaned_data["reason"],
-                )
+                # more places move the waiting list up, in the same transaction
+                with transaction.atomic():
+                    done = services.change_event_settings(
+                        event=event,
+                        values=form.settings(),
+                        user=request.user,
+                        reason=form.cleaned_data["reason"],
+                    )
+                    moved = register_services.move_up(event=event, user=request.user)
+                if moved:
+                    messages.info(
+                        request,
+                        _("Moved up from the waiting list: %(names)s.")
+                        % {"names": ", ".join(str(e.player) for e in moved)},
+                    )
                 if done.hands:
                     messages.success(
                         request,

@@ -38,6 +38,7 @@ from tournament.paper import tables as tables_
 from tournament.play import draw as drawing
 from tournament.play import reads
 from tournament.play.forms import PairSwapForm, SwapForm, card_counter_class, rule_settings
+from tournament.register import checkin, online
 from tournament.results import pairs, standings, stats
 from tournament.views.common import (
     event_by_id_or_404,
@@ -79,10 +80,20 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     entries = event.entries.aggregate(
         total=Count("id"), active=Count("id", filter=Q(status=Entry.Status.ACTIVE))
     )
+    # the public way to register before the day, while it is open or once players registered
+    registration = None
+    if event.registration_open or event.entries.filter(source=Entry.Source.ONLINE).exists():
+        registration = {"open": not online.closed_reason(event), "places": online.places(event)}
     return render(
         request,
         "tournament/event_detail.html",
-        {"event": event, "rounds": rounds, "entries": entries, "rules": rule_settings(event)},
+        {
+            "event": event,
+            "rounds": rounds,
+            "entries": entries,
+            "rules": rule_settings(event),
+            "registration": registration,
+        },
     )
 
 
@@ -227,11 +238,18 @@ def round_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         )
     # a round added by mistake (or one more than the day has time for) can go while not started
     removable = can_organise and reads.removal_refused(rnd) is None
+    # before a draw, who registered and did not come to the check-in: the director decides
+    missing = (
+        checkin.missing(rnd.event)
+        if can_organise and rnd.status in (Round.Status.DRAFT, Round.Status.SEATED)
+        else []
+    )
     return render(
         request,
         "tournament/seating.html",
         {
             "removable": removable,
+            "missing": missing,
             "event": rnd.event,
             "round": rnd,
             "tables": sorted(tables.items()),

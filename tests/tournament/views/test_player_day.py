@@ -1,0 +1,332 @@
+"""The player's own way through the day (issue 29), through the pages: online registration with
+its waiting list, the check-in desk, the draw of the players present, the personal link."""
+
+from __future__ import annotations
+
+import datetime
+import re
+import uuid
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.factories import make_entries, make_event, make_player, make_role, make_user
+from tests.helpers import messages_of
+from tournament.access import ORGANISER
+from tournament.models import Confirmation, Entry, EntryFee, FeeCategory, Player, Seat
+from tournament.play import services as play_services
+from tournament.register import online
+
+pytestmark = pytest.mark.django_db
+
+
+def open_event(**kwargs):
+    return make_event(registration_open=True, **kwargs)
+
+
+def register(client: Client, event, first: str, last: str, club: str = "CC Test", **extra):
+    page = client.get(reverse("event_register", args=[event.slug]))
+    found = re.search(r'name="submission" value="([^"]+)"', page.content.decode())
+    key = found.group(1) if found else str(uuid.uuid4())  # a closed form shows none
+    data = {
+        "first_name": first,
+        "last_name": last,
+        "club": club,
+        "town": "",
+        "category": "",
+        "consent": "on",
+        "submission": key,
+        **extra,
+    }
+    return client.post(reverse("event_register", args=[event.slug]), data), data
+
+
+def test_a_player_registers_online_and_lands_on_the_personal_link():
+    event = open_event(capacity=2)
+    response, _data = register(Client(), event, "Egon", "Maier")
+    entry = Entry.objects.get(event=event)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("personal_link", args=[entry.token])
+    assert entry.source == Entry.Source.ONLINE and entry.is_active
+    page = Client().get(response["Location"])
+    text = page.content.decode()
+    assert "Egon Maier" in text and "<svg" in text  # the QR code of the link itself
+    assert entry.token in text
+
+
+def test_a_full_event_keeps_a_waiting_list_in_order_and_a_cancellation_moves_the_first_up():
+    event = open_event(capacity=2)
+    client = Client()
+    for first, last in [("Anna", "Eins"), ("Berta", "Zwei"), ("Carl", "Drei"), ("Dora", "Vier")]:
+        register(client, event, first, last)
+    waiting = list(event.entries.filter(status=Entry.Status.WAITING).order_by("registered_at"))
+    assert [str(e.player) for e in waiting] == ["Carl Drei", "Dora Vier"]
+    assert online.waiting_place(waiting[1]) == 2
+    listed = client.get(reverse("event_participants", args=[event.slug])).content.decode()
+    waiting_part = listed.split("Waiting list", 1)[-1] if "Waiting list" in listed else listed
+    assert waiting_part.index("Carl Drei") < waiting_part.index("Dora Vier")
+    # the public list names name and club only: no town, no category, no start number, no link
+    assert "Test-Town" not in listed and "/m/" not in listed
+    first = event.entries.get(player__first_name="Anna")
+    response = client.post(reverse("personal_action", args=[first.token, "cancel"]), {"sure": "1"})
+    assert response.status_code == 302
+    carl = event.entries.get(player__first_name="Carl")
+    assert carl.is_active
+    assert event.entries.get(player__first_name="Dora").is_waiting
+    assert event.entries.get(player__first_name="Anna").status == Entry.Status.WITHDRAWN
+    history = carl.history.first()
+    assert history.history_change_reason == "moved up from the waiting list"
+
+
+def test_the_same_form_sent_twice_registers_once():
+    event = open_event()
+    client = Client()
+    first, data = register(client, event, "Hans", "Doppelt")
+    second = client.post(reverse("event_register", args=[event.slug]), data)
+    assert second["Location"] == first["Location"]
+    assert event.entries.count() == 1 and Player.objects.filter(last_name="Doppelt").count() == 1
+
+
+def test_a_known_player_is_found_and_a_similar_name_is_asked_never_created_silently():
+    known = make_player(first_name="Egon", last_name="Meier", club="CC Furtwangen", town="")
+    event = open_event()
+    register(Client(), event, "Egon", "Meier", club="CC Furtwangen")
+    assert event.entries.get().player == known  # written the same: that player
+    other = open_event()
+    response, data = register(Client(), other, "Egon", "Maier", club="TV Triberg")
+    assert response.status_code == 422
+    assert "Is it you?" in response.content.decode() or "Ist das" in response.content.decode()
+    assert not other.entries.exists() and Player.objects.filter(last_name="Maier").count() == 0
+    again = Client().post(
+        reverse("event_register", args=[other.slug]), {**data, "same_person": "new"}
+    )
+    assert again.status_code == 302
+    assert other.entries.get().player != known
+
+
+def test_bad_input_and_no_consent_store_nothing_and_say_what_is_wrong():
+    event = open_event()
+    response, _data = register(Client(), event, "", "Maier", consent="")
+    assert response.status_code == 422
+    assert not event.entries.exists()
+    assert "consent" in response.content.decode().lower() or "Zustimmung" in response.content.decode()
+
+
+def test_registration_closed_at_its_time_or_when_not_open():
+    event = open_event(registration_closes=timezone.now() - datetime.timedelta(minutes=1))
+    response, _data = register(Client(), event, "Zu", "Spät")
+    assert not event.entries.exists()
+    assert "closed" in response.content.decode()
+    shut = make_event()
+    assert "not open" in Client().get(reverse("event_register", args=[shut.slug])).content.decode()
+
+
+def test_one_address_is_limited(monkeypatch):
+    monkeypatch.setattr(online, "LIMIT", 3)
+    event = open_event()
+    client = Client()
+    names = ["Anton", "Bruno", "Cäsar", "Dieter", "Emil"]
+    statuses = [register(client, event, name, "Spammer")[0].status_code for name in names]
+    assert statuses == [302, 302, 302, 429, 429]
+    assert event.entries.count() == 3
+
+
+# --- the check-in desk --------------------------------------------------------------------------
+
+
+def desk(event) -> Client:
+    client = Client()
+    client.force_login(make_role(event, ORGANISER))
+    return client
+
+
+def test_the_desk_finds_by_two_letters_or_number_and_checks_in_with_the_fee_in_one_tap():
+    event = make_event()
+    FeeCategory.objects.create(event=event, name="Startgeld", amount_cents=1200)
+    make_entries(event, 3)
+    mine = Entry.objects.filter(event=event).first()
+    mine.player.last_name = "Schäuble"
+    mine.player.save()
+    client = desk(event)
+    found = client.get(reverse("checkin", args=[event.slug]), {"q": "sc"}).content.decode()
+    assert "Schäuble" in found and "12,00" in found or "12.00" in found
+    by_number = client.get(reverse("checkin", args=[event.slug]), {"q": str(mine.start_number)})
+    assert "Schäuble" in by_number.content.decode()
+    client.post(
+        reverse("checkin", args=[event.slug]),
+        {"action": "check_in", "entry": mine.pk, "fee": "cash", "q": "sc"},
+    )
+    mine.refresh_from_db()
+    assert mine.present_at is not None
+    assert mine.fee.status == EntryFee.Status.CASH and mine.fee.paid_cents == 1200
+    # the other desk taps the same player a moment later: once, nothing changes
+    again = desk(event).post(
+        reverse("checkin", args=[event.slug]),
+        {"action": "check_in", "entry": mine.pk, "fee": "cash"},
+        follow=True,
+    )
+    assert "checked in already" in " ".join(messages_of(again))
+    page = client.get(reverse("checkin", args=[event.slug])).content.decode()
+    assert re.search(r"<strong>3</strong> registered", page)
+    assert re.search(r"<strong>1</strong> present", page)
+    assert re.search(r"<strong>2</strong> missing", page)
+
+
+def test_a_walk_in_is_registered_and_present_and_two_desks_make_one_entry():
+    event = make_event()
+    make_entries(event, 2)
+    post = {
+        "action": "walk_in",
+        "first_name": "Neu",
+        "last_name": "Ankömmling",
+        "club": "",
+        "town": "",
+        "category": "",
+        "same_person": "",
+        "fee": "",
+    }
+    desk(event).post(reverse("checkin", args=[event.slug]), post)
+    desk(event).post(reverse("checkin", args=[event.slug]), {**post, "same_person": "new"})
+    entries = event.entries.filter(player__last_name="Ankömmling")
+    assert entries.count() == 1
+    assert entries.get().source == Entry.Source.WALK_IN and entries.get().present_at
+
+
+def test_the_draw_seats_only_the_present_and_the_draw_page_names_who_did_not_come():
+    event = make_event()
+    entries = make_entries(event, 6)
+    client = desk(event)
+    for entry in entries[:4]:
+        client.post(
+            reverse("checkin", args=[event.slug]), {"action": "check_in", "entry": entry.pk}
+        )
+    rnd = play_services.add_round(event=event)
+    page = client.get(reverse("round_seating", args=[event.slug, 1])).content.decode()
+    assert str(entries[4].player) in page and str(entries[5].player) in page
+    refused = client.post(reverse("round_action", args=[event.slug, 1, "draw"]), follow=True)
+    assert "have not checked in" in " ".join(messages_of(refused))
+    assert not Seat.objects.filter(round=rnd).exists()
+    client.post(reverse("remove_missing", args=[event.slug]), {"round": "1"})
+    client.post(reverse("round_action", args=[event.slug, 1, "draw"]))
+    seated = set(Seat.objects.filter(round=rnd).values_list("entry_id", flat=True))
+    assert seated == {e.pk for e in entries[:4]}
+
+
+def test_the_desk_needs_the_organiser():
+    event = make_event()
+    response = Client().get(reverse("checkin", args=[event.slug]))
+    assert response.status_code == 302
+    scorer = Client()
+    scorer.force_login(make_role(event, "scorer"))
+    assert scorer.get(reverse("checkin", args=[event.slug])).status_code == 403
+
+
+# --- the personal link ---------------------------------------------------------------------------
+
+
+def seated_event():
+    event = make_event(hands_per_round={"*": 1})
+    entries = make_entries(event, 4)
+    rnd = play_services.add_round(event=event)
+    play_services.draw_round(round=rnd, seed=3)
+    return event, entries, rnd
+
+
+def test_the_personal_page_shows_seat_and_table_then_confirms_for_the_person_on_any_phone():
+    event, entries, rnd = seated_event()
+    me = entries[0]
+    page = Client().get(reverse("personal_link", args=[me.token])).content.decode()
+    seat = Seat.objects.get(round=rnd, entry=me)
+    assert f"table {seat.table.number}, seat {seat.position + 1}" in page
+    for other in entries[1:]:
+        assert str(other.player) in page
+    play_services.start_round(round=rnd)
+    table = seat.table
+    page = Client().get(reverse("personal_link", args=[me.token])).content.decode()
+    assert reverse("table_link", args=[table.token]) in page
+    play_services.record_totals(table=table, totals=[30, -10, -10, -10])
+    play_services.submit_table(table=table)
+    borrowed = Client()  # not the phone that entered the games, no cookie of any table
+    response = borrowed.post(reverse("personal_action", args=[me.token, "confirm"]))
+    assert response.status_code == 302
+    mine = Confirmation.objects.get(table=table, position=seat.position)
+    assert mine.via == Confirmation.Via.PLAYER
+    # the same phone confirms for a neighbour without a phone, through the neighbour's link
+    neighbour = Seat.objects.filter(table=table).exclude(entry=me).first()
+    borrowed.post(reverse("personal_action", args=[neighbour.entry.token, "confirm"]))
+    assert Confirmation.objects.filter(table=table).count() == 2
+    page = borrowed.get(reverse("personal_link", args=[me.token])).content.decode()
+    assert "You have confirmed this sheet" in page
+
+
+def test_a_reissued_link_stops_the_old_one():
+    event, entries, _rnd = seated_event()
+    old = entries[0].token
+    client = desk(event)
+    client.post(reverse("checkin", args=[event.slug]), {"action": "reissue", "entry": entries[0].pk})
+    assert Client().get(reverse("personal_link", args=[old])).status_code == 404
+    new = Entry.objects.get(pk=entries[0].pk).token
+    assert new != old and Client().get(reverse("personal_link", args=[new])).status_code == 200
+    assert Client().post(reverse("personal_action", args=[old, "confirm"])).status_code == 404
+
+
+def test_a_guessed_token_finds_nothing():
+    assert Client().get(reverse("personal_link", args=["x" * 32])).status_code == 404
+    assert Client().get(reverse("personal_link", args=["short"])).status_code == 404
+
+
+def test_confirming_stops_when_the_round_closes():
+    event, entries, rnd = seated_event()
+    play_services.start_round(round=rnd)
+    table = Seat.objects.get(round=rnd, entry=entries[0]).table
+    play_services.record_totals(table=table, totals=[30, -10, -10, -10])
+    play_services.confirm_table(table=table)
+    play_services.close_round(round=rnd)
+    response = Client().post(
+        reverse("personal_action", args=[entries[0].token, "confirm"]), follow=True
+    )
+    assert Confirmation.objects.filter(table=table, via=Confirmation.Via.PLAYER).count() == 0
+    assert response.status_code == 200
+
+
+def test_after_the_event_the_page_shows_the_result_and_the_player_page():
+    event, entries, rnd = seated_event()
+    play_services.start_round(round=rnd)
+    table = rnd.tables.get()
+    play_services.record_totals(table=table, totals=[30, -10, -10, -10])
+    play_services.confirm_table(table=table)
+    play_services.close_round(round=rnd)
+    play_services.finish_event(event=event)
+    winner = Seat.objects.get(table=table, position=0).entry
+    page = Client().get(reverse("personal_link", args=[winner.token])).content.decode()
+    assert "Your result" in page and "Rank 1 of 4" in page
+    assert winner.player.get_absolute_url() in page
+
+
+# --- query counts -------------------------------------------------------------------------------
+
+
+def test_query_counts_of_the_personal_page_and_the_desk():
+    event, entries, rnd = seated_event()
+    play_services.start_round(round=rnd)
+    url = reverse("personal_link", args=[entries[0].token])
+    client = Client()
+    client.get(url)  # the event's shared parts are computed (the sheet, the standings)
+    with CaptureQueriesContext(connection) as kept:
+        response = client.get(url)
+    assert response.status_code == 200
+    assert len(kept) == 1  # the token and the event's version: the page comes from the cache
+    other = reverse("personal_link", args=[entries[1].token])
+    with CaptureQueriesContext(connection) as computed:
+        Client().get(other)
+    assert len(computed) <= 9, [q["sql"] for q in computed]
+    make_user()
+    organiser = desk(event)
+    organiser.get(reverse("checkin", args=[event.slug]), {"q": "Na"})
+    with CaptureQueriesContext(connection) as searched:
+        organiser.get(reverse("checkin", args=[event.slug]), {"q": "Na"})
+    assert len(searched) <= 11, [q["sql"] for q in searched]

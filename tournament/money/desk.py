@@ -1,0 +1,44 @@
+"""The check-in desk's tap with the fee in it (issue 29): the player marked present and the entry
+fee taken (paid cash, waived) in one transaction, so a fee that cannot be set leaves the player
+not checked in, with the reason. The check-in itself is ``register.checkin``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from tournament.models import Entry, EntryFee, Event, Player
+from tournament.money.fees import set_entry_fee
+from tournament.register import checkin
+
+# what the desk's tap may do with the fee: leave it, take it in cash, waive it
+DESK_FEES = ("", EntryFee.Status.CASH, EntryFee.Status.WAIVED)
+
+
+def _fee(entry: Entry, fee_status: str, user: Any) -> None:
+    if not fee_status:
+        return
+    current = EntryFee.objects.filter(entry=entry).values_list("status", flat=True).first()
+    if current == fee_status or (
+        current in (EntryFee.Status.CASH, EntryFee.Status.AHEAD)
+        and fee_status == EntryFee.Status.CASH
+    ):
+        return  # paid already (at the other desk, or ahead): the amount stays as it was paid
+    set_entry_fee(entry=entry, status=fee_status, user=user)
+
+
+@transaction.atomic
+def check_in(*, entry: Entry, fee_status: str = "", user: Any = None) -> tuple[Entry, bool]:
+    """Present, and the fee as the desk says; ``checkin.check_in`` says whether this tap did it."""
+    entry, done = checkin.check_in(entry=entry, user=user)
+    _fee(entry, fee_status, user)
+    return entry, done
+
+
+@transaction.atomic
+def walk_in(*, event: Event, player: Player, fee_status: str = "", user: Any = None) -> Entry:
+    """A walk-in registered, present and (if the desk says so) paid, in one write."""
+    entry = checkin.walk_in(event=event, player=player, user=user)
+    _fee(entry, fee_status, user)
+    return entry

@@ -1,0 +1,189 @@
+"""The check-in desk on the morning of the day (issue 29): find a player by two letters of the
+name or by the start number, mark them present in one tap, register a walk-in from the same box,
+and before the draw decide about those who registered and did not come.
+
+Several laptops and phones check in at once: a check-in is one transaction on the entry's row
+(locked), so two desks tapping the same player mark them present once, and a walk-in goes
+through ``services.register_players`` under the event's lock, so one person gets one entry and
+start numbers stay unique. The fee taken in the same tap is ``money.desk`` (one floor up).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.core.audit import User, noted
+from tournament.core.errors import Refused
+from tournament.core.names import normalise
+from tournament.models import Entry, Event, Player, Round
+from tournament.register import services
+
+SHOWN = 12  # the most players a search lists: more letters narrow it down
+
+
+@dataclass(frozen=True)
+class Counters:
+    registered: int  # active entries: those who are to play
+    present: int
+    walk_ins: int
+    waiting: int
+
+    @property
+    def missing(self) -> int:
+        return self.registered - self.present
+
+
+def counters(event: Event) -> Counters:
+    """The desk's figures. One query."""
+    active = Q(status=Entry.Status.ACTIVE)
+    figures = Entry.objects.filter(event=event).aggregate(
+        registered=Count("id", filter=active),
+        present=Count("id", filter=active & Q(present_at__isnull=False)),
+        walk_ins=Count("id", filter=active & Q(source=Entry.Source.WALK_IN)),
+        waiting=Count("id", filter=Q(status=Entry.Status.WAITING)),
+    )
+    return Counters(**figures)
+
+
+def search(event: Event, text: str) -> list[Entry]:
+    """The entries the desk's box finds: a start number finds that entry; two letters or more
+    find the players whose first or last name starts with them (case and accents aside), or
+    whose full name contains them. Those not yet present first, then by name. One query."""
+    text = text.strip()
+    entries = Entry.objects.filter(event=event).select_related("player", "event")
+    if text.isdigit():
+        return list(entries.filter(start_number=int(text)))
+    wanted = normalise(text)
+    if len(wanted) < 2:
+        return []
+    found = []
+    for entry in entries.order_by("player__last_name", "player__first_name"):
+        first, last = normalise(entry.player.first_name), normalise(entry.player.last_name)
+        if (
+            first.startswith(wanted)
+            or last.startswith(wanted)
+            or wanted in f"{first} {last}"
+            or wanted in f"{last} {first}"
+        ):
+            found.append(entry)
+    found.sort(key=lambda e: e.present_at is not None)
+    return found[:SHOWN]
+
+
+def refused(entry: Entry) -> str:
+    """Why the desk cannot check the entry in, or ""."""
+    if entry.status == Entry.Status.WITHDRAWN:
+        return _(
+            "%(player)s is withdrawn (cancelled). Reinstate the player on the player list first."
+        ) % {"player": entry.player}
+    if entry.event.status == Event.Status.FINISHED:
+        return _("The event is finished.")
+    return ""
+
+
+@transaction.atomic
+def check_in(*, entry: Entry, user: User = None) -> tuple[Entry, bool]:
+    """Mark the player present (a waiting-list player who came is admitted: the director decides
+    at the desk). Returns the entry and whether this tap checked them in (False: another desk
+    did a moment ago; nothing changes)."""
+    entry = Entry.objects.select_for_update().select_related("player", "event").get(pk=entry.pk)
+    if reason := refused(entry):
+        raise Refused(reason)
+    if entry.present_at is not None and entry.status == Entry.Status.ACTIVE:
+        return entry, False
+    reason = "checked in"
+    if entry.status == Entry.Status.WAITING:
+        entry.status = Entry.Status.ACTIVE
+        reason = "checked in from the waiting list"
+    entry.present_at = timezone.now()
+    noted(entry, user, reason).save(update_fields=["present_at", "status"])
+    return entry, True
+
+
+@transaction.atomic
+def undo_check_in(*, entry: Entry, user: User = None) -> Entry:
+    """A tap on the wrong player: not present after all (until the player is seated)."""
+    entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    if entry.seats.filter(table__isnull=False).exists():
+        raise Refused(
+            _("%(player)s has been seated already; withdraw the player on the player list.")
+            % {"player": entry.player}
+        )
+    if entry.present_at is not None:
+        entry.present_at = None
+        noted(entry, user, "check-in taken back").save(update_fields=["present_at"])
+    return entry
+
+
+@transaction.atomic
+def walk_in(*, event: Event, player: Player, user: User = None) -> Entry:
+    """A player who registers at the desk on the day: registered and present in one write. Two
+    desks registering the same person at the same moment make one entry: under the event's lock
+    the second finds the first's entry (the same player, or a walk-in of the same name) and
+    checks it in instead."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if player.pk is not None:
+        same = Entry.objects.filter(event=event, player=player)
+    else:
+        same = Entry.objects.filter(
+            event=event,
+            player__first_name__iexact=player.first_name.strip(),
+            player__last_name__iexact=player.last_name.strip(),
+            source=Entry.Source.WALK_IN,
+        )
+    existing = same.first()
+    if existing is not None:
+        return check_in(entry=existing, user=user)[0]
+    return services.register_players(
+        event=event,
+        players=[player],
+        user=user,
+        reason="walk-in at the check-in",
+        fields={"source": Entry.Source.WALK_IN, "present_at": timezone.now()},
+    )[0]
+
+
+def missing(event: Event) -> list[Entry]:
+    """Who is to play and has not checked in, once the desk has checked anybody in (before
+    that, check-in is not used and nobody is missing). One or two queries."""
+    if not services.checkin_begun(event):
+        return []
+    return list(
+        Entry.objects.filter(event=event, status=Entry.Status.ACTIVE, present_at__isnull=True)
+        .select_related("player")
+        .order_by("player__last_name", "player__first_name")
+    )
+
+
+@transaction.atomic
+def withdraw_missing(*, event: Event, user: User = None) -> list[Entry]:
+    """The director's decision before a draw: those who registered and did not come are
+    withdrawn (they can still be reinstated and checked in if they come later)."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.rounds.filter(status=Round.Status.PLAYING).exists():
+        raise Refused(_("Close the round being played first."))
+    gone = missing(event)
+    for entry in gone:
+        if entry.seats.filter(round__status=Round.Status.SEATED, table__isnull=False).exists():
+            raise Refused(
+                _("%(player)s is seated in a drawn round: draw it again after removing them.")
+                % {"player": entry.player}
+            )
+    for entry in gone:
+        entry.status = Entry.Status.WITHDRAWN
+        noted(entry, user, "did not come to the check-in").save(update_fields=["status"])
+    return gone
+
+
+@transaction.atomic
+def reissue_link(*, entry: Entry, user: User = None) -> Entry:
+    """A lost personal link: a new one, and the old one stops working at once."""
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    entry.token = Entry._meta.get_field("token").get_default()
+    noted(entry, user, "personal link reissued").save(update_fields=["token"])
+    return entry

@@ -1,0 +1,206 @@
+"""Online registration before the day (issue 29): an event opens it on its public page, players
+register themselves, a full event keeps a waiting list in order, a cancellation moves the first
+one up (``services.move_up``).
+
+Registration runs where the event lives: on the association's server before the day (the
+event then travels to the hall's laptop in its bundle, players and entries with their personal
+links), or on the hall's laptop itself. Each write is one transaction with the event row locked,
+so two players sending the last place at once get one place and one waiting-list place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.core import collation
+from tournament.core.audit import User, noted
+from tournament.core.errors import Refused
+from tournament.models import Entry, Event, Player, RegistrationAttempt, Round
+from tournament.register import services
+
+# abuse: how many registration forms one address may send in ``WINDOW`` (a club's secretary
+# registering the club's players from one computer stays well below)
+LIMIT = 30
+WINDOW = timedelta(minutes=10)
+
+
+class TooMany(Refused):
+    """An address that sent more registration forms than ``LIMIT`` in ``WINDOW``."""
+
+
+@dataclass(frozen=True)
+class Places:
+    registered: int  # active entries
+    waiting: int
+    capacity: int | None
+
+    @property
+    def left(self) -> int | None:
+        return None if self.capacity is None else max(self.capacity - self.registered, 0)
+
+    @property
+    def full(self) -> bool:
+        return self.capacity is not None and self.registered >= self.capacity
+
+
+def places(event: Event) -> Places:
+    """How many are registered and waiting, and the event's places. One query."""
+    counts = dict(
+        Entry.objects.filter(event=event, status__in=[Entry.Status.ACTIVE, Entry.Status.WAITING])
+        .values_list("status")
+        .annotate(n=Count("id"))
+        .values_list("status", "n")
+    )
+    return Places(
+        registered=counts.get(Entry.Status.ACTIVE, 0),
+        waiting=counts.get(Entry.Status.WAITING, 0),
+        capacity=event.capacity,
+    )
+
+
+def closed_reason(event: Event, now: datetime | None = None) -> str:
+    """Why the event's online registration takes no one now, in words, or "" while it does."""
+    now = now or timezone.now()
+    if not event.registration_open:
+        return _("Online registration is not open for this event.")
+    if event.status == Event.Status.FINISHED:
+        return _("The event is finished.")
+    if event.registration_closes and now >= event.registration_closes:
+        return _("Online registration closed on %(when)s.") % {
+            "when": timezone.localtime(event.registration_closes).strftime("%d.%m.%Y %H:%M")
+        }
+    if event.rounds.exclude(status=Round.Status.DRAFT).exists():
+        return _("The first round has been drawn: registration is closed. Ask at the desk.")
+    return ""
+
+
+def address_key(address: str) -> str:
+    """What is kept of a visitor's address for the limit: a digest, not the address."""
+    return hashlib.sha256(f"registration:{address}".encode()).hexdigest()[:32]
+
+
+def note_attempt(address: str) -> None:
+    """Count a registration form sent from ``address``; refuse beyond ``LIMIT`` per ``WINDOW``.
+    Kept in the database (one table every app server shares), a row per form, old rows pruned."""
+    key = address_key(address)
+    since = timezone.now() - WINDOW
+    with transaction.atomic():
+        RegistrationAttempt.objects.filter(at__lt=since).delete()
+        sent = RegistrationAttempt.objects.filter(address=key, at__gte=since).count()
+        if sent >= LIMIT:
+            raise TooMany(
+                _(
+                    "Too many registrations were sent from this connection in the last "
+                    "%(minutes)s minutes. Wait a few minutes, or ask the organiser to register "
+                    "the players."
+                )
+                % {"minutes": int(WINDOW.total_seconds() // 60)}
+            )
+        RegistrationAttempt.objects.create(address=key)
+
+
+@transaction.atomic
+def register_online(
+    *, event: Event, player: Player, submission_key: uuid.UUID | None, user: User = None
+) -> Entry:
+    """Register ``player`` (a known player or a new one, not saved) online: a place while there
+    is one, else the waiting list (in order of registration), else refused. The same form sent
+    twice (its one-time key) gives the entry the first send made."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if submission_key is not None:
+        done = Entry.objects.filter(event=event, submission_key=submission_key).first()
+        if done is not None:
+            return done
+    if reason := closed_reason(event):
+        raise Refused(reason)
+    if player.pk is not None and Entry.objects.filter(event=event, player=player).exists():
+        raise Refused(
+            _(
+                "%(player)s is already registered for this event. Lost the confirmation? "
+                "The organiser gives you your personal link again."
+            )
+            % {"player": player}
+        )
+    now = places(event)
+    if now.full and not event.waiting_list:
+        raise Refused(_("All %(n)s places are taken.") % {"n": event.capacity})
+    status = Entry.Status.WAITING if now.full else Entry.Status.ACTIVE
+    [entry] = services.register_players(
+        event=event,
+        players=[player],
+        user=user,
+        reason="online registration",
+        fields={
+            "source": Entry.Source.ONLINE,
+            "status": status,
+            "submission_key": submission_key,
+            "registered_at": timezone.now(),
+        },
+    )
+    return entry
+
+
+def waiting_place(entry: Entry) -> int | None:
+    """The entry's place on the waiting list (1 = next to move up), or None."""
+    if entry.status != Entry.Status.WAITING:
+        return None
+    ahead = Entry.objects.filter(event_id=entry.event_id, status=Entry.Status.WAITING).filter(
+        Q(registered_at__lt=entry.registered_at)
+        | Q(registered_at=entry.registered_at, start_number__lt=entry.start_number)
+    )
+    return ahead.count() + 1
+
+
+def cancel_refused(entry: Entry) -> str:
+    """Why the player cannot cancel through the personal link, or ""."""
+    if entry.status == Entry.Status.WITHDRAWN:
+        return _("This registration is cancelled already.")
+    if entry.event.status == Event.Status.FINISHED or (
+        entry.event.rounds.exclude(status=Round.Status.DRAFT).exists()
+    ):
+        return _("The seats have been drawn: tell the director if you cannot play.")
+    if entry.present_at is not None:
+        return _("You have checked in: tell the director if you cannot play.")
+    return ""
+
+
+@transaction.atomic
+def cancel(*, entry: Entry, user: User = None) -> list[Entry]:
+    """A player cancels their registration before the draw (their personal link) or the organiser
+    does for them: the entry is withdrawn, the first on the waiting list moves up. Returns who
+    moved up."""
+    event = Event.objects.select_for_update().get(pk=entry.event_id)
+    entry = Entry.objects.select_related("player", "event").get(pk=entry.pk)
+    if reason := cancel_refused(entry):
+        raise Refused(reason)
+    was_active = entry.status == Entry.Status.ACTIVE
+    entry.status = Entry.Status.WITHDRAWN
+    noted(entry, user, "registration cancelled").save(update_fields=["status"])
+    return services.move_up(event=event, user=user) if was_active else []
+
+
+def public_list(event: Event) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The registered players and the waiting list as the public sees them: name and club only,
+    the registered ones by name, the waiting list in its order. One query."""
+    rows = list(
+        Entry.objects.filter(event=event, status__in=[Entry.Status.ACTIVE, Entry.Status.WAITING])
+        .order_by("registered_at", "start_number")
+        .values_list("status", "player__first_name", "player__last_name", "player__club")
+    )
+    registered = collation.by_name(
+        [r for r in rows if r[0] == Entry.Status.ACTIVE],
+        lambda r: Player(first_name=r[1], last_name=r[2]),
+    )
+    waiting = [r for r in rows if r[0] == Entry.Status.WAITING]
+    return (
+        [(f"{first} {last}", club) for _s, first, last, club in registered],
+        [(f"{first} {last}", club) for _s, first, last, club in waiting],
+    )

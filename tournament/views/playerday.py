@@ -1,0 +1,519 @@
+"""The player's own way through the day (issue 29): online registration before it, the check-in
+desk in the morning, start cards, and one personal link per player (``/m/<token>/``) from the
+seat to the prize.
+
+The personal link needs no login: its unguessable token is the permission, as for a table
+link. It shows the player's own entry and, while a round is played, the player's table with a
+link to enter its games; it confirms the player's own seat of a handed-in sheet, whichever phone
+opens it. The page is the same for everyone who opens the link, so it is computed once per
+version of the event (``pagecache``) and a phone polling it every 15 seconds mostly gets 304.
+Its two writes (confirm, cancel) take no form token: a site that could forge them would have to
+know the token, which is the permission itself; without a token in the page, the page is kept
+whole in the cache.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+from urllib.parse import urlencode
+
+import segno
+from django import forms
+from django.contrib import messages
+from django.db import connection, transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from tournament import access
+from tournament.access import ORGANISER
+from tournament.core import addresses, errors
+from tournament.core.names import normalise
+from tournament.core.validators import single_line
+from tournament.middleware import client_address
+from tournament.models import Entry, Event, Player, Round, Seat
+from tournament.money import desk
+from tournament.money.fees import fee_rows
+from tournament.money.prizes import prize_giving
+from tournament.pagecache.pages import CachedPage
+from tournament.pagecache.ranked import ranked
+from tournament.play import services as play_services
+from tournament.register import checkin, online
+from tournament.register.forms import RegisterForm, likely_players
+from tournament.views.common import event_or_404, protected, refused
+from tournament.views.sheets import sheet_context
+
+
+def qr_svg(url: str) -> str:
+    return segno.make(url, error="m").svg_inline(border=4, omitsize=True)
+
+
+# --- online registration ----------------------------------------------------------------------
+
+
+class OnlineRegistrationForm(forms.Form):
+    """The public form: who registers, with a consent to the published lists. A name that is
+    probably a known player's asks "is this you?" (name and club only, as the public lists show
+    them); a new player is created only when the registrant says none of them is."""
+
+    NEW = "new"
+
+    first_name = forms.CharField(
+        label=gettext_lazy("first name"), max_length=100, validators=[single_line]
+    )
+    last_name = forms.CharField(
+        label=gettext_lazy("last name"), max_length=100, validators=[single_line]
+    )
+    club = forms.CharField(
+        label=gettext_lazy("club"), max_length=150, required=False, validators=[single_line]
+    )
+    town = forms.CharField(
+        label=gettext_lazy("town"), max_length=150, required=False, validators=[single_line]
+    )
+    category = forms.ChoiceField(
+        label=gettext_lazy("category"), choices=Player.Category.choices, required=False
+    )
+    consent = forms.BooleanField(
+        label=gettext_lazy(
+            "I agree that my name and club are shown in the event's published lists "
+            "(participants, standings)."
+        ),
+        error_messages={"required": gettext_lazy("Without this consent we cannot register you.")},
+    )
+    same_person = forms.CharField(required=False, max_length=20, widget=forms.HiddenInput)
+    submission = forms.UUIDField(widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.candidates: list[Player] = []
+        if not self.is_bound:
+            self.initial["submission"] = uuid.uuid4()
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        first, last = data.get("first_name", "").strip(), data.get("last_name", "").strip()
+        if not (first and last):
+            return data
+        found = likely_players(first, last)
+        same = [
+            p
+            for p in found
+            if (
+                normalise(p.first_name),
+                normalise(p.last_name),
+                normalise(p.club),
+                normalise(p.town),
+            )
+            == (
+                normalise(first),
+                normalise(last),
+                normalise(data.get("club", "")),
+                normalise(data.get("town", "")),
+            )
+        ]
+        if len(same) == 1:  # written the same in every part: that player
+            data["player"] = same[0]
+            return data
+        self.candidates = found
+        answer = data.get("same_person") or ""
+        if not found or answer == self.NEW:
+            return data
+        chosen = next((p for p in found if str(p.uid) == answer), None)
+        if chosen is None:
+            raise forms.ValidationError(
+                _(
+                    "A player of this name or a very similar one is known already. Is it you? "
+                    "Choose below."
+                ),
+                code="duplicate",
+            )
+        data["player"] = chosen
+        return data
+
+    def get_player(self) -> Player:
+        data = self.cleaned_data
+        if data.get("player"):
+            return data["player"]
+        return Player(
+            first_name=data["first_name"].strip(),
+            last_name=data["last_name"].strip(),
+            club=data.get("club", "").strip(),
+            town=data.get("town", "").strip(),
+            category=data.get("category", ""),
+        )
+
+
+def event_register(request: HttpRequest, slug: str) -> HttpResponse:
+    """The public registration form of an event."""
+    event = event_or_404(slug)
+    closed = online.closed_reason(event)
+    form = OnlineRegistrationForm(request.POST or None)
+    status = 200
+    if request.method == "POST" and not closed:
+        try:
+            online.note_attempt(client_address(request) or "")
+            if form.is_valid():
+                entry = online.register_online(
+                    event=event,
+                    player=form.get_player(),
+                    submission_key=form.cleaned_data["submission"],
+                )
+                if entry.is_waiting:
+                    messages.success(request, _("You are on the waiting list."))
+                else:
+                    messages.success(
+                        request,
+                        _("You are registered with start number %(n)s.")
+                        % {"n": entry.start_number},
+                    )
+                return redirect("personal_link", token=entry.token)
+            status = 422
+        except online.TooMany as exc:
+            form.add_error(None, str(exc))
+            status = 429
+        except errors.Refused as exc:
+            form.add_error(None, str(exc))
+            status = 409
+    return render(
+        request,
+        "tournament/register/online.html",
+        {
+            "event": event,
+            "form": form,
+            "closed": closed,
+            "places": online.places(event),
+        },
+        status=status,
+    )
+
+
+def event_participants(request: HttpRequest, slug: str) -> HttpResponse:
+    """Who is registered, and the waiting list in its order: name and club, nothing else."""
+    event = event_or_404(slug)
+    registered, waiting = online.public_list(event)
+    return render(
+        request,
+        "tournament/register/participants.html",
+        {
+            "event": event,
+            "registered": registered,
+            "waiting": waiting,
+            "places": online.places(event),
+            "closed": online.closed_reason(event),
+        },
+    )
+
+
+# --- the check-in desk ------------------------------------------------------------------------
+
+
+@protected
+def checkin_desk(request: HttpRequest, slug: str) -> HttpResponse:
+    """Find, tap, done: the desk's one page. GET ?q= searches; POST checks in, takes back a
+    check-in, registers a walk-in or reissues a personal link, then comes back to the search."""
+    event = event_or_404(slug)
+    access.require(request, event, ORGANISER)
+    query = request.GET.get("q", "").strip()[:100]
+    walk_in_form = None
+    if request.method == "POST":
+        query = request.POST.get("q", "").strip()[:100]
+        action = request.POST.get("action", "")
+        try:
+            if action == "walk_in":
+                walk_in_form = RegisterForm(request.POST, event=event)
+                if walk_in_form.is_valid():
+                    entry = desk.walk_in(
+                        event=event,
+                        player=walk_in_form.get_player(),
+                        fee_status=_desk_fee(request),
+                        user=request.user,
+                    )
+                    messages.success(
+                        request,
+                        _("%(player)s registered with start number %(n)s and checked in.")
+                        % {"player": entry.player, "n": entry.start_number},
+                    )
+                    return _back(event, entry.player.last_name)
+            else:
+                entry = get_object_or_404(
+                    Entry.objects.select_related("player"),
+                    event=event,
+                    pk=request.POST.get("entry")
+                    if (request.POST.get("entry") or "").isdigit()
+                    else 0,
+                )
+                if action == "check_in":
+                    entry, done = desk.check_in(
+                        entry=entry, fee_status=_desk_fee(request), user=request.user
+                    )
+                    if done:
+                        messages.success(
+                            request,
+                            _("%(player)s (%(n)s) is checked in.")
+                            % {"player": entry.player, "n": entry.start_number},
+                        )
+                    else:
+                        messages.info(
+                            request,
+                            _("%(player)s was checked in already (at another desk).")
+                            % {"player": entry.player},
+                        )
+                    return _back(event, "")
+                if action == "undo":
+                    checkin.undo_check_in(entry=entry, user=request.user)
+                    messages.success(
+                        request, _("%(player)s is no longer checked in.") % {"player": entry.player}
+                    )
+                    return _back(event, query)
+                if action == "reissue":
+                    checkin.reissue_link(entry=entry, user=request.user)
+                    messages.success(
+                        request,
+                        _(
+                            "%(player)s has a new personal link; the old one no longer works. "
+                            "Print the new start card."
+                        )
+                        % {"player": entry.player},
+                    )
+                    return _back(event, query)
+                raise Http404
+        except errors.Refused as exc:
+            refused(request, exc)
+            if walk_in_form is None:
+                return _back(event, query)
+    found = checkin.search(event, query) if query else []
+    fees = {row.entry.pk: row for row in fee_rows(event)} if found else {}
+    for entry in found:
+        entry.fee_row = fees.get(entry.pk)
+    if walk_in_form is None:
+        first, _space, last = query.partition(" ")
+        walk_in_form = RegisterForm(
+            initial={"first_name": first if last else "", "last_name": last or first}, event=event
+        )
+    known = []
+    if query and not query.isdigit() and len(normalise(query)) >= 2 and not found:
+        known = _known_players(event, query)
+    return render(
+        request,
+        "tournament/register/checkin.html",
+        {
+            "event": event,
+            "query": query,
+            "found": found,
+            "known": known,
+            "counters": checkin.counters(event),
+            "walk_in_form": walk_in_form,
+            "has_fees": event.fee_categories.exists(),
+            "drawn": event.rounds.exclude(status=Round.Status.DRAFT).exists(),
+        },
+    )
+
+
+def _desk_fee(request: HttpRequest) -> str:
+    fee = request.POST.get("fee", "")
+    return fee if fee in desk.DESK_FEES else ""
+
+
+def _back(event: Event, query: str) -> HttpResponse:
+    url = reverse("checkin", args=[event.slug])
+    if query:
+        url += "?" + urlencode({"q": query})
+    return redirect(url)
+
+
+def _known_players(event: Event, query: str) -> list[Player]:
+    """Players of the register (not in this event) whose name starts with the box's words: a
+    walk-in who played before is registered as that player, not as a new one."""
+    words = normalise(query).split()
+    found = []
+    for player in Player.objects.exclude(entries__event=event).only(
+        "pk", "first_name", "last_name", "club", "town"
+    ):
+        names = normalise(f"{player.first_name} {player.last_name}").split()
+        if all(any(n.startswith(w) for n in names) for w in words):
+            found.append(player)
+            if len(found) >= checkin.SHOWN:
+                break
+    return found
+
+
+# --- start cards --------------------------------------------------------------------------------
+
+
+@protected
+def start_cards(request: HttpRequest, slug: str) -> HttpResponse:
+    """A start card per player (A7, eight on an A4 page): name, start number and the personal
+    link as a QR code, at the address phones in the hall open. ``?entry=<id>`` prints one card
+    (a reissued link). Organisers only: a card's link is that player's permission."""
+    event = event_or_404(slug)
+    access.require(request, event, ORGANISER)
+    entries = Entry.objects.filter(event=event, status=Entry.Status.ACTIVE).select_related("player")
+    one = request.GET.get("entry", "")
+    if one:
+        entries = entries.filter(pk=int(one) if one.isdigit() else 0)
+        if not entries:
+            raise Http404
+    origin = addresses.public_origin(request, event)
+    cards = []
+    for entry in sorted(entries, key=lambda e: (e.player.last_name, e.player.first_name)):
+        link = origin + entry.get_link_url()
+        cards.append({"entry": entry, "link": link, "qr": qr_svg(link)})
+    pages = [cards[i : i + 8] for i in range(0, len(cards), 8)]
+    return render(
+        request,
+        "tournament/print/start_cards.html",
+        {
+            "event": event,
+            "pages": pages,
+            "origin": origin,
+            "loopback": addresses.is_loopback(origin),
+        },
+    )
+
+
+# --- the personal link --------------------------------------------------------------------------
+
+ENTRY_BY_TOKEN = (
+    f'SELECT e.id, v.id, v.version FROM "{Entry._meta.db_table}" e '
+    f'JOIN "{Event._meta.db_table}" v ON v.id = e.event_id WHERE e.token = %s'
+)
+
+
+def _entry_version(token: str) -> tuple[int, int, int]:
+    """The entry's id, its event's id and version: all a kept page needs. One query."""
+    if not 16 <= len(token) <= 64:
+        raise Http404
+    with connection.cursor() as cursor:
+        cursor.execute(ENTRY_BY_TOKEN, [token])
+        found = cursor.fetchone()
+    if found is None:
+        raise Http404("No such personal link.")
+    return found
+
+
+def personal_link(request: HttpRequest, token: str) -> HttpResponse:
+    entry_id, event_id, version = _entry_version(token)
+    page = CachedPage(request, "personal", event_id, version, entry_id)
+
+    def build() -> HttpResponse:
+        entry = Entry.objects.select_related("player", "event__season").get(pk=entry_id)
+        body = page.render("tournament/cached/personal.html", lambda: _personal(request, entry))
+        return render(
+            request,
+            "tournament/personal.html",
+            {"event": entry.event, "entry": entry, "body": body},
+        )
+
+    return page.serve(build)
+
+
+def _personal(request: HttpRequest, entry: Entry) -> dict[str, Any]:
+    """What the player's page shows, for the event's version: the registration, the seat and
+    the table, the table's games, the running total and rank, the result and the prize."""
+    event = entry.event
+    context: dict[str, Any] = {
+        "event": event,
+        "entry": entry,
+        "player": entry.player,
+        "waiting_place": online.waiting_place(entry),
+        "cancel_refused": online.cancel_refused(entry)
+        if entry.source == Entry.Source.ONLINE
+        else "-",
+    }
+    rnd = event.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
+    context["round"] = rnd
+    link = addresses.public_url(request, event, entry.get_link_url())
+    context["link"] = link
+    if rnd is None:
+        context["qr"] = qr_svg(link)
+    seat = None
+    if rnd is not None:
+        seat = Seat.objects.filter(round=rnd, entry=entry).select_related("table__round").first()
+    context["seat"] = seat
+    table = seat.table if seat is not None else None
+    context["table"] = table
+    if table is not None:
+        mates = list(
+            Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
+        )
+        context["mates"] = mates
+        confirmed = set(table.confirmations.values_list("position", flat=True))
+        context["confirmed"] = seat.position in confirmed
+        context["confirmed_count"] = len(confirmed)
+        context["may_confirm"] = access.link_may_confirm(table) and seat.position not in confirmed
+        context["may_enter"] = access.link_may_enter(table)
+        if rnd.status in (Round.Status.PLAYING, Round.Status.CLOSED):
+            sheet = CachedPage(request, "link_sheet", event.pk, event.version, table.pk)
+            context["sheet"] = sheet.render(
+                "tournament/cached/link_sheet.html", lambda: _sheet(table)
+            )
+    rows = ranked(event)[1]
+    mine = next((row for row in rows if row.pk == entry.pk), None)
+    if mine is not None:
+        game = event.game_type
+        context["standing"] = {
+            "rank": mine.rank,
+            "total": game.shown_total(mine.total, event.full_rules()),
+            "of": len(rows),
+        }
+    if event.status == Event.Status.FINISHED:
+        giving = prize_giving(event)
+        context["prizes"] = [
+            award
+            for award in giving.awards
+            if any(w.entry is not None and w.entry.pk == entry.pk for w in award.winners)
+        ]
+    return context
+
+
+def _sheet(table: Any) -> dict[str, Any]:
+    return sheet_context(table)
+
+
+@csrf_exempt
+@require_POST
+def personal_action(request: HttpRequest, token: str, action: str) -> HttpResponse:
+    """Confirm my seat of the handed-in sheet, or cancel my registration (before the draw)."""
+    entry_id, _event, _version = _entry_version(token)
+    entry = Entry.objects.select_related("player", "event").get(pk=entry_id)
+    try:
+        if action == "confirm":
+            play_services.confirm_as_player(entry=entry)
+            messages.success(request, _("Thank you, confirmed."))
+        elif action == "cancel":
+            if request.POST.get("sure") != "1":
+                raise errors.Refused(_("Tick the box to cancel your registration."))
+            online.cancel(entry=entry)
+            messages.success(request, _("Your registration is cancelled."))
+        else:
+            raise Http404
+    except errors.Refused as exc:
+        refused(request, exc)
+    return redirect("personal_link", token=token)
+
+
+@protected
+@require_POST
+def remove_missing(request: HttpRequest, slug: str) -> HttpResponse:
+    """The director's decision on the draw page: who registered and did not come is withdrawn."""
+    event = event_or_404(slug)
+    access.require(request, event, ORGANISER)
+    number = request.POST.get("round", "")
+    try:
+        with transaction.atomic():
+            gone = checkin.withdraw_missing(event=event, user=request.user)
+        messages.success(
+            request,
+            _("Withdrawn, did not come: %(names)s.")
+            % {"names": ", ".join(str(e.player) for e in gone) or "—"},
+        )
+    except errors.Refused as exc:
+        refused(request, exc)
+    if number.isdigit():
+        return redirect("round_seating", slug=event.slug, number=int(number))
+    return redirect(event)
