@@ -347,7 +347,11 @@ def assert_sent_to_login(response: HttpResponse, url: str) -> None:
     assert response.status_code == 302
     target = urlsplit(response["Location"])
     assert target.path == reverse("login")
-    assert parse_qs(target.query)["next"] == [urlsplit(url).path]
+    # back to the page asked for after the login, with its search (the desk's ?q=) if it had one
+    asked = urlsplit(url)
+    assert parse_qs(target.query)["next"] == [
+        asked.path + (f"?{asked.query}" if asked.query else "")
+    ]
 
 
 def messages_of(response: HttpResponse) -> list[str]:
@@ -420,6 +424,11 @@ PUBLIC_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
     "rating": lambda w: (reverse("rating"), "Plackett-Luce"),
     "rating_game": lambda w: (reverse("rating_game", args=["ziege"]), "Plackett-Luce"),
     "table_settlement": lambda w: (reverse("table_settlement", args=[w.table.pk]), w.event.name),
+    # who registered: name and club only (issue 29)
+    "event_participants": lambda w: (
+        reverse("event_participants", args=[w.event.slug]),
+        w.player.last_name,
+    ),
 }
 
 

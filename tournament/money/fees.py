@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.core.audit import noted as _noted
@@ -87,7 +88,11 @@ def register_entry(
 ) -> Entry:
     """Register a player and take the fee at the desk in one go (one transaction: a fee that
     cannot be set leaves the player unregistered, with the reason)."""
-    entry = services.register_player(event=event, player=player, team=team, user=user)
+    # on the day, once the desk checks players in, a player registered at the desk is there
+    present = {"present_at": timezone.now()} if services.checkin_begun(event) else {}
+    entry = services.register_players(
+        event=event, players=[player], team=team, user=user, fields=present
+    )[0]
     if fee_status and fee_status != EntryFee.Status.OPEN:
         set_entry_fee(entry=entry, status=fee_status, user=user)
     return entry

@@ -9,7 +9,6 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from simple_history.utils import bulk_create_with_history
@@ -59,9 +58,7 @@ def register_players(
     locked once for the whole list: registrations and imports sent at the same moment take turns,
     so start numbers stay unique. ``user`` and ``reason`` go into the history of every player and
     entry made. ``fields`` are set on every entry made (how it came, its status, its check-in:
-    ``register.online``, ``register.checkin``); on the day, once the desk has checked players
-    in, a player registered here is there and is checked in with the entry. A few queries
-    however long the list.
+    ``register.online``, ``register.checkin``). A few queries however long the list.
     """
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.status == Event.Status.FINISHED:
@@ -105,9 +102,7 @@ def register_players(
         )
     )
     late = event.rounds.exclude(status=Round.Status.DRAFT).exists()
-    fields = dict(fields or {})
-    if "present_at" not in fields and checkin_begun(event):
-        fields["present_at"] = timezone.now()
+    fields = fields or {}
     entries = [
         Entry(
             event=event,

@@ -15,10 +15,18 @@ from __future__ import annotations
 
 import fcntl
 import os
+import sqlite3
 from contextlib import suppress
 from typing import Any
 
-from django.db.backends.sqlite3 import base, creation
+from django.db.backends.sqlite3 import base, creation, features
+
+
+class DatabaseFeatures(features.DatabaseFeatures):
+    # SQLite takes 32,766 parameters in a statement since 3.32 (Django assumes the 999 of older
+    # versions): a bulk write of a player list or a bundle then goes in a few statements, not a
+    # statement for every 999 values (a wider row, a new column, no longer adds statements)
+    max_query_params = 32_766 if sqlite3.sqlite_version_info >= (3, 32) else 999
 
 
 def lock_path(database: str) -> str:
@@ -36,6 +44,7 @@ class DatabaseCreation(creation.DatabaseCreation):
 
 class DatabaseWrapper(base.DatabaseWrapper):
     creation_class = DatabaseCreation
+    features_class = DatabaseFeatures
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -28,7 +28,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from tournament import access
 from tournament.access import ORGANISER
@@ -192,6 +192,7 @@ def event_register(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+@require_GET
 def event_participants(request: HttpRequest, slug: str) -> HttpResponse:
     """Who is registered, and the waiting list in its order: name and club, nothing else."""
     event = event_or_404(slug)

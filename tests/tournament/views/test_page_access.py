@@ -43,7 +43,7 @@ from tests.helpers import (
 from tournament import urls as tournament_urls
 from tournament.models import Entry, Event, Hand, LotDraw, Player, Round, Seat, Team
 from tournament.play import services as play_services
-from tournament.register import services
+from tournament.register import checkin, services
 
 pytestmark = pytest.mark.django_db
 
@@ -126,6 +126,12 @@ DIRECTOR_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
         reverse("print_cash_report", args=[w.event.slug]),
         "Cash box counted",
     ),
+    # the player's day (issue 29): the desk finds the world's player, the start cards name them
+    "checkin": lambda w: (
+        reverse("checkin", args=[w.event.slug]) + f"?q={w.player.last_name}",
+        w.player.last_name,
+    ),
+    "start_cards": lambda w: (reverse("start_cards", args=[w.event.slug]), w.player.last_name),
 }
 
 
@@ -160,6 +166,7 @@ DIRECTOR_POSTS: dict[str, Callable[[World], dict[str, Any]]] = {
         "via": "box",
         "amount": "80",
     },
+    "checkin": lambda w: {"action": "check_in", "entry": entry_of(w).pk},
 }
 
 
@@ -447,6 +454,24 @@ def remove_cash_item() -> Write:
     return Write(reverse("cash_item_remove", args=[event.slug, item.pk]), {}, happened)
 
 
+def remove_missing() -> Write:
+    # check-in has begun: one player came, the other registered and did not
+    event = make_event()
+    came, stayed_home = make_entries(event, 2)
+    checkin.check_in(entry=came)
+
+    def happened(response: HttpResponse) -> None:
+        stayed_home.refresh_from_db()
+        came.refresh_from_db()
+        assert (came.status, stayed_home.status) == (Entry.Status.ACTIVE, Entry.Status.WITHDRAWN)
+
+    return Write(reverse("remove_missing", args=[event.slug]), {}, happened)
+
+
+# the players' own way in, without a login (tests/tournament/views/test_player_day.py): the public
+# registration form, and the personal link whose unguessable token is the permission
+PLAYER_PAGES = {"event_register", "personal_link", "personal_action"}
+
 # the players' own page of a table, opened from the sheet's QR code (tested further below)
 TABLE_LINK_PAGES = {
     "table_link",
@@ -479,6 +504,7 @@ WRITES: list[tuple[str, Callable[[], Write]]] = [
     ("event_finish", finish_event),
     ("fee_set", set_fee),
     ("cash_item_remove", remove_cash_item),
+    ("remove_missing", remove_missing),
 ]
 WRITE_IDS = [make.__name__ for _name, make in WRITES]
 # endpoints that only take a POST (the table page and hand_edit also show a page on GET)
@@ -492,7 +518,7 @@ POST_ONLY = [
 def test_the_matrix_covers_every_url_name() -> None:
     names = {p.name for p in tournament_urls.urlpatterns if isinstance(p, URLPattern)}
     covered = set(PUBLIC_PAGES) | set(DIRECTOR_PAGES) | {name for name, _make in WRITES}
-    covered |= TABLE_LINK_PAGES
+    covered |= TABLE_LINK_PAGES | PLAYER_PAGES
     # logging in and out, and the language switch, are tested on their own (tests/test_language.py)
     assert names - {"login", "logout", "set_language"} == covered
 

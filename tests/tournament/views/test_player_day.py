@@ -4,11 +4,13 @@ its waiting list, the check-in desk, the draw of the players present, the person
 from __future__ import annotations
 
 import datetime
+import io
 import re
 import uuid
 
 import pytest
 from django.conf import settings
+from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -338,3 +340,31 @@ def test_query_counts_of_the_personal_page_and_the_desk():
     with CaptureQueriesContext(connection) as searched:
         organiser.get(reverse("checkin", args=[event.slug]), {"q": "Na"})
     assert len(searched) <= 11, [q["sql"] for q in searched]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_registrations_travel_to_the_hall_in_the_bundle_with_their_personal_links(tmp_path):
+    """Registered on the association's server before the day, the event moves to the hall's
+    laptop as a bundle (players and entries before any round): the waiting list keeps its
+    order and each personal link keeps working there."""
+    event = open_event(capacity=2)
+    client = en()
+    for first in ("Anna", "Berta", "Carla"):
+        register(client, event, first, "Vorher")
+    tokens = dict(event.entries.values_list("player__first_name", "token"))
+    path = tmp_path / "event.cego.json.gz"
+    call_command("export_event", event.slug, "--output", str(path), stdout=io.StringIO())
+    call_command("flush", interactive=False)
+    assert not Entry.objects.exists()
+    call_command("import_event", str(path), stdout=io.StringIO())
+    hall = {e.player.first_name: e for e in Entry.objects.select_related("player")}
+    assert {name: e.status for name, e in hall.items()} == {
+        "Anna": "active",
+        "Berta": "active",
+        "Carla": "waiting",
+    }
+    assert all(e.source == Entry.Source.ONLINE for e in hall.values())
+    for name, token in tokens.items():
+        assert hall[name].token == token
+        page = en().get(reverse("personal_link", args=[token]))
+        assert page.status_code == 200 and f"{name} Vorher" in page.content.decode()

@@ -8,6 +8,7 @@ the director's words."""
 from __future__ import annotations
 
 import datetime
+import re
 import uuid
 from collections.abc import Sequence
 from typing import Any
@@ -128,6 +129,18 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     },
 }
 
+# fields a bundle of an earlier release does not have: checked only where they are given
+OPTIONAL: dict[str, dict[str, Any]] = {
+    "entry": {
+        "source": tuple(Entry.Source.values),
+        "registered_at": "when",
+        "present_at": "when",
+        "token": "token",
+    },
+}
+# a personal link's secret as the app makes them (``models.base.new_token``)
+TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
 # each record's model, and the model field a bundle field is stored in: its length, characters
 # and range are the bundle's limits too
 MODELS: dict[str, type[models.Model]] = {
@@ -201,6 +214,10 @@ LABELS: dict[str, Any] = {
     "squad": gettext_lazy("team"),
     "pair": gettext_lazy("Ziege pair"),
     "lot": gettext_lazy("lot"),
+    "source": gettext_lazy("registered"),
+    "registered_at": gettext_lazy("registered at"),
+    "present_at": gettext_lazy("checked in at"),
+    "token": gettext_lazy("personal link"),
     "number": gettext_lazy("number"),
     "seed": gettext_lazy("draw seed"),
     "repeat_meetings": gettext_lazy("repeat meetings"),
@@ -256,6 +273,8 @@ def _is(value: Any, kind: Any) -> bool:
         return isinstance(value, checks[kind])
     if kind == "json":
         return True
+    if kind == "token":
+        return isinstance(value, str) and TOKEN.fullmatch(value) is not None
     if not isinstance(value, str):
         return kind == "when" and value is None
     try:
@@ -305,6 +324,9 @@ def _checked(value: Any, schema: str, where: str) -> None:
         if name not in value:
             raise _damaged(where, _("has no “%(field)s”") % {"field": _label(name)})
         if not _is(value[name], kind):
+            raise _damaged(where, _("has a wrong “%(field)s”") % {"field": _label(name)})
+    for name, kind in OPTIONAL.get(schema, {}).items():
+        if name in value and not _is(value[name], kind):
             raise _damaged(where, _("has a wrong “%(field)s”") % {"field": _label(name)})
 
 

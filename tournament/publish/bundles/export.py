@@ -162,6 +162,13 @@ def event_content(event: Event) -> dict[str, Any]:
                 "squad": e.squad.name if e.squad else None,
                 "pair": e.pair.name if e.pair else None,
                 "lot": e.lot,
+                # the player's day (issue 29): registered online before the day on the
+                # association's server, the event travels to the hall with its registrations,
+                # the waiting list in order, the check-ins and the personal links
+                "source": e.source,
+                "registered_at": _when(e.registered_at),
+                "present_at": _when(e.present_at),
+                "token": e.token,
             }
             for e in entries
         ],

@@ -312,7 +312,19 @@ class _Writer:
                 "pair": teams.get((Team.Kind.PAIR, data["pair"])),
                 "lot": data["lot"],
             }
+            # the player's day, where the bundle has it (issue 29; older bundles do not)
+            for name in ("source", "registered_at", "present_at"):
+                if name in data:
+                    values[name] = _parsed(data[name]) if name != "source" else data[name]
+            if values.get("registered_at") is None:
+                values.pop("registered_at", None)
             entry = by_player.pop(values["player"].pk, None)
+            token = data.get("token")
+            # the personal link printed or sent before the day keeps working in the hall,
+            # unless it is another entry's here (then the entry keeps a link of its own)
+            here_too = Entry.objects.filter(token=token).exclude(pk=getattr(entry, "pk", None))
+            if token and (entry is None or entry.token != token) and not here_too.exists():
+                values["token"] = token
             if entry is None:
                 new.append(Entry(event=self.event, **values))
                 continue
