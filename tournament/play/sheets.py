@@ -75,6 +75,9 @@ class TableSheet:
             "complete": self.complete,
             "form_done": self.form_done,
             "next_number": next_number,
+            "next_title": table.round.event.game_type.hand_title(next_number),
+            # the heading the phone's queue writes for the games it keeps ("§": the number)
+            "title_pattern": table.round.event.game_type.hand_title("§"),
             "next_dealer": dealer_for(next_number, table.size) if table.size else 0,
         }
 
