@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tournament.core import formatting
 from tournament.games.base import SeatResult, SheetExtras
 from tournament.games.words import describe_hand
 from tournament.models import Hand, Seat, Table
@@ -65,6 +66,10 @@ class TableSheet:
             "table": table,
             "seats": self.seats,
             "players": self.players,
+            # the phone's sheet columns are narrow: short names that still tell players apart
+            "short_players": formatting.told_apart(
+                [(s.entry.player.first_name, s.entry.player.last_name) for s in self.seats]
+            ),
             "rows": self.rows,
             "totals": self.totals,
             "extras": self.extras,
