@@ -134,7 +134,9 @@
   var counter = document.getElementById("card-counter");
   if (counter) {
     var result = document.getElementById("counter-result");
+    var note = document.getElementById("counter-note");
     var points = null;
+    var refused = ""; // the server's reason why these points cannot go into the form (a half)
     counter.addEventListener("input", function () {
       var params = new URLSearchParams();
       counter.querySelectorAll("input").forEach(function (i) { if (i.value) params.append(i.name, i.value); });
@@ -143,10 +145,18 @@
         .then(function (json) {
           result.textContent = json.ok ? json.points : json.error;
           points = json.ok ? json.value : null;
+          refused = json.ok ? json.carry_refused || "" : "";
+          note.hidden = true;
         });
     });
     document.getElementById("counter-use").addEventListener("click", function () {
       var target = form.elements[counter.dataset.target];
+      if (refused) {
+        // said, never rounded
+        note.textContent = refused;
+        note.hidden = false;
+        return;
+      }
       if (points !== null && Number.isInteger(points) && target && !target.disabled) {
         target.value = points;
         preview();

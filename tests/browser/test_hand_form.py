@@ -153,3 +153,78 @@ def test_a_correction_shows_the_stored_games_result_at_once_and_as_it_changes(li
     desktop.wait_for_function(
         f"document.querySelector('#preview li strong').textContent === '{signed(won[0])}'"
     )
+
+
+def test_crazy_solo_asks_trumps_only_where_the_bidder_names_them(live_server, phone):
+    table = make_table("crazy_solo", 4)
+    phone.goto(f"{live_server.url}{table.get_link_url()}")
+    trump = phone.locator(".field[data-field=trump]")
+    for contract, asked in [
+        ("herz_solo", False),
+        ("alleingang_herz", False),
+        ("solo", True),
+        ("alleingang", True),
+    ]:
+        phone.select_option("select[name=contract]", contract)
+        assert trump.is_visible() is asked, contract
+    # hearts are no Solo's trumps: they make it a Herz-Solo
+    offered = phone.eval_on_selector_all(
+        "select[name=trump] option", "options => options.map(o => o.value)"
+    )
+    assert offered == ["", "kreuz", "pik", "karo"]
+    phone.select_option("select[name=contract]", "solo")
+    phone.select_option("select[name=bidder]", "0")
+    phone.select_option("select[name=partner]", "2")
+    phone.fill("input[name=soloist_points]", "70")
+    phone.click("button[value=save]")
+    assert "Trumpf" in phone.inner_text(".field[data-field=trump] .error")
+    phone.select_option("select[name=trump]", "pik")
+    phone.click("button[value=save]")
+    phone.wait_for_selector(".messages li.success")
+    assert table.hands.get().data["trump"] == "pik"
+
+
+def test_crazy_solo_at_three_offers_no_solo_and_no_partner(live_server, phone):
+    table = make_table("crazy_solo", 3)
+    phone.goto(f"{live_server.url}{table.get_link_url()}")
+    offered = phone.eval_on_selector_all(
+        "select[name=contract] option", "options => options.map(o => o.value)"
+    )
+    assert offered == ["alleingang", "alleingang_herz"]
+    assert phone.locator("select[name=partner]").count() == 0
+    phone.select_option("select[name=contract]", "alleingang_herz")
+    phone.select_option("select[name=bidder]", "1")
+    phone.fill("input[name=soloist_points]", "50")
+    phone.click("button[value=save]")
+    phone.wait_for_selector(".messages li.success")
+    assert table.hands.get().data == {
+        "contract": "alleingang_herz",
+        "bidder": 1,
+        "soloist_points": 50,
+    }
+
+
+def test_the_card_counter_says_why_it_does_not_carry_a_half_point(live_server, desktop):
+    table = make_table(players=3)
+    make_user("zaehler", "ein-langes-passwort-2026")
+    log_in(desktop, live_server.url, "zaehler", "ein-langes-passwort-2026")
+    desktop.goto(f"{live_server.url}/tisch/{table.pk}/")
+    desktop.select_option("select[name=contract]", "halbe")
+    desktop.select_option("select[name=declarer]", "0")
+    desktop.click("#card-counter summary")
+    # four of each face card and five other cards: 48 + 2½ = 50½
+    for name, count in [("king", 4), ("queen", 4), ("cavall", 4), ("jack", 4), ("other", 5)]:
+        desktop.fill(f"input[name=cc-{name}]", str(count))
+    desktop.wait_for_function("document.querySelector('#counter-result').textContent == '50½'")
+    desktop.click("#counter-use")
+    note = desktop.locator("#counter-note")
+    note.wait_for(state="visible")
+    assert "50½ kann nicht ins Formular übernommen werden" in note.inner_text()
+    # nothing rounded into the form
+    assert desktop.input_value("input[name=declarer_points]") == ""
+    # a whole count is carried
+    desktop.fill("input[name=cc-other]", "4")
+    desktop.wait_for_function("document.querySelector('#counter-result').textContent == '50'")
+    desktop.click("#counter-use")
+    assert desktop.input_value("input[name=declarer_points]") == "50"
+    assert note.is_hidden()

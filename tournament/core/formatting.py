@@ -80,3 +80,21 @@ def tricks_text(tricks: Any) -> str:
 def seat_name(players: list[str], seat: Any) -> str:
     """The player at ``seat``, or "?" for a seat the table does not have."""
     return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
+
+
+def told_apart(names: list[tuple[str, str]]) -> list[str]:
+    """Short names for a phone's narrow sheet columns that still tell a table's players apart:
+    the first name and as much of the last name as the others at the table need ("Anna H.",
+    "Egon Ma.", "Egon Mü."), the whole name where nothing shorter does. ``names``: (first name,
+    last name) per seat."""
+    shown = []
+    for i, (first, last) in enumerate(names):
+        others = [f"{f} {la}" for j, (f, la) in enumerate(names) if j != i]
+        label = f"{first} {last}".strip()
+        for k in range(1, len(last)):
+            prefix = f"{first} {last[:k]}"
+            if not any(other.startswith(prefix) for other in others):
+                label = f"{prefix}.".strip()
+                break
+        shown.append(label)
+    return shown

@@ -122,6 +122,9 @@ class GameType:
     projector_figure: str = "total"
     projector_heading: Any = _("Points")
 
+    # a game at a table as the sheet's form heading calls it ("Game 3"; a Hennes Sibbe challenge)
+    hand_heading: Any = _("Game %(number)s")
+
     # the table link's part of the game's own (a template: Ziege's pairs and matches), or ""
     phone_template: str = ""
 
@@ -220,6 +223,10 @@ class GameType:
         points, with its sign (Ziege, whose results are defeat points taken, writes a count)."""
         return formatting.signed(value)
 
+    def hand_title(self, number: Any) -> str:
+        """The heading of the form for game ``number`` (the phone's queue passes a placeholder)."""
+        return str(self.hand_heading) % {"number": number}
+
     def describe(self, hand: dict[str, Any], players: list[str]) -> str:
         """One line for the sheet's game column, the history and Excel."""
         return ""
@@ -236,6 +243,18 @@ class GameType:
     def deciding(self) -> list[Figure]:
         """The figures that decide a place, most important first."""
         return [self.figure(name) for name, _order in self.ranking]
+
+    def columns(self) -> list[Figure]:
+        """The standings' figure columns, read left to right as the ranking reads them: the
+        figures a phone shows that decide a place come in ranking order (Hennes Sibbe's penalty
+        cards before its games lost); the sums shown only on wider screens stay where the game
+        puts them (Ziege's defeat points dealt out and taken, before their difference)."""
+        shown = [*self.figures, *([self.total] if self.total_column else [])]
+        ranked = iter(f for f in self.deciding() if f in shown and not f.detail)
+        return [
+            next(ranked) if figure in self.deciding() and not figure.detail else figure
+            for figure in shown
+        ]
 
     # --- sheets and print ----------------------------------------------------------------------
 

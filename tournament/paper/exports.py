@@ -32,11 +32,11 @@ def _standings_sheet(workbook: Workbook, event: Event, rounds: list[Round]) -> N
         (_("Club"), 28, None),
     ]
     columns += [(_("Round %(n)s") % {"n": r.number}, 10, SIGNED) for r in rounds]
-    # the game's figures, then its total where it is not one of them (Ziege's total is the
-    # defeat points taken, already a figure): each figure once, with the page's heading
+    # the game's figures in the standings page's order (the ranking's), each once, with the
+    # page's heading (Ziege's total is the defeat points taken, already a figure)
     game = event.game_type
     rules = event.full_rules()
-    figures = [*game.figures, *([game.total] if game.total_column else [])]
+    figures = game.columns()
     columns += [(str(f.heading), 12, SIGNED if f.signed else INTEGER) for f in figures]
     columns.append((_("Status"), 12, None))
     sheet = Sheet(workbook, _("Standings"), columns)

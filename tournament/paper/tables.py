@@ -402,13 +402,11 @@ def standings_table(event: Event, data: Any, rounds: list[Round], **kwargs: Any)
     ]
     game = event.game_type
     rules = event.full_rules()
-    extra += [(figure.name, FigureColumn(game, figure, rules)) for figure in game.figures]
-    exclude: tuple[str, ...] = ()
-    if game.total_column:
-        extra.append(("total", FigureColumn(game, game.total, rules)))
-    else:
-        exclude = ("total",)
-    return StandingsTable(data, extra_columns=extra, exclude=exclude, **kwargs)
+    extra += [(figure.name, FigureColumn(game, figure, rules)) for figure in game.columns()]
+    exclude = () if game.total_column else ("total",)
+    # the figures in the ranking's order, the total among them (not always last)
+    sequence = ("rank", "start_number", "name", "club", *(name for name, _column in extra))
+    return StandingsTable(data, extra_columns=extra, exclude=exclude, sequence=sequence, **kwargs)
 
 
 class SeasonEventColumn(SignedColumn):

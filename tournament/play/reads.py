@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 from tournament.core.errors import Refused
+from tournament.games.base import SeatResult
 from tournament.models import Event, Hand, Result, Round, Seat, Table
 from tournament.play.sheets import read_sheets
 
@@ -79,6 +80,21 @@ def preview_hand(
 
 
 HAND = Hand._meta.db_table
+
+
+def earlier_results(table: Table, number: int) -> list[list[SeatResult]]:
+    """The stored per-seat results of the table's games before game ``number``, in game order
+    (a round's paper totals are no game); one query."""
+    hands: dict[int, list[SeatResult]] = {}
+    for hand_number, position, points, inflicted, matches_won, games_lost in (
+        Result.objects.filter(table=table, hand__number__lt=number, hand__kind=Hand.Kind.HAND)
+        .order_by("hand__number", "position")
+        .values_list("hand__number", "position", "points", "inflicted", "matches_won", "games_lost")
+    ):
+        seats = hands.setdefault(hand_number, [SeatResult(0) for _ in range(table.size)])
+        if position < table.size:
+            seats[position] = SeatResult(points, inflicted, matches_won, games_lost)
+    return list(hands.values())
 
 
 def sql_column(sql: str, *values: Any) -> list[Any]:

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tournament.core import formatting
 from tournament.games.base import SeatResult, SheetExtras
 from tournament.games.words import describe_hand
 from tournament.models import Hand, Seat, Table
@@ -65,6 +66,10 @@ class TableSheet:
             "table": table,
             "seats": self.seats,
             "players": self.players,
+            # the phone's sheet columns are narrow: short names that still tell players apart
+            "short_players": formatting.told_apart(
+                [(s.entry.player.first_name, s.entry.player.last_name) for s in self.seats]
+            ),
             "rows": self.rows,
             "totals": self.totals,
             "extras": self.extras,
@@ -75,6 +80,9 @@ class TableSheet:
             "complete": self.complete,
             "form_done": self.form_done,
             "next_number": next_number,
+            "next_title": table.round.event.game_type.hand_title(next_number),
+            # the heading the phone's queue writes for the games it keeps ("§": the number)
+            "title_pattern": table.round.event.game_type.hand_title("§"),
             "next_dealer": dealer_for(next_number, table.size) if table.size else 0,
         }
 

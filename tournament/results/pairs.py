@@ -48,8 +48,7 @@ def headings(event: Event) -> list[Any]:
 
 
 def _figures(event: Event) -> list[Any]:
-    game = event.game_type
-    return ([game.total] if game.total_column else []) + list(game.figures)
+    return event.game_type.columns()
 
 
 def pair_standings(event: Event) -> list[PairRow]:

@@ -375,7 +375,8 @@ def card_points(request: HttpRequest, slug: str) -> JsonResponse:
         text, value = form.card_points()
     except scoring.InvalidHand as exc:
         return JsonResponse({"ok": False, "error": explain(exc)})
-    return JsonResponse({"ok": True, "points": text, "value": value})
+    carry = form.carry_refused(text, value)
+    return JsonResponse({"ok": True, "points": text, "value": value, "carry_refused": carry})
 
 
 STANDINGS_PAGE = 100

@@ -13,6 +13,7 @@ from django.utils import translation
 
 import scoring
 from tests.factories import cego, make_table, make_user
+from tests.helpers import field_error
 from tournament.games.cego.form import CegoHandForm
 from tournament.games.hennes_sibbe import parse_cards
 from tournament.games.hennes_sibbe.form import HennesSibbeHandForm
@@ -237,7 +238,7 @@ def test_a_reveal_with_no_cards_at_all_is_refused(scorer: Client) -> None:
 
 def test_a_reveal_typed_in_the_short_form_is_counted(scorer: Client) -> None:
     table = make_table("hennes_sibbe", 4)
-    data = hennes_post(hand_0="2 rot", hand_2="b", penalty_3="o")
+    data = hennes_post(hand_0="2 rot", hand_2="b")
     response = scorer.post(reverse("table", args=[table.pk]), data)
     assert response.status_code == 302
     hand = table.hands.get()
@@ -285,6 +286,40 @@ def test_the_valid_card_words_are_shown_before_the_first_mistake(scorer: Client)
     ]
     # every word a button writes is one the form reads
     assert parse_cards(" ".join(re.findall(r'data-word="([^"]+)"', buttons)), "hand_0")
+
+
+def test_penalty_cards_typed_are_checked_against_those_the_player_holds(scorer: Client) -> None:
+    table = make_table("hennes_sibbe", 4)
+    url = reverse("table", args=[table.pk])
+    players = table_players(table)
+    # the first challenge: the claim was right, the challenger (second player) takes a card
+    assert scorer.post(url, hennes_post(claim_correct="yes")).status_code == 302
+    # the first player holds none: no Rot among their penalty cards
+    response = scorer.post(url, hennes_post(hand_0="2 rot", penalty_0="rot"))
+    assert response.status_code == 200
+    assert field_error(response.content.decode(), "penalty_0") == (
+        f"{players[0]} holds no penalty card in this game: leave the field empty"
+    )
+    # the second player holds one, not two
+    response = scorer.post(url, hennes_post(hand_0="2 rot", penalty_1="rot o"))
+    assert field_error(response.content.decode(), "penalty_1") == (
+        f"{players[1]} holds 1 penalty card in this game, not 2"
+    )
+    assert table.hands.count() == 1
+    # the one card the second player holds is taken
+    assert scorer.post(url, hennes_post(hand_0="2 rot", penalty_1="rot")).status_code == 302
+    assert table.hands.count() == 2
+
+
+def test_penalty_cards_go_back_when_a_game_ends(scorer: Client) -> None:
+    table = make_table("hennes_sibbe", 3, rules={"penalty_limit": 1})
+    url = reverse("table", args=[table.pk])
+    # the second player takes the one penalty card and loses the game: the next game starts afresh
+    assert scorer.post(url, hennes_post(claim_correct="yes")).status_code == 302
+    response = scorer.post(url, hennes_post(hand_0="2 rot", penalty_1="rot"))
+    assert "holds no penalty card in this game" in field_error(
+        response.content.decode(), "penalty_1"
+    )
 
 
 def test_a_hennes_form_with_the_tables_verdict_needs_no_cards() -> None:

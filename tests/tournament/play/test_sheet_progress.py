@@ -82,3 +82,26 @@ def test_a_totals_sheet_is_not_counted_as_a_played_game(page, client: Client) ->
     assert "1 of 24 games" not in sheet
     assert 'id="hand-form"' not in sheet
     assert "entered directly: it has no games to add" in sheet
+
+
+def test_a_hennes_sibbe_form_is_headed_as_a_challenge_not_as_a_game(page, client: Client) -> None:
+    table = make_table("hennes_sibbe", 3, rules={"penalty_limit": 1})
+    services.record_hand(table=table, data=challenge(0))  # one challenge, and the game is over
+    phone = page(table)
+    assert "1 challenge, 1 game finished" in phone
+    assert '<span class="game-title">Challenge 2</span>' in phone
+    # the phone's queue names the games it keeps the same way
+    assert '<span data-key="game-title">Challenge §</span>' in phone
+    client.force_login(make_user())
+    sheet = client.get(reverse("table", args=[table.pk])).content.decode()
+    assert "<h2>Challenge 2 <small>" in sheet
+    assert "Game 2" not in phone + sheet
+    client.cookies["django_language"] = "de"
+    german = client.get(reverse("table", args=[table.pk])).content.decode()
+    assert "<h2>„Lüge!“-Ruf 2 <small>" in german and "Spiel 2" not in german
+
+
+def test_a_cego_form_is_still_headed_as_a_game(page) -> None:
+    table = make_table()
+    services.record_hand(table=table, data=cego())
+    assert '<span class="game-title">Game 2</span>' in page(table)

@@ -5,13 +5,16 @@ is ranked.
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import connection
+from django.urls import reverse
 from django.utils import translation
+from openpyxl import load_workbook
 
 from tests.factories import (
     cego,
@@ -140,6 +143,30 @@ def test_hennes_sibbe_fewest_penalty_cards_rank_first_then_fewest_games_lost():
         (seats[2].pk, 1, 0, 1),
     }
     assert (rows[2].pk, rows[2].total, rows[2].games_lost, rows[2].rank) == (seats[0].pk, 2, 1, 3)
+
+
+def test_hennes_sibbe_columns_read_in_ranking_order_penalty_cards_first(client):
+    table = make_table("hennes_sibbe", 3)
+    services.record_hand(
+        table=table,
+        data={
+            "claimant": 0,
+            "challenger": 1,
+            "claim": {"count": 5, "colour": "gelb"},
+            "claim_correct": False,
+        },
+    )
+    event = table.round.event
+    page = client.get(reverse("event_standings", args=[event.slug])).content.decode()
+    headings = [
+        re.sub(r"<[^>]+>", "", th).strip()
+        for th in re.findall(r"<th[^>]*>(.*?)</th>", page.split('class="standings', 1)[1], re.S)
+    ]
+    assert headings[-2:] == ["Penalty cards", "Games lost"]
+    response = client.get(reverse("event_xlsx", args=[event.slug]))
+    header = load_workbook(io.BytesIO(response.content)).worksheets[0][1]
+    cells = [cell.value for cell in header]
+    assert cells.index("Penalty cards") < cells.index("Games lost")
 
 
 def test_a_draw_by_lot_separates_a_tie_for_first_place():

@@ -127,15 +127,36 @@ def test_a_crazy_solo_deal_is_saved_at_a_table_of_seven(scorer: Client) -> None:
         "bidder": "0",
         "partner": "1",
         "soloist_points": "80",
-        "trump": "",
+        "trump": "kreuz",
         "action": "save",
     }
     response = scorer.post(reverse("table", args=[table.pk]), data, follow=True)
     hand = table.hands.get()
-    assert hand.data == {"contract": "solo", "bidder": 0, "partner": 1, "soloist_points": 80}
+    assert hand.data == {
+        "contract": "solo",
+        "bidder": 0,
+        "partner": 1,
+        "soloist_points": 80,
+        "trump": "kreuz",
+    }
     assert results(hand) == [120, 80, -40, -40, -40, -40, -40]
     # the balance row: the start balance of 150 chips plus the bidder's 120
     assert '<th class="num">270</th>' in response.content.decode()
+
+
+def test_a_crazy_solo_names_its_trumps_and_a_herz_solo_asks_none(scorer: Client) -> None:
+    table = make_table("crazy_solo", 4)
+    url = reverse("table", args=[table.pk])
+    solo = {"contract": "solo", "bidder": "0", "partner": "1", "soloist_points": "70"}
+    response = scorer.post(url, {**solo, "trump": "", "action": "save"})
+    assert response.status_code == 200
+    assert response.context["form"].errors["trump"] == [
+        "choose the trumps the bidder named in the Solo"
+    ]
+    # a Herz-Solo's trumps are hearts: a trump chosen before the contract changed is not kept
+    herz = {**solo, "contract": "herz_solo", "trump": "pik", "action": "save"}
+    assert scorer.post(url, herz).status_code == 302
+    assert "trump" not in table.hands.get().data
 
 
 def test_a_hennes_sibbe_challenge_with_the_tables_verdict_is_saved(scorer: Client) -> None:
@@ -279,7 +300,7 @@ def counter_url() -> str:
 
 def test_the_card_counter_adds_a_king_and_another_card(counter_url: str) -> None:
     response = Client().get(counter_url, {"cc-king": "1", "cc-other": "1"})
-    assert response.json() == {"ok": True, "points": "5", "value": 5.0}
+    assert response.json() == {"ok": True, "points": "5", "value": 5.0, "carry_refused": ""}
 
 
 def test_the_card_counter_shows_a_half_point(counter_url: str) -> None:
@@ -287,6 +308,9 @@ def test_the_card_counter_shows_a_half_point(counter_url: str) -> None:
     assert body["ok"] is True
     assert body["value"] == 0.5
     assert body["points"] in ("0½", "½")
+    # the form takes whole card points only: the counter says why it does not carry the half
+    # (in German, the language of a page asked without a choice)
+    assert body["carry_refused"].startswith("0½ kann nicht ins Formular übernommen werden")
 
 
 @pytest.mark.parametrize(

@@ -190,3 +190,17 @@ class CardCounterForm(forms.Form):
         counts = {k: v for k, v in self.cleaned_data.items() if v}
         points = cego.card_points(counts)
         return formatting.card_points_text(points), float(points)
+
+    @staticmethod
+    def carry_refused(text: str, value: float) -> str:
+        """Why the counted points cannot go into the hand form, or "" where they can: RULES.md
+        2.6 takes a declarer's card points as a whole number, so a half is said, never rounded."""
+        if value == int(value):
+            return ""
+        return str(
+            _(
+                "%(points)s cannot go into the form: the rules score a declarer's card points "
+                "as a whole number only. Count the pile again."
+            )
+            % {"points": text}
+        )

@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+import scoring
 from scoring import crazy_solo
 from tournament.core.fields import NONE, seat_choices
 from tournament.play.forms import HandForm
@@ -21,45 +22,60 @@ class CrazySoloHandForm(HandForm):
         "soloist_points": "soloist_points",
         "trump": "trump",
     }
-    # a partner only where the contract has one
+    # a partner only where the contract has one; trumps named only where they are not hearts
+    # (RULES.md 4: hearts are trumps in the two Herz contracts, and allowed nowhere else)
     visibility = {
         "partner": {
             "contract": [c for c in crazy_solo.CONTRACTS if c not in crazy_solo.ALONE_CONTRACTS]
-        }
+        },
+        "trump": {
+            "contract": [c for c in crazy_solo.CONTRACTS if c not in crazy_solo.HEARTS_CONTRACTS]
+        },
     }
+    NAMED_TRUMPS = {"kreuz": "Kreuz", "pik": "Pik", "karo": "Karo"}
 
     contract = forms.ChoiceField(label=_("Contract"), choices=[])
     bidder = forms.ChoiceField(label=_("Bidder"), choices=[])
     partner = forms.ChoiceField(label=_("Partner"), choices=[], required=False)
     soloist_points = forms.IntegerField(label=_("Soloists' card points"))
     trump = forms.ChoiceField(
-        label=_("Trumps"),
-        choices=[
-            (NONE, "—"),
-            ("kreuz", "Kreuz"),
-            ("pik", "Pik"),
-            ("karo", "Karo"),
-            ("herz", "Herz"),
-        ],
-        required=False,
+        label=_("Trumps"), choices=[(NONE, "—"), *NAMED_TRUMPS.items()], required=False
     )
 
     def setup(self) -> None:
+        # RULES.md 4: with three players only the two Alleingang contracts exist, so nobody
+        # has a partner
+        three = len(self.players) == 3
         self.fields["contract"].choices = [
-            (key, crazy_solo.CONTRACT_NAMES[key]) for key in crazy_solo.CONTRACTS
+            (key, crazy_solo.CONTRACT_NAMES[key])
+            for key in crazy_solo.CONTRACTS
+            if not three or key in crazy_solo.ALONE_CONTRACTS
         ]
         self.fields["bidder"].choices = seat_choices(self.players)
-        self.fields["partner"].choices = seat_choices(self.players, _("none (plays alone)"))
+        if three:
+            del self.fields["partner"]
+        else:
+            self.fields["partner"].choices = seat_choices(self.players, _("none (plays alone)"))
 
     def to_hand(self, d: dict[str, Any]) -> dict[str, Any]:
+        contract = d["contract"]
         hand = {
-            "contract": d["contract"],
+            "contract": contract,
             "bidder": self.seat(d["bidder"]),
             "soloist_points": d["soloist_points"],
         }
-        if d["contract"] not in crazy_solo.ALONE_CONTRACTS:
+        if contract not in crazy_solo.ALONE_CONTRACTS:
             hand["partner"] = self.seat(d.get("partner"))
-        if d.get("trump"):
+        if contract not in crazy_solo.HEARTS_CONTRACTS:
+            # the bidder names the trumps: the sheet keeps them (a Herz contract's are hearts)
+            if not d.get("trump"):
+                raise scoring.InvalidHand(
+                    "trump",
+                    str(
+                        _("choose the trumps the bidder named in the %(contract)s")
+                        % {"contract": crazy_solo.CONTRACT_NAMES[contract]}
+                    ),
+                )
             hand["trump"] = d["trump"]
         return hand
 

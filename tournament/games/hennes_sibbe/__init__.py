@@ -113,6 +113,8 @@ class HennesSibbe(GameType):
     figures = (Figure("games_lost", _("Games lost"), of=((1, "games_lost"),)),)
     ranking = (("total", "asc"), ("games_lost", "asc"))
     projector_heading = _("Penalty cards")
+    # a game ends at the penalty limit after many challenges: a challenge is not called a game
+    hand_heading = _("Challenge %(number)s")
 
     def default_hands(self, size: int) -> int | None:
         """RULES.md 6: Hennes Sibbe plays until the time is up."""
@@ -158,20 +160,25 @@ class HennesSibbe(GameType):
         """Penalty cards each seat holds in the game now being played (they reset when one seat
         reaches the limit); a round ends only between two games."""
         limit = rules["penalty_limit"]
-        current = [0] * len(players)
-        finished = 0
-        for _data, results in hands:
-            for position, result in enumerate(results):
-                current[position] += result.points
-            if any(result.games_lost for result in results):
-                current = [0] * len(players)
-                finished += 1
+        current = self.penalty_cards_held([results for _data, results in hands], len(players))
+        finished = sum(any(result.games_lost for result in results) for _data, results in hands)
         heading = gettext("Penalty cards in this game (limit %(limit)s)") % {"limit": limit}
         return SheetExtras(
             rows=[(heading, [f"{value} / {limit}" for value in current], "")],
             between_games=not any(current),
             games_finished=finished,
         )
+
+    def penalty_cards_held(self, hands: Sequence[Sequence[SeatResult]], size: int) -> list[int]:
+        """How many penalty cards each seat holds after ``hands`` (each hand's stored per-seat
+        results, in game order): a seat's cards go back when any seat reaches the limit."""
+        held = [0] * size
+        for results in hands:
+            for position, result in enumerate(results[:size]):
+                held[position] += result.points
+            if any(result.games_lost for result in results):
+                held = [0] * size  # the game ended: the next one starts with no penalty cards
+        return held
 
     def print_tally(self, rules: dict[str, Any]) -> list[str]:
         limit = rules["penalty_limit"]

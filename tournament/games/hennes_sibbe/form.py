@@ -7,12 +7,14 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 import scoring
 from scoring import hennes_sibbe
 from tournament.core.fields import NONE, seat_choices
-from tournament.games.hennes_sibbe import CARD_SPELLINGS, card_words_help, parse_cards
+from tournament.games.hennes_sibbe import CARD_SPELLINGS, GAME, card_words_help, parse_cards
 from tournament.play.forms import HandForm
+from tournament.play.reads import earlier_results
 
 
 class HennesSibbeHandForm(HandForm):
@@ -117,6 +119,36 @@ class HennesSibbeHandForm(HandForm):
                 ),
             )
         return hand
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        reveal = getattr(self, "hand", {}).get("reveal")
+        # a whole round's template (an import) has no earlier challenges to count from
+        if self.errors or not reveal or self.every_seat:
+            return data
+        held = GAME.penalty_cards_held(
+            earlier_results(self.table, self.game_number()), len(self.players)
+        )
+        for i, cards in enumerate(reveal["penalty_cards"]):
+            if len(cards) > held[i]:
+                self.add_error(f"penalty_{i}", self.too_many_penalty_cards(i, held[i], cards))
+        if self.errors:
+            del self.hand
+            self.result = None
+        return data
+
+    def too_many_penalty_cards(self, seat: int, held: int, cards: list[str]) -> str:
+        """Why the penalty cards typed for a seat cannot be: it holds fewer in this game."""
+        if not held:
+            return str(
+                _("%(name)s holds no penalty card in this game: leave the field empty")
+                % {"name": self.players[seat]}
+            )
+        return ngettext(
+            "%(name)s holds %(held)s penalty card in this game, not %(typed)s",
+            "%(name)s holds %(held)s penalty cards in this game, not %(typed)s",
+            held,
+        ) % {"name": self.players[seat], "held": held, "typed": len(cards)}
 
     @classmethod
     def initial_from(cls, hand: dict[str, Any]) -> dict[str, Any]:
