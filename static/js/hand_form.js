@@ -137,12 +137,15 @@
     var note = document.getElementById("counter-note");
     var points = null;
     var refused = ""; // the server's reason why these points cannot go into the form (a half)
+    var asked = 0; // answers can overtake each other: only the one to the latest counts is shown
     counter.addEventListener("input", function () {
+      var ask = ++asked;
       var params = new URLSearchParams();
       counter.querySelectorAll("input").forEach(function (i) { if (i.value) params.append(i.name, i.value); });
       fetch(counter.dataset.url + "?" + params.toString(), { credentials: "same-origin" })
         .then(function (r) { return r.json(); })
         .then(function (json) {
+          if (ask !== asked) return;
           result.textContent = json.ok ? json.points : json.error;
           points = json.ok ? json.value : null;
           refused = json.ok ? json.carry_refused || "" : "";
