@@ -144,3 +144,50 @@ def test_the_round_pages_of_ziege_with_their_swap_forms_have_no_serious_finding(
                 found[f"{name} ({path}) at {width} width"] = describe(blocking)
         context.close()
     assert found == {}, "\n\n".join(f"{page}:\n{text}" for page, text in found.items())
+
+
+def test_the_players_day_pages_have_no_serious_finding(live_server, browser):
+    """Issue 29's pages at both widths: the registration form, the participant list, the desk with
+    a search, the start cards, and personal pages (on the waiting list, and seated at a table
+    whose games are being played)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    from tests.factories import cego, make_entries, make_event, make_table
+    from tournament.models import Entry
+    from tournament.play import services as play_services
+
+    make_user("a11y-desk", "pw-for-tests-only")
+    event = make_event(registration_open=True, capacity=2, waiting_list=True)
+    make_entries(event, 2)
+    waiting = make_entries(event, 1)[0]
+    Entry.objects.filter(pk=waiting.pk).update(status=Entry.Status.WAITING)
+    table = make_table()
+    play_services.record_hand(table=table, data=cego())
+    seated = table.seats.order_by("position").first().entry
+    pages = {
+        "register": f"/turnier/{event.slug}/anmeldung/",
+        "participants": f"/turnier/{event.slug}/teilnehmer/",
+        "checkin": f"/turnier/{event.slug}/checkin/?q=na",
+        "start-cards": f"/turnier/{event.slug}/startkarten/",
+        "personal-waiting": waiting.get_link_url(),
+        "personal-seated": seated.get_link_url(),
+    }
+    axe = Axe()
+    found = {}
+    for width, viewport in WIDTHS.items():
+        context = browser.new_context(viewport=viewport, locale="de-DE")
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        log_in(page, live_server.url, "a11y-desk", "pw-for-tests-only")
+        for name, path in pages.items():
+            response = page.goto(live_server.url + path)
+            assert response.status == 200, (width, path)
+            blocking = [
+                v
+                for v in axe.run(page).response["violations"]
+                if v["impact"] in BLOCKING or v["id"] in KEPT_FIXED
+            ]
+            if blocking:
+                found[f"{name} ({path}) at {width} width"] = describe(blocking)
+        context.close()
+    assert found == {}, "\n\n".join(f"{page}:\n{text}" for page, text in found.items())

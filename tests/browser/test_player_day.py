@@ -1,0 +1,267 @@
+"""The player's day (issue 29) as the hall lives it, in a real browser, every step on the pages a
+person uses: the director opens registration on the event form; 20 players register online on
+their own phones, two land on the waiting list and the first moves up when somebody cancels on
+their personal link; two desks check players in at the same time (one player tapped at both), a
+walk-in is added, two registered players never come and the director removes them on the draw
+page; the draw seats exactly the players present; each player opens the QR code of the printed
+start card (read from the PDF with pdftoppm and zxing-cpp), sees table and seat, and the table's
+players confirm the handed-in sheet each from a phone of their own, not the one that entered the
+games; a reissued link stops the old one."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import PHONE, shoot
+from tests.browser.test_day import enter_game, read_qr_codes
+from tests.factories import make_user
+from tournament.models import Entry, Event, Seat
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PASSWORD = "ein-langes-passwort-2026"
+SLUG = "fruehjahrsturnier-furtwangen"
+# twenty players who register online; the capacity is 18
+ONLINE = [
+    ("Anna", "Kaltenbach"), ("Bernd", "Faller"), ("Clara", "Dold"), ("Dieter", "Kienzler"),
+    ("Erika", "Wehrle"), ("Franz", "Hettich"), ("Gerda", "Scherzinger"), ("Hubert", "Ketterer"),
+    ("Irma", "Duffner"), ("Josef", "Rombach"), ("Karin", "Blessing"), ("Lothar", "Fehrenbach"),
+    ("Monika", "Heizmann"), ("Norbert", "Jäckle"), ("Olga", "Tritschler"), ("Paul", "Winterhalter"),
+    ("Rosa", "Schwer"), ("Stefan", "Furtwängler"), ("Theresia", "Grieshaber"), ("Uwe", "Zähringer"),
+]  # fmt: skip
+CAPACITY = 18
+WALK_IN = ("Walter", "Spontan")
+GAMES = [
+    {"contract": "halbe", "declarer": 0, "declarer_points": 45},
+    {"contract": "halbe", "declarer": 1, "declarer_points": 60},
+]
+
+
+def new_phone(browser: Any) -> tuple[Any, Any]:
+    context = browser.new_context(
+        viewport=PHONE, locale="de-DE", is_mobile=True, has_touch=True, device_scale_factor=2
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return context, page
+
+
+def register_online(browser: Any, base: str, first: str, last: str) -> str:
+    """One player registers on their own phone; the personal link the page sends them to."""
+    context, page = new_phone(browser)
+    page.goto(f"{base}/turnier/{SLUG}/")
+    page.click(f"a[href$='/turnier/{SLUG}/anmeldung/']")
+    page.fill("input[name=first_name]", first)
+    page.fill("input[name=last_name]", last)
+    page.fill("input[name=club]", "CC Furtwangen")
+    page.check("input[name=consent]")
+    with page.expect_navigation():
+        page.click("form.card button.primary")
+    assert re.search(r"/m/[\w-]+/$", page.url), page.url
+    link = page.url
+    context.close()
+    return link
+
+
+def counters(page: Any) -> dict[str, int]:
+    items = page.eval_on_selector_all("ul.counters li", "lis => lis.map(li => li.innerText.trim())")
+    return {text.split(" ", 1)[1]: int(text.split(" ", 1)[0]) for text in items}
+
+
+def search(page: Any, base: str, query: str) -> None:
+    page.goto(f"{base}/turnier/{SLUG}/checkin/")
+    page.fill("#checkin-q", query)
+    with page.expect_navigation():
+        page.press("#checkin-q", "Enter")
+
+
+def tap_check_in(page: Any) -> str:
+    with page.expect_navigation():
+        page.click(".checkin-row form.actions button.primary")
+    return page.inner_text(".messages")
+
+
+def test_registration_check_in_draw_start_cards_and_personal_links(
+    live_server, browser, desktop, tmp_path
+):
+    if not shutil.which("pdftoppm"):
+        if os.environ.get("REQUIRE_BROWSER"):
+            pytest.fail("pdftoppm is missing; .ci/run installs Debian's poppler-utils package")
+        pytest.skip("pdftoppm (poppler-utils) is not installed")
+    base = live_server.url
+    make_user("leiterin", PASSWORD)
+    desk = desktop
+    log_in_desk(desk, base)
+
+    # 1. The director creates the event and opens registration: 18 places and a waiting list
+    desk.goto(f"{base}/turnier/neu/")
+    desk.fill("input[name=name]", "Frühjahrsturnier Furtwangen")
+    desk.fill("input[name=date]", "2027-03-13")
+    desk.select_option("select[name=game]", "cego")
+    desk.select_option("select[name=table_policy]", "mixed")
+    desk.fill("input[name=hands_per_round]", str(len(GAMES)))
+    desk.check("input[name=registration_open]")
+    desk.fill("input[name=capacity]", str(CAPACITY))
+    desk.check("input[name=waiting_list]")
+    desk.click("#event-form button.primary")
+    desk.wait_for_url(re.compile(rf"/turnier/{SLUG}/"))
+
+    # 2. Twenty players register on their phones: 18 places, then the waiting list in order
+    links = {name: register_online(browser, base, *name) for name in ONLINE}
+    context, page = new_phone(browser)
+    page.goto(f"{base}/turnier/{SLUG}/teilnehmer/")
+    shoot(page, "player-day-participants-de-phone")
+    listed = page.inner_text("main")
+    assert all(f"{first} {last}" in listed for first, last in ONLINE)
+    first_waiting, second_waiting = ONLINE[CAPACITY], ONLINE[CAPACITY + 1]
+    page.goto(links[first_waiting])
+    assert "Warteliste, Platz 1" in page.inner_text("main")
+    page.goto(links[second_waiting])
+    assert "Warteliste, Platz 2" in page.inner_text("main")
+
+    # one registered player cancels on their own link: the first on the waiting list moves up
+    cancelling = ONLINE[3]
+    page.goto(links[cancelling])
+    page.click("details summary:has-text('Meine Anmeldung absagen')")
+    page.check("input[name=sure]")
+    with page.expect_navigation():
+        page.click("details button.danger")
+    assert "Diese Anmeldung ist abgesagt oder zurückgezogen." in page.inner_text("main")
+    page.goto(links[first_waiting])
+    assert "Warteliste" not in page.inner_text("main")
+    assert "Sie sind angemeldet." in page.inner_text("main")
+    page.goto(links[second_waiting])
+    assert "Warteliste, Platz 1" in page.inner_text("main")
+    context.close()
+
+    # 3. The morning: two desks check in at once; two registered players never come
+    registered = [name for name in ONLINE[: CAPACITY + 1] if name != cancelling]
+    assert len(registered) == CAPACITY
+    never_come = registered[-2:]
+    coming = registered[:-2]
+    second_context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="de-DE")
+    second_desk = second_context.new_page()
+    second_desk.set_default_timeout(15_000)
+    log_in_desk(second_desk, base)
+    # the first player is found on both desks and tapped on both: one check-in, and the desk
+    # that tapped second is told so
+    first, last = coming[0]
+    search(desk, base, last)
+    search(second_desk, base, f"{first} {last}")
+    assert f"{first} {last} (" in tap_check_in(second_desk)
+    assert "war schon eingecheckt (an einem anderen Platz)" in tap_check_in(desk)
+    search(desk, base, last)
+    assert desk.locator(".checkin-row.present").count() == 1
+    # the others, at whichever desk is free
+    for i, (first, last) in enumerate(coming[1:]):
+        at = desk if i % 2 else second_desk
+        search(at, base, last)
+        assert f"{first} {last}" in tap_check_in(at)
+    # a walk-in is registered from the same box: nobody found, the walk-in form opens filled in
+    search(desk, base, f"{WALK_IN[0]} {WALK_IN[1]}")
+    walk_in = desk.locator("details[open]:has-text('Nachmeldung: ein neuer Spieler')")
+    assert walk_in.locator("input[name=last_name]").input_value() == WALK_IN[1]
+    with desk.expect_navigation():
+        walk_in.locator("button.primary").click()
+    assert "angemeldet und eingecheckt" in desk.inner_text(".messages")
+    second_desk.goto(f"{base}/turnier/{SLUG}/checkin/")
+    shoot(second_desk, "player-day-checkin-de-desktop")
+    assert counters(second_desk) == {
+        "angemeldet": len(registered) + 1,  # the walk-in is registered too
+        "anwesend": len(coming) + 1,
+        "fehlen": 2,
+        "Nachmeldungen": 1,
+        "Warteliste": 1,
+    }
+    second_context.close()
+
+    # 4. The draw: the page names who did not come; the director removes them, then draws
+    desk.goto(f"{base}/turnier/{SLUG}/")
+    desk.click("form[action$='/durchgang/neu/'] button")
+    desk.wait_for_url(re.compile(r"/durchgang/1/$"))
+    missing = desk.inner_text("#missing")
+    assert all(f"{f} {la}" in missing for f, la in never_come)
+    with desk.expect_navigation():
+        desk.click("form[action$='/checkin/fehlende/'] button")
+    with desk.expect_navigation():
+        desk.click("form[action$='/draw/'] button")
+    seated = set(
+        Seat.objects.filter(round__event__slug=SLUG, table__isnull=False).values_list(
+            "entry__player__last_name", flat=True
+        )
+    )
+    assert seated == {last for _f, last in coming} | {WALK_IN[1]}
+    with desk.expect_navigation():
+        desk.click("form[action$='/start/'] button")
+
+    # 5. The start cards: every QR code, read from the printed PDF, is one present player's link
+    desk.goto(f"{base}/turnier/{SLUG}/startkarten/")
+    pdf = desk.pdf(format="A4", print_background=True, prefer_css_page_size=True)
+    decoded = [code for page_codes in read_qr_codes(pdf, tmp_path) for code in page_codes]
+    event = Event.objects.get(slug=SLUG)
+    present = Entry.objects.filter(event=event, status=Entry.Status.ACTIVE)
+    assert sorted(decoded) == sorted(f"{base}{e.get_link_url()}" for e in present)
+    assert len(decoded) == len(coming) + 1
+    # each player opens their code on a phone and reads their table and seat
+    by_link = {f"{base}{e.get_link_url()}": e for e in present}
+    context, page = new_phone(browser)
+    for code in decoded:
+        page.goto(code)
+        seat = Seat.objects.get(entry=by_link[code], round__number=1)
+        heading = page.inner_text("#seat-heading")
+        assert heading == f"Durchgang 1: Tisch {seat.table.number}, Platz {seat.position + 1}"
+        assert page.locator("ol.mates li").count() == seat.table.seats.count()
+    context.close()
+
+    # 6. One phone enters the table's games through the link on a player's own page ...
+    table = Seat.objects.get(entry=by_link[decoded[0]], round__number=1).table
+    players = [s.entry for s in table.seats.order_by("position").select_related("entry")]
+    entering_context, entering = new_phone(browser)
+    entering.goto(f"{base}{players[0].get_link_url()}")
+    entering.click("a.button.primary.big")
+    for game in GAMES:
+        enter_game(entering, game)
+    with entering.expect_navigation():
+        entering.click("form.hand-in button")
+    # ... and each player confirms on a phone of their own, through their personal link
+    for i, player in enumerate(players):
+        context, page = new_phone(browser)
+        page.goto(f"{base}{player.get_link_url()}")
+        with page.expect_navigation():
+            page.click("form[action$='/confirm/'] button")
+        done = "Von allen Spielern bestätigt." if i == len(players) - 1 else "Sie haben diese"
+        assert done in page.inner_text("main")
+        if i == len(players) - 1:
+            shoot(page, "player-day-personal-de-phone")
+        context.close()
+    entering_context.close()
+
+    # 7. A lost phone: the desk reissues the link; the old one stops, the new card works
+    lost = players[1]
+    old = f"{base}{lost.get_link_url()}"
+    search(desk, base, lost.player.last_name)
+    desk.click(".checkin-row details summary")
+    with desk.expect_navigation():
+        desk.click("button[name=action][value=reissue]")
+    assert "alte" in desk.inner_text(".messages")
+    context, page = new_phone(browser)
+    assert page.goto(old).status == 404
+    desk.goto(f"{base}/turnier/{SLUG}/startkarten/?entry={lost.pk}")
+    pdf = desk.pdf(format="A4", print_background=True, prefer_css_page_size=True)
+    (tmp_path / "one").mkdir()
+    [[new]] = read_qr_codes(pdf, tmp_path / "one")
+    assert new != old
+    assert page.goto(new).status == 200
+    assert page.inner_text("h1") == str(lost.player)
+    context.close()
+
+
+def log_in_desk(page: Any, base: str) -> None:
+    from tests.browser.conftest import log_in
+
+    log_in(page, base, "leiterin", PASSWORD)
