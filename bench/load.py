@@ -81,7 +81,8 @@ SECONDS = 45.0
 CONNECTIONS = 100
 HALL = "bench-hall"
 SERVER_LOG = ROOT / "bench" / "out" / "load-server.log"  # gunicorn's and Django's, every run
-ENDPOINTS = ("standings", "projector rows", "posts")
+ENDPOINTS = ("standings", "projector rows", "personal", "table link", "posts")
+READS = ("standings", "projector rows", "personal", "table link")
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 Figure = Callable[[str, str, bool, str], None]
@@ -360,19 +361,27 @@ class Scenario:
     post_gap: tuple[float, float]
     warmup: float
     seconds: float
+    # the players' personal links (issue 29): each phone polls its player's page too
+    personal: tuple[str, ...] = ()
+
+    @property
+    def pages_per_phone(self) -> int:
+        return 3 if self.personal else 2
 
     @property
     def scheduled_reads(self) -> float:
-        """Reads per second the phones are scheduled to make."""
-        return self.phones * 2 / PERIOD
+        """Reads per second the phones are scheduled to make, and the table links reloaded after
+        each game."""
+        reloads = len(self.tokens) * 2 / (self.post_gap[0] + self.post_gap[1])
+        return self.phones * self.pages_per_phone / PERIOD + reloads
 
     @property
     def limit(self) -> int:
         """A hard bound on the requests of a run, above what its schedule can make."""
         length = self.warmup + self.seconds
-        reads = self.phones * 2 * (math.ceil(length / PERIOD) + 1)
+        reads = self.phones * self.pages_per_phone * (math.ceil(length / PERIOD) + 1)
         posts = len(self.tokens) * (math.ceil(length / self.post_gap[0]) + 2)
-        return reads + posts
+        return reads + 2 * posts  # each post, then its table link reloaded
 
 
 @dataclass
@@ -391,8 +400,7 @@ class Outcome:
 
     @property
     def reads(self) -> float:
-        done = self.tallies["standings"].done + self.tallies["projector rows"].done
-        return done / self.seconds
+        return sum(self.tallies[name].done for name in READS) / self.seconds
 
     @property
     def errors(self) -> int:
@@ -445,8 +453,8 @@ class Hall:
             self.counted_from = self.start + scenario.warmup
             self.until = self.counted_from + scenario.seconds
             tasks = [
-                asyncio.create_task(self.phone(session, self.rng.uniform(0, PERIOD)))
-                for _ in range(scenario.phones)
+                asyncio.create_task(self.phone(session, i, self.rng.uniform(0, PERIOD)))
+                for i in range(scenario.phones)
             ]
             tasks += [asyncio.create_task(self.table(session, link)) for link in links if link]
             await asyncio.sleep(max(0.0, self.counted_from - loop.time()))
@@ -477,13 +485,16 @@ class Hall:
             self.late.append(loop.time() - when)
         return True
 
-    async def phone(self, session, phase: float) -> None:
+    async def phone(self, session, index: int, phase: float) -> None:
         slug = self.scenario.slug
         # per address: the ETag and Last-Modified of the last 200
         known = {
             f"/turnier/{slug}/rangliste/": ("standings", [None, None]),
             f"/turnier/{slug}/beamer/zeilen/": ("projector rows", [None, None]),
         }
+        if personal := self.scenario.personal:
+            # the player's own page (personal.js polls it every 15 s, conditionally)
+            known[f"/m/{personal[index % len(personal)]}/"] = ("personal", [None, None])
         when = self.start + phase
         while await self._at(when):
             counted = when >= self.counted_from
@@ -549,6 +560,7 @@ class Hall:
 
         url, form_token, cookies = link
         tally = self.tallies["posts"]
+        memo: list = [None, None]
         low, high = self.scenario.post_gap
         when = self.start + self.rng.uniform(0, high)
         number = 0
@@ -584,6 +596,9 @@ class Hall:
                 (self.saved if r.status == 302 else self.unanswered).append(key)
                 if counted:
                     tally.answered(r.status, took, size, r.status == 302)
+                if self.scenario.personal and r.status == 302:
+                    # the table's phone shows the link page again after each game
+                    await self.read(session, url[len(self.base) :], "table link", memo, counted)
             when += self.rng.uniform(low, high)
 
 
@@ -644,8 +659,13 @@ def report(label: str, scale: float, outcome: Outcome, scenario: Scenario, figur
     reads_line = (
         f"{outcome.reads:.0f} reads/s ({scheduled:.0f} scheduled); standings p50/p95/p99 "
         f"{standings.times()} ({standings.statuses_text()}); projector rows {rows.times()} "
-        f"({rows.statuses_text()}); {errors_text(outcome)}"
+        f"({rows.statuses_text()}); "
     )
+    for name in ("personal", "table link"):
+        if outcome.tallies[name].statuses:
+            tally = outcome.tallies[name]
+            reads_line += f"{name} {tally.times()} ({tally.statuses_text()}); "
+    reads_line += errors_text(outcome)
     posts_line = (
         f"{posts.done} posts, p50/p95/p99 {posts.times()}, {posts.error_count} errors; "
         + stored_text
@@ -677,7 +697,9 @@ def report(label: str, scale: float, outcome: Outcome, scenario: Scenario, figur
         return
     # every scheduled read is answered in time or counts as an error: no error means the
     # server kept the schedule's rate
-    reads_ok = outcome.errors == 0 and standings.p(95) < 0.1 and rows.p(95) < 0.1
+    reads_ok = outcome.errors == 0 and all(
+        outcome.tallies[n].p(95) < 0.1 for n in READS if outcome.tallies[n].statuses
+    )
     figure(f"{name}: reads", reads_line, reads_ok, "no error, read p95 < 100 ms")
     figure(
         f"{name}: game posts",
@@ -706,10 +728,18 @@ def run_load(
     where = ", 2 app servers + nginx + Redis" if cache else ""
 
     def scenarios(slug: str, tokens: list[str]) -> Iterator[tuple[float, Scenario]]:
+        from tournament.models import Entry
+
+        # the players of the tables that post: their phones poll their personal pages
+        personal = tuple(
+            Entry.objects.filter(
+                seats__table__token__in=tokens, status=Entry.Status.ACTIVE
+            ).values_list("token", flat=True)
+        )
         for factor in sorted({1.0, float(scale)}):
             gap = (HALL_POST_GAP[0] / factor, HALL_POST_GAP[1] / factor)
             phones = round(HALL_PHONES * factor)
-            yield factor, Scenario(slug, tokens, phones, gap, warmup, seconds)
+            yield factor, Scenario(slug, tokens, phones, gap, warmup, seconds, personal)
 
     def measured(label: str, factor: float, scenario: Scenario) -> None:
         # a server of its own for each run: what an overrun server still has queued when a run

@@ -81,7 +81,7 @@ RESULTS: list[tuple[str, bool]] = []
 # each figure's number (a time, a ratio, a p95), compared with the previous run's
 FIGURES: dict[str, float] = {}
 AGREE = 0.15  # two runs agree when a figure differs by at most 15 %
-PARTS = ("standings", "pages", "draw", "export", "growth", "http", "load", "stats")
+PARTS = ("standings", "pages", "draw", "export", "growth", "http", "morning", "load", "stats")
 
 
 def log(text: str) -> None:
@@ -501,6 +501,32 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def start_gunicorn() -> tuple[subprocess.Popen, str]:
+    """gunicorn as make serve runs it, on a free port of the loopback, once it answers."""
+    port = free_port()
+    server = subprocess.Popen(
+        [
+            str(Path(sys.executable).with_name("gunicorn")),
+            "-c",
+            "python:tournament.gunicorn_settings",  # as make serve runs it
+            "--bind",
+            f"127.0.0.1:{port}",
+        ],
+        cwd=ROOT,
+        env={**os.environ, "DJANGO_ALLOWED_HOSTS": "127.0.0.1"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(base + "/", timeout=2)
+            break
+        except OSError:
+            time.sleep(0.2)
+    return server, base
+
+
 def prepare_load_event() -> list[str]:
     """A fresh event of 64 players, round 1 started: 16 tables whose links the clients use."""
     Event.objects.filter(slug="bench-load").delete()
@@ -563,29 +589,9 @@ def client_run(port: int, token: str, latencies: list[float], errors: list[str],
 
 def bench_http() -> None:
     tokens = prepare_load_event()
-    port = free_port()
-    env = {**os.environ, "DJANGO_ALLOWED_HOSTS": "127.0.0.1"}
-    server = subprocess.Popen(
-        [
-            str(Path(sys.executable).with_name("gunicorn")),
-            "-c",
-            "python:tournament.gunicorn_settings",  # as make serve runs it
-            "--bind",
-            f"127.0.0.1:{port}",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
+    server, base = start_gunicorn()
+    port = int(base.rsplit(":", 1)[1])
     try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/", timeout=2)
-                break
-            except OSError:
-                time.sleep(0.2)
         latencies: list[float] = []
         errors: list[str] = []
         threads = [
@@ -620,6 +626,123 @@ def bench_http() -> None:
         log(f"      {error}")
 
 
+MORNING_PLAYERS = 150
+MORNING_DESKS = 2
+DESK_PASSWORD = "bench-desk-password-2026"
+
+
+def prepare_morning_event() -> list[int]:
+    """A fresh event of 150 registered players, nobody checked in yet: their start numbers."""
+    from django.contrib.auth import get_user_model
+
+    Event.objects.filter(slug="bench-morning").delete()
+    with transaction.atomic():
+        event = generate._event(
+            "bench-morning",
+            "Benchmark Morgen",
+            generate._players(MORNING_PLAYERS, "bench-morning"),
+        )
+    users = get_user_model()
+    desk = users.objects.filter(username="bench-desk").first() or users(
+        username="bench-desk", is_staff=True
+    )
+    desk.set_password(DESK_PASSWORD)
+    desk.save()
+    return list(event.entries.order_by("start_number").values_list("start_number", flat=True))
+
+
+def desk_run(
+    base: str, numbers: list[int], taps: list[float], finds: list[float], errors: list[str]
+):
+    """One desk as a person works it: log in, then for each player arriving type the start number
+    (the search page answers) and tap "check in" (the post, and the desk page it leads back to)."""
+    import http.cookiejar
+
+    opener = urllib.request.build_opener(
+        urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+    )
+    page = opener.open(base + "/anmelden/", timeout=30).read().decode()
+    opener.open(
+        base + "/anmelden/",
+        urllib.parse.urlencode(
+            {
+                "csrfmiddlewaretoken": CSRF.search(page).group(1),
+                "username": "bench-desk",
+                "password": DESK_PASSWORD,
+            }
+        ).encode(),
+        timeout=30,
+    ).read()
+    desk = f"{base}/turnier/bench-morning/checkin/"
+    entry_of = re.compile(r'name="entry" value="(\d+)"')
+    for number in numbers:
+        try:
+            start = time.perf_counter()
+            found = opener.open(f"{desk}?q={number}", timeout=30).read().decode()
+            finds.append(time.perf_counter() - start)
+            body = urllib.parse.urlencode(
+                {
+                    "csrfmiddlewaretoken": CSRF.search(found).group(1),
+                    "entry": entry_of.search(found).group(1),
+                    "action": "check_in",
+                    "fee": "",
+                }
+            ).encode()
+            start = time.perf_counter()
+            answer = opener.open(desk, body, timeout=30)  # follows the redirect to the desk
+            text = answer.read().decode()
+            taps.append(time.perf_counter() - start)
+            if "ist eingecheckt" not in text and "is checked in" not in text:
+                errors.append(f"start number {number}: no confirmation on the desk page")
+        except Exception as exc:  # every failure is counted, none hidden
+            errors.append(f"start number {number}: {exc}")
+
+
+def bench_morning() -> None:
+    """The morning at the desk: 150 players checked in by two desks at once, through HTTP."""
+    numbers = prepare_morning_event()
+    server, base = start_gunicorn()
+    taps: list[float] = []
+    finds: list[float] = []
+    errors: list[str] = []
+    try:
+        # the two desks take the arrivals in turn, both at the same moment
+        threads = [
+            threading.Thread(
+                target=desk_run, args=(base, numbers[i::MORNING_DESKS], taps, finds, errors)
+            )
+            for i in range(MORNING_DESKS)
+        ]
+        start = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=600)
+        took = time.perf_counter() - start
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    present = Entry.objects.filter(event__slug="bench-morning", present_at__isnull=False).count()
+    taps.sort()
+    finds.sort()
+    p95 = taps[int(len(taps) * 0.95) - 1] if taps else float("inf")
+    find95 = finds[int(len(finds) * 0.95) - 1] if finds else float("inf")
+    ok = p95 < 0.15 and not errors and present == MORNING_PLAYERS
+    figure(
+        f"the morning: {MORNING_PLAYERS} players checked in by {MORNING_DESKS} desks at once "
+        "over HTTP (search by start number, then the tap and the desk page after it)",
+        f"tap p95 {p95 * 1000:.0f} ms (median {statistics.median(taps) * 1000:.0f} ms), "
+        f"search p95 {find95 * 1000:.0f} ms, {len(errors)} errors, "
+        f"{present}/{MORNING_PLAYERS} present, {took:.1f} s",
+        ok,
+        "tap p95 < 150 ms, no error, everybody present once",
+        "checkin_p95_ms",
+        p95 * 1000,
+    )
+    for error in errors[:5]:
+        log(f"      {error}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="skip the HTTP and load tests")
@@ -647,7 +770,7 @@ def main() -> int:
     if unknown := parts - set(PARTS):
         parser.error(f"unknown parts: {', '.join(sorted(unknown))}")
     if args.quick:
-        parts -= {"http", "load"}
+        parts -= {"http", "morning", "load"}
     log(f"database: {connection.vendor}")
     OUT.mkdir(exist_ok=True)
     total = time.perf_counter()
@@ -674,6 +797,8 @@ def main() -> int:
         bench_growth()
     if "http" in parts:
         bench_http()
+    if "morning" in parts:
+        bench_morning()
     if "load" in parts:
         load.run_load(figure, log, cache=args.cache)  # the hall full of phones (bench/load.py)
     if "stats" in parts:

@@ -106,32 +106,17 @@ def test_no_main_page_has_a_serious_or_critical_accessibility_violation(live_ser
     assert found == {}, "\n\n".join(f"{page}:\n{text}" for page, text in found.items())
 
 
-def test_the_round_pages_of_ziege_with_their_swap_forms_have_no_serious_finding(
-    live_server, browser
-):
-    """A drawn Ziege round in fixed pairs (the pair swap), one with drawn partners (the swap of
-    two players), the pair ranking and a fixed pair's phone page, at both widths."""
+def assert_no_blocking_finding(browser, live_server, pages: dict[str, str], user: str) -> None:
+    """Every page at both widths, logged in as ``user``: no serious or critical finding."""
     from axe_playwright_python.sync_playwright import Axe
 
-    make_user("a11y-director", "pw-for-tests-only")
-    fixed, teams = fixed_pair_event(4)
-    play_pairs_round(make_round(fixed, seed=3), teams)
-    rnd = make_round(fixed, seed=5, start=False)
-    drawn, _teams = fixed_pair_event(2, pairing="drawn")
-    make_round(drawn, seed=3, start=False)
-    pages = {
-        "pair-swap": f"/turnier/{fixed.slug}/durchgang/{rnd.number}/",
-        "player-swap": f"/turnier/{drawn.slug}/durchgang/1/",
-        "pair-ranking": f"/turnier/{fixed.slug}/paare/rangliste/",
-        "pair-phone": fixed.rounds.get(number=1).tables.first().get_link_url(),
-    }
     axe = Axe()
     found = {}
     for width, viewport in WIDTHS.items():
         context = browser.new_context(viewport=viewport, locale="de-DE")
         page = context.new_page()
         page.set_default_timeout(15_000)
-        log_in(page, live_server.url, "a11y-director", "pw-for-tests-only")
+        log_in(page, live_server.url, user, "pw-for-tests-only")
         for name, path in pages.items():
             response = page.goto(live_server.url + path)
             assert response.status == 200, (width, path)
@@ -146,12 +131,30 @@ def test_the_round_pages_of_ziege_with_their_swap_forms_have_no_serious_finding(
     assert found == {}, "\n\n".join(f"{page}:\n{text}" for page, text in found.items())
 
 
+def test_the_round_pages_of_ziege_with_their_swap_forms_have_no_serious_finding(
+    live_server, browser
+):
+    """A drawn Ziege round in fixed pairs (the pair swap), one with drawn partners (the swap of
+    two players), the pair ranking and a fixed pair's phone page, at both widths."""
+    make_user("a11y-director", "pw-for-tests-only")
+    fixed, teams = fixed_pair_event(4)
+    play_pairs_round(make_round(fixed, seed=3), teams)
+    rnd = make_round(fixed, seed=5, start=False)
+    drawn, _teams = fixed_pair_event(2, pairing="drawn")
+    make_round(drawn, seed=3, start=False)
+    pages = {
+        "pair-swap": f"/turnier/{fixed.slug}/durchgang/{rnd.number}/",
+        "player-swap": f"/turnier/{drawn.slug}/durchgang/1/",
+        "pair-ranking": f"/turnier/{fixed.slug}/paare/rangliste/",
+        "pair-phone": fixed.rounds.get(number=1).tables.first().get_link_url(),
+    }
+    assert_no_blocking_finding(browser, live_server, pages, "a11y-director")
+
+
 def test_the_players_day_pages_have_no_serious_finding(live_server, browser):
     """Issue 29's pages at both widths: the registration form, the participant list, the desk with
     a search, the start cards, and personal pages (on the waiting list, and seated at a table
     whose games are being played)."""
-    from axe_playwright_python.sync_playwright import Axe
-
     from tests.factories import cego, make_entries, make_event, make_table
     from tournament.models import Entry
     from tournament.play import services as play_services
@@ -172,22 +175,4 @@ def test_the_players_day_pages_have_no_serious_finding(live_server, browser):
         "personal-waiting": waiting.get_link_url(),
         "personal-seated": seated.get_link_url(),
     }
-    axe = Axe()
-    found = {}
-    for width, viewport in WIDTHS.items():
-        context = browser.new_context(viewport=viewport, locale="de-DE")
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        log_in(page, live_server.url, "a11y-desk", "pw-for-tests-only")
-        for name, path in pages.items():
-            response = page.goto(live_server.url + path)
-            assert response.status == 200, (width, path)
-            blocking = [
-                v
-                for v in axe.run(page).response["violations"]
-                if v["impact"] in BLOCKING or v["id"] in KEPT_FIXED
-            ]
-            if blocking:
-                found[f"{name} ({path}) at {width} width"] = describe(blocking)
-        context.close()
-    assert found == {}, "\n\n".join(f"{page}:\n{text}" for page, text in found.items())
+    assert_no_blocking_finding(browser, live_server, pages, "a11y-desk")

@@ -905,15 +905,7 @@ def confirm_seat(*, table: Table, position: int, device: str) -> Table:
                 "ask the scorer to confirm for you."
             )
         )
-    if table.voided:
-        raise Refused(_("A voided table needs no confirmation."))
-    if table.round.status != Round.Status.PLAYING:
-        raise Refused(
-            _("Round %(n)s is closed; ask the scorer to confirm the sheet.")
-            % {"n": table.round.number}
-        )
-    if table.submitted_at is None:
-        raise Refused(_("The sheet has not been handed in yet."))
+    _refuse_unless_confirmable(table)
     if not 0 <= position < table.size:
         raise Refused(_("There is no such seat at this table."))
     mine = table.confirmations.filter(device=device).first()
@@ -939,6 +931,20 @@ def confirm_seat(*, table: Table, position: int, device: str) -> Table:
     return table
 
 
+def _refuse_unless_confirmable(table: Table) -> None:
+    """What a player's own confirmation needs, by table link or personal link: a table that
+    counts, in a round being played, whose sheet is handed in."""
+    if table.voided:
+        raise Refused(_("A voided table needs no confirmation."))
+    if table.round.status != Round.Status.PLAYING:
+        raise Refused(
+            _("Round %(n)s is closed; ask the scorer to confirm the sheet.")
+            % {"n": table.round.number}
+        )
+    if table.submitted_at is None:
+        raise Refused(_("The sheet has not been handed in yet."))
+
+
 @transaction.atomic
 def confirm_as_player(*, entry: Entry) -> Table:
     """A player confirms their own seat of the handed-in sheet through their personal link
@@ -956,15 +962,7 @@ def confirm_as_player(*, entry: Entry) -> Table:
     if seat is None:
         raise Refused(_("You have no seat at a table yet."))
     table = _locked_table(seat.table)
-    if table.voided:
-        raise Refused(_("A voided table needs no confirmation."))
-    if table.round.status != Round.Status.PLAYING:
-        raise Refused(
-            _("Round %(n)s is closed; ask the scorer to confirm the sheet.")
-            % {"n": table.round.number}
-        )
-    if table.submitted_at is None:
-        raise Refused(_("The sheet has not been handed in yet."))
+    _refuse_unless_confirmable(table)
     if table.confirmed_at is not None:
         return table
     if table.confirmations.filter(position=seat.position).exists():
