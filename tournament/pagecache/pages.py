@@ -247,6 +247,17 @@ class CachedPage:
                     text = self._compute(render, then)
         return mark_safe(text)  # HTML our own templates rendered
 
+    def inside(self, template: str, context: Callable[[], dict[str, Any]]) -> SafeString:
+        """A cached part of another page, asked for while that page computes under its lock (the
+        table's sheet on a player's personal page): read from the cache, or computed without a
+        lock of its own. A request holds one page lock at most: the file cache's lock files are
+        shared stripes, so a second lock could be the very file this request holds already (and
+        wait for itself for good), or be taken in the other order by another request."""
+        text = cache.get(self.key)
+        if text is None:
+            text = self._compute(self._renderer(template, context), None)
+        return mark_safe(text)  # HTML our own templates rendered
+
     def _compute(self, render: Callable[[], str], then: Callable[[], None] | None) -> str:
         text = self._store(render)
         self.computed = True

@@ -450,7 +450,8 @@ def _personal(request: HttpRequest, entry: Entry) -> dict[str, Any]:
         context["may_enter"] = access.link_may_enter(table)
         if rnd.status in (Round.Status.PLAYING, Round.Status.CLOSED):
             sheet = CachedPage(request, "link_sheet", event.pk, event.version, table.pk)
-            context["sheet"] = sheet.render(
+            # computed under the personal page's lock: never under a second one
+            context["sheet"] = sheet.inside(
                 "tournament/cached/link_sheet.html", lambda: _sheet(table)
             )
     rows = ranked(event)[1]

@@ -317,6 +317,35 @@ def test_after_the_event_the_page_shows_the_result_and_the_player_page():
     assert winner.player.get_absolute_url() in page
 
 
+def test_a_personal_page_holds_one_page_lock_at_most(monkeypatch):
+    """The table's sheet on the personal page is computed under the personal page's lock, never
+    under a second one: the file cache's lock files are shared stripes, and a request holding two
+    waited for itself when both fell on one file (the hall load at ten times the rate stalled)."""
+    from contextlib import contextmanager
+
+    from tournament.pagecache import pages
+
+    _event, entries, rnd = seated_event()
+    play_services.start_round(round=rnd)
+    held, deepest = [0], [0]
+    real = pages.computing
+
+    @contextmanager
+    def counted(lock, key):
+        held[0] += 1
+        deepest[0] = max(deepest[0], held[0])
+        try:
+            with real(lock, key):
+                yield
+        finally:
+            held[0] -= 1
+
+    monkeypatch.setattr(pages, "computing", counted)
+    page = en().get(reverse("personal_link", args=[entries[0].token])).content.decode()
+    assert str(entries[1].player) in page and 'class="sheet phone-sheet"' in page
+    assert deepest == [1]
+
+
 # --- query counts -------------------------------------------------------------------------------
 
 
