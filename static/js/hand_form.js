@@ -138,7 +138,8 @@
     var points = null;
     var refused = ""; // the server's reason why these points cannot go into the form (a half)
     var asked = 0; // answers can overtake each other: only the one to the latest counts is shown
-    counter.addEventListener("input", function () {
+    var waiting = null;
+    function count(tries) {
       var ask = ++asked;
       var params = new URLSearchParams();
       counter.querySelectorAll("input").forEach(function (i) { if (i.value) params.append(i.name, i.value); });
@@ -150,7 +151,19 @@
           points = json.ok ? json.value : null;
           refused = json.ok ? json.carry_refused || "" : "";
           note.hidden = true;
+        })
+        .catch(function () {
+          // a dropped connection: ask once more for the same counts, then leave the figure blank
+          if (ask !== asked) return;
+          if (tries > 0) { count(tries - 1); return; }
+          result.textContent = "?";
+          points = null;
         });
+    }
+    counter.addEventListener("input", function () {
+      // one question when the typing pauses; answers to older counts are never shown
+      clearTimeout(waiting);
+      waiting = setTimeout(function () { count(1); }, 120);
     });
     document.getElementById("counter-use").addEventListener("click", function () {
       var target = form.elements[counter.dataset.target];
