@@ -527,6 +527,16 @@ def start_gunicorn() -> tuple[subprocess.Popen, str]:
     return server, base
 
 
+def run_together(threads: list[threading.Thread], timeout: float) -> float:
+    """Start the clients at once and wait for them all: the seconds it took."""
+    start = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=timeout)
+    return time.perf_counter() - start
+
+
 def prepare_load_event() -> list[str]:
     """A fresh event of 64 players, round 1 started: 16 tables whose links the clients use."""
     Event.objects.filter(slug="bench-load").delete()
@@ -598,12 +608,7 @@ def bench_http() -> None:
             threading.Thread(target=client_run, args=(port, t, latencies, errors, seed))
             for seed, t in enumerate(tokens)
         ]
-        start = time.perf_counter()
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=300)
-        took = time.perf_counter() - start
+        took = run_together(threads, timeout=300)
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -713,20 +718,12 @@ def bench_morning() -> None:
             )
             for i in range(MORNING_DESKS)
         ]
-        start = time.perf_counter()
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=600)
-        took = time.perf_counter() - start
+        took = run_together(threads, timeout=600)
     finally:
         server.terminate()
         server.wait(timeout=30)
     present = Entry.objects.filter(event__slug="bench-morning", present_at__isnull=False).count()
-    taps.sort()
-    finds.sort()
-    p95 = taps[int(len(taps) * 0.95) - 1] if taps else float("inf")
-    find95 = finds[int(len(finds) * 0.95) - 1] if finds else float("inf")
+    p95, find95 = load.percentile(taps, 95), load.percentile(finds, 95)
     ok = p95 < 0.15 and not errors and present == MORNING_PLAYERS
     figure(
         f"the morning: {MORNING_PLAYERS} players checked in by {MORNING_DESKS} desks at once "
