@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 
 from tournament.core.audit import noted as _noted
 from tournament.core.errors import Refused
@@ -73,18 +73,19 @@ def cash_book(event: Event, giving: PrizeGiving | None = None) -> CashBook:
     """The event's money: fees (cash in the box, paid ahead in the bank), prize money (paid out
     of the box at the prize-giving) and the organiser's items."""
     rows = fee_rows(event)
-    cash = [r for r in rows if r.status == EntryFee.Status.CASH]
-    ahead = [r for r in rows if r.status == EntryFee.Status.AHEAD]
+    # a fee paid at 0 € moved no money: not a payment in the box or the bank
+    cash = [r for r in rows if r.received == EntryFee.Status.CASH]
+    ahead = [r for r in rows if r.received == EntryFee.Status.AHEAD]
     income = [
         CashLine(
             pgettext("cash book", "Entry fees paid in cash"),
             box_cents=sum(r.paid_cents for r in cash),
-            note=_("%(n)s players") % {"n": len(cash)},
+            note=ngettext("%(n)s player", "%(n)s players", len(cash)) % {"n": len(cash)},
         ),
         CashLine(
             pgettext("cash book", "Entry fees paid ahead"),
             bank_cents=sum(r.paid_cents for r in ahead),
-            note=_("%(n)s players") % {"n": len(ahead)},
+            note=ngettext("%(n)s player", "%(n)s players", len(ahead)) % {"n": len(ahead)},
         ),
     ]
     giving = giving or prize_giving(event)

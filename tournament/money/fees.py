@@ -17,6 +17,7 @@ from tournament.money.prizes import _lock
 from tournament.register import services
 
 MONEY_MAX = 100_000_000  # one million euros, in cents: more is a typing error
+PAID = (EntryFee.Status.CASH, EntryFee.Status.AHEAD)
 
 
 # --- entry fees ---------------------------------------------------------------------------------
@@ -35,6 +36,20 @@ class FeeRow:
         if self.status != EntryFee.Status.OPEN or self.category is None:
             return 0
         return self.category.amount_cents
+
+    @property
+    def received(self) -> str | None:
+        """Where money came in for this fee: "cash" (the box) or "ahead" (the bank), or None.
+        A fee paid at 0 € (a free category) moved no money: it is counted as free, never among
+        the payments; the fee list's summary and the cash book both ask this."""
+        return self.status if self.status in PAID and self.paid_cents > 0 else None
+
+    @property
+    def free(self) -> bool:
+        """A fee of nothing: marked paid at 0 €, or open on a free category (juniors)."""
+        if self.status in PAID:
+            return self.paid_cents == 0
+        return self.nothing_due and self.category is not None
 
     @property
     def unpaid(self) -> bool:
@@ -99,13 +114,16 @@ def register_entry(
 
 
 def fee_totals(rows: Sequence[FeeRow]) -> dict[str, int]:
-    """Cents per fee status (paid cash, paid ahead; still open), and the counts."""
+    """Cents per fee status (paid cash, paid ahead; still open), and the counts; a fee of 0 €
+    counts as free, not as a payment."""
     totals = {"cash": 0, "ahead": 0, "open": 0, "cash_count": 0, "ahead_count": 0}
-    totals["waived_count"] = totals["open_count"] = 0
+    totals["waived_count"] = totals["open_count"] = totals["free_count"] = 0
     for row in rows:
-        if row.status in (EntryFee.Status.CASH, EntryFee.Status.AHEAD):
-            totals[row.status] += row.paid_cents
-            totals[f"{row.status}_count"] += 1
+        if row.received:
+            totals[row.received] += row.paid_cents
+            totals[f"{row.received}_count"] += 1
+        elif row.free:
+            totals["free_count"] += 1
         elif row.status == EntryFee.Status.WAIVED:
             totals["waived_count"] += 1
         elif row.unpaid:
@@ -122,8 +140,10 @@ def set_entry_fee(
     category: FeeCategory | None = None,
     user: Any = None,
 ) -> EntryFee:
-    """Set an entry's fee status (one tap at the desk) and/or its category. Paid cash or ahead
-    takes the category's amount as it is now; waived and open take nothing."""
+    """Set an entry's fee status (one tap at the desk) and/or its category. A fee that becomes
+    paid (cash or ahead) takes the category's amount as it is now and keeps it: a second tap on
+    "paid", after the category's amount changed, leaves the amount paid and writes nothing.
+    Waived and open take nothing."""
     if status is not None and status not in EntryFee.Status.values:
         raise Refused(_("Unknown fee status."))
     if category is not None and category.event_id != entry.event_id:
@@ -134,8 +154,10 @@ def set_entry_fee(
     if fee is None:
         categories = list(FeeCategory.objects.filter(event_id=entry.event_id))
         fee = EntryFee(entry=entry, category=default_category(categories, entry.player))
+    before = (fee.status, fee.category_id, fee.paid_cents)
+    was_paid = fee.pk is not None and fee.status in PAID
     if category is not None:
-        if fee.status in (EntryFee.Status.CASH, EntryFee.Status.AHEAD) and status is None:
+        if fee.status in PAID and status is None:
             raise Refused(
                 _("%(player)s has paid already: set the fee to “not paid” before changing it.")
                 % {"player": entry.player}
@@ -143,10 +165,16 @@ def set_entry_fee(
         fee.category = category
     if status is not None:
         fee.status = status
-    paid = fee.status in (EntryFee.Status.CASH, EntryFee.Status.AHEAD)
+    paid = fee.status in PAID
     if paid and fee.category is None:
         raise Refused(_("Set up the event's fees first."))
-    fee.paid_cents = fee.category.amount_cents if paid and fee.category else 0
+    if not paid:
+        fee.paid_cents = 0
+    elif not was_paid or fee.category_id != before[1]:
+        # the money changes hands now: at the fee's amount of this moment
+        fee.paid_cents = fee.category.amount_cents
+    if fee.pk is not None and (fee.status, fee.category_id, fee.paid_cents) == before:
+        return fee  # the same button again: no change, no history row
     _noted(fee, user, "").save()
     return fee
 

@@ -13,7 +13,8 @@ from openpyxl import load_workbook
 
 from tests.factories import make_entries, make_event, make_round, make_user
 from tests.helpers import played, prize
-from tournament.models import CashItem, FeeCategory
+from tournament.core.formatting import euros
+from tournament.models import CashItem, FeeCategory, Player
 from tournament.money import cashbook, fees
 from tournament.paper import exports
 from tournament.play import services
@@ -68,6 +69,28 @@ def test_the_balance_adds_up_to_the_cent():
     assert (balance.box_cents, balance.bank_cents) == (book.box_cents, book.bank_cents)
     assert (book.open_fees, book.open_cents) == (2, 3000)
     assert not book.provisional
+
+
+def test_a_fee_paid_at_nothing_is_no_payment_in_the_box_or_the_bank(organiser):
+    event = make_event()
+    FeeCategory.objects.create(event=event, name="Voll", amount_cents=1500)
+    FeeCategory.objects.create(event=event, name="Jugend", amount_cents=0, player_category="jugend")
+    adult = make_entries(event, 1)[0]
+    juniors = make_entries(event, 2, category=Player.Category.JUNIORS)
+    # at the desk every one of them is tapped "paid cash", one junior "paid ahead"
+    for entry, status in ((adult, "cash"), (juniors[0], "cash"), (juniors[1], "ahead")):
+        url = reverse("fee_set", args=[event.slug, entry.pk])
+        assert organiser.post(url, {"status": status}).status_code == 302
+    for name in ("cash_book", "print_cash_report"):
+        page = organiser.get(reverse(name, args=[event.slug])).content.decode()
+        assert "Entry fees paid in cash <small>(1 player)</small>" in page
+        assert "Entry fees paid ahead <small>(0 players)</small>" in page
+    fees_page = organiser.get(reverse("fee_list", args=[event.slug])).content.decode()
+    assert "1 paid cash (" + euros(1500) + ")" in fees_page
+    assert "0 paid ahead (" + euros(0) + ")" in fees_page
+    assert "2 free" in fees_page
+    book = cashbook.cash_book(event)
+    assert (book.box_cents, book.bank_cents) == (1500, 0)
 
 
 def test_prize_money_counts_each_prize_handed_out_once():

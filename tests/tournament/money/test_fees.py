@@ -257,7 +257,8 @@ def test_taps_on_the_same_row_at_once_make_one_fee_with_its_history():
     event = make_event()
     fees(event)
     entry = make_entries(event, 1)[0]
-    statuses = ["cash", "ahead", "waived", "cash"]
+    # four different statuses: each tap is a change (the same status again writes nothing)
+    statuses = ["cash", "ahead", "waived", "open"]
 
     def tap(i: int) -> None:
         money_fees.set_entry_fee(entry=entry, status=statuses[i])
@@ -305,9 +306,68 @@ def test_the_rows_marked_not_paid_are_the_ones_the_summary_and_the_cash_book_cou
     assert marked_unpaid(page) == {reduced.pk, owing.pk}
     assert summary_unpaid(page) == (2, euros(1000 + 1500))
     assert page.count("nothing to pay") == 1
-    assert "2 paid cash (" + euros(1500) + ")" in page
+    # the junior marked paid at 0 € handed over no money: free, not a payment in cash
+    assert "1 paid cash (" + euros(1500) + ")" in page
+    assert "2 free" in page
     book = cashbook.cash_book(event)
     assert (book.open_fees, book.open_cents) == (2, 2500)
     unpaid_list = fee_page(organiser, event, "?offen=1")
     assert marked_unpaid(unpaid_list) == {reduced.pk, owing.pk}
     assert str(free.player.sort_name) not in unpaid_list
+
+
+def fee_form_as_shown(page: str) -> dict[str, str]:
+    """The fees-and-amounts form as the browser sends it unchanged: every input with its value,
+    every select with its chosen option."""
+    form = page.split('<form method="post" class="card form">', 1)[1].split("</form>", 1)[0]
+    data = dict(re.findall(r'<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"', form))
+    for name, options in re.findall(r'<select name="([^"]+)"[^>]*>(.*?)</select>', form, re.S):
+        chosen = re.search(r'<option value="([^"]*)"[^>]*selected', options)
+        data[name] = chosen[1] if chosen else ""
+    return data
+
+
+def test_pressing_paid_again_after_the_fee_went_up_keeps_the_amount_paid(organiser):
+    event = make_event()
+    fees(event)
+    entry = make_entries(event, 1)[0]
+    paid = reverse("fee_set", args=[event.slug, entry.pk])
+    organiser.post(paid, {"status": "cash"})
+    # the organiser raises the full fee from 15 to 20 euros on the fees page
+    url = reverse("fee_categories", args=[event.slug])
+    data = fee_form_as_shown(organiser.get(url).content.decode())
+    assert data["fee-0-name"] == "Voll"
+    data["fee-0-amount"] = "20,00"
+    assert organiser.post(url, data).status_code == 302
+    assert FeeCategory.objects.get(event=event, name="Voll").amount_cents == 2000
+    # and at the desk "paid cash" is pressed again on the player who paid 15 euros
+    assert organiser.post(paid, {"status": "cash"}).status_code == 302
+    assert organiser.post(paid, {"status": "ahead"}).status_code == 302  # paid, by bank
+    assert organiser.post(paid, {"status": "cash"}).status_code == 302
+    page = fee_page(organiser, event)
+    assert "1 paid cash (" + euros(1500) + ")" in page
+    row = page.split(f'<tr id="entry-{entry.pk}"')[1].split("</tr>")[0]
+    assert euros(1500) in row and euros(2000) not in row
+    report = organiser.get(reverse("print_cash_report", args=[event.slug])).content.decode()
+    assert "Entry fees paid in cash <small>(1 player)</small>" in report
+    assert euros(2000) not in report
+    # one payment in the history; the second "cash" tap wrote nothing, the corrections
+    # (ahead, back to cash) kept the 15 euros
+    history = EntryFee.objects.get(entry=entry).history.order_by("history_date")
+    assert [(h.status, h.paid_cents) for h in history] == [
+        ("cash", 1500),
+        ("ahead", 1500),
+        ("cash", 1500),
+    ]
+
+
+def test_a_fee_that_becomes_paid_again_after_not_paid_takes_the_amount_of_now(organiser):
+    event = make_event()
+    full, _members, _juniors = fees(event)
+    entry = make_entries(event, 1)[0]
+    url = reverse("fee_set", args=[event.slug, entry.pk])
+    organiser.post(url, {"status": "cash"})
+    organiser.post(url, {"status": "open"})  # a mistake: the money is handed back
+    FeeCategory.objects.filter(pk=full.pk).update(amount_cents=2000)
+    organiser.post(url, {"status": "cash"})
+    assert EntryFee.objects.get(entry=entry).paid_cents == 2000
