@@ -1,7 +1,10 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.templatetags.static import static
 from django.urls import path
+from django.utils.functional import lazy
 from django.views.decorators.csrf import csrf_exempt
+from django.views.generic import RedirectView
 from django.views.i18n import set_language
 
 from tournament import views
@@ -15,6 +18,14 @@ urlpatterns = [
     # so that it is kept whole in the page cache (tournament.pagecache).
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("admin/", admin.site.urls),
+    # browsers, PDF viewers and feed readers ask for /favicon.ico without reading a page's icon
+    # link: the app's own icon, served from static/ (the address is looked up when asked, so a
+    # hashed static name would be found too)
+    path(
+        "favicon.ico",
+        RedirectView.as_view(url=lazy(static, str)("img/favicon.svg")),
+        name="favicon",
+    ),
     path("spieler/<uuid:uid>/", views.player_page, name="player"),
     path("wertung/", views.rating_page, name="rating"),
     path("wertung/<slug:game>/", views.rating_page, name="rating_game"),

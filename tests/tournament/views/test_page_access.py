@@ -519,8 +519,9 @@ def test_the_matrix_covers_every_url_name() -> None:
     names = {p.name for p in tournament_urls.urlpatterns if isinstance(p, URLPattern)}
     covered = set(PUBLIC_PAGES) | set(DIRECTOR_PAGES) | {name for name, _make in WRITES}
     covered |= TABLE_LINK_PAGES | PLAYER_PAGES
-    # logging in and out, and the language switch, are tested on their own (tests/test_language.py)
-    assert names - {"login", "logout", "set_language"} == covered
+    # logging in and out, and the language switch, are tested on their own (tests/test_language.py),
+    # so is /favicon.ico, a redirect to the static icon (tests/tournament/views/test_public.py)
+    assert names - {"login", "logout", "set_language", "favicon"} == covered
 
 
 @pytest.mark.parametrize("name", PUBLIC_PAGES)

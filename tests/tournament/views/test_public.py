@@ -130,6 +130,20 @@ def test_every_page_links_the_apps_own_favicon(client: Client):
         assert svg.read().lstrip().startswith("<svg")
 
 
+def test_favicon_ico_answers_with_the_apps_own_icon(client: Client):
+    """A browser that asks for /favicon.ico (a PDF tab, the history) gets the icon the pages
+    link, not a 404 in the log."""
+    home = client.get("/").content.decode()
+    linked = re.search(r'<link rel="icon" href="([^"]+)"', home)[1]
+    response = client.get("/favicon.ico")
+    assert response.status_code == 302
+    assert response["Location"] == linked
+    icon = client.get(linked)
+    assert icon.status_code == 200
+    assert icon["Content-Type"].startswith("image/svg+xml")
+    assert b"".join(icon.streaming_content).lstrip().startswith(b"<svg")
+
+
 def test_the_home_page_counts_a_seasons_events_in_words(client: Client):
     one, two = make_season(name="Saison Eins"), make_season(name="Saison Zwei")
     make_event(season=one)
