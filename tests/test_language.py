@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import datetime
+import re
+
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.urls import reverse
+
+from tests.factories import make_event, make_table, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -42,3 +48,37 @@ def test_the_draw_explains_itself_in_the_readers_language():
     page = Client().get(f"/turnier/{event.slug}/durchgang/{rnd.number}/").content.decode()
     assert "8 Spieler" in page
     assert "8 players" not in page
+
+
+def _reader(language: str) -> Client:
+    reader = Client()
+    reader.post("/i18n/setlang/", {"language": language, "next": "/"})
+    reader.force_login(make_user())
+    return reader
+
+
+def test_english_writes_dates_day_first_as_in_europe_and_german_stays_german():
+    event = make_event(date=datetime.date(2026, 12, 5), name="Nikolausturnier")
+    english, german = _reader("en"), _reader("de")
+    page = english.get(reverse("event", args=[event.slug])).content.decode()
+    assert "5 December 2026" in page
+    assert "Dec. 5" not in page and "December 5" not in page
+    # the home page's list of events: the short date, day before month
+    home = english.get("/").content.decode()
+    assert "<td>05/12/2026</td>" in home
+    assert "12/05/2026" not in home
+    assert "5. Dezember 2026" in german.get(reverse("event", args=[event.slug])).content.decode()
+    assert "<td>05.12.2026</td>" in german.get("/").content.decode()
+
+
+def test_crazy_solo_trumps_are_named_in_the_readers_language():
+    table = make_table("crazy_solo", 4)
+    url = reverse("table", args=[table.pk])
+
+    def offered(reader: Client) -> list[str]:
+        page = reader.get(url).content.decode()
+        select = re.search(r'<select name="trump"[^>]*>(.*?)</select>', page, re.S)[1]
+        return re.findall(r'<option value="[a-z]+"[^>]*>([^<]+)</option>', select)
+
+    assert offered(_reader("en")) == ["Clubs", "Spades", "Diamonds"]
+    assert offered(_reader("de")) == ["Kreuz", "Pik", "Karo"]

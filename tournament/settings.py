@@ -243,6 +243,8 @@ LOGOUT_REDIRECT_URL = "home"
 LANGUAGE_CODE = "de"
 LANGUAGES = [("de", _("German")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# English dates in Europe's order, day before month (tournament/core/formats/en/formats.py)
+FORMAT_MODULE_PATH = ["tournament.core.formats"]
 TIME_ZONE = "Europe/Berlin"
 USE_I18N = True
 USE_TZ = True

@@ -155,7 +155,7 @@ def test_the_charts_draw_the_numbers_of_their_tables():
     (course,) = numbers.trajectories
     assert course.rank_chart.series[0][1] == [row[2] for row in course.rows]
     assert course.total_chart.series[0][1] == [row[3] for row in course.rows]
-    assert course.table.rows == [("11/07/2026 Erstes (still running)", ["4", f"{MINUS}210"])]
+    assert course.table.rows == [("07/11/2026 Erstes (still running)", ["4", f"{MINUS}210"])]
     ((_game, per_event),) = numbers.per_event
     assert per_event.series[0][1] == [p.value for p in numbers.played] == [-210]
     (game,) = numbers.games
@@ -312,12 +312,12 @@ def test_the_player_page_marks_an_event_still_running_until_it_is_finished(clien
     played, per_event, course, *_games = tables_on(client.get(url).content.decode())
     # the events played, newest first: rank and result of the running event are provisional
     assert played == [
-        ["10/31/2026", "Triberg provisional", season.name, "1", "+60"],
-        ["10/03/2026", "Furtwangen", season.name, "1", "+1030"],
+        ["31/10/2026", "Triberg provisional", season.name, "1", "+60"],
+        ["03/10/2026", "Furtwangen", season.name, "1", "+1030"],
     ]
     assert [row[0] for row in per_event + course] == [
-        "10/03/2026 Furtwangen",
-        "10/31/2026 Triberg (still running)",
+        "03/10/2026 Furtwangen",
+        "31/10/2026 Triberg (still running)",
     ] * 2
 
     services.close_round(round=running.rounds.get())
@@ -325,8 +325,8 @@ def test_the_player_page_marks_an_event_still_running_until_it_is_finished(clien
     played, per_event, course, *_games = tables_on(client.get(url).content.decode())
     assert [row[1] for row in played] == ["Triberg", "Furtwangen"]
     assert [row[0] for row in per_event + course] == [
-        "10/03/2026 Furtwangen",
-        "10/31/2026 Triberg",
+        "03/10/2026 Furtwangen",
+        "31/10/2026 Triberg",
     ] * 2
 
 
@@ -339,8 +339,8 @@ def test_the_player_page_writes_results_and_season_totals_as_the_standings_do(cl
     )
     assert [row[4] for row in played] == ["+60", "+1030"]  # newest first
     assert per_event == [
-        ["10/03/2026 Furtwangen", "+1030"],
-        ["10/31/2026 Triberg (still running)", "+60"],
+        ["03/10/2026 Furtwangen", "+1030"],
+        ["31/10/2026 Triberg (still running)", "+60"],
     ]
     # the season rank and total after each event, as the season page writes the total
     assert [row[1:] for row in course] == [["1", "+1030"], ["1", "+1090"]]
@@ -460,7 +460,7 @@ def test_the_season_course_after_an_event_still_running_is_provisional_too(clien
     url = reverse("player", args=[leader.uid])
     *_played, course, _games = tables_on(client.get(url).content.decode())[:4]
     assert [row[0] for row in course] == [
-        "10/03/2026 Furtwangen",
-        "10/31/2026 Triberg (still running)",
-        "11/21/2026 Schonach (season figures provisional)",
+        "03/10/2026 Furtwangen",
+        "31/10/2026 Triberg (still running)",
+        "21/11/2026 Schonach (season figures provisional)",
     ]

@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 import scoring
 from scoring import crazy_solo
@@ -32,7 +33,13 @@ class CrazySoloHandForm(HandForm):
             "contract": [c for c in crazy_solo.CONTRACTS if c not in crazy_solo.HEARTS_CONTRACTS]
         },
     }
-    NAMED_TRUMPS = {"kreuz": "Kreuz", "pik": "Pik", "karo": "Karo"}
+    # the suits by their names in the reader's language (Kreuz, Pik, Karo in German); the
+    # values are the engine's keys
+    NAMED_TRUMPS = {
+        "kreuz": pgettext_lazy("card suit", "Clubs"),
+        "pik": pgettext_lazy("card suit", "Spades"),
+        "karo": pgettext_lazy("card suit", "Diamonds"),
+    }
 
     contract = forms.ChoiceField(label=_("Contract"), choices=[])
     bidder = forms.ChoiceField(label=_("Bidder"), choices=[])
