@@ -22,6 +22,7 @@ from typing import Any
 
 import pygal
 from django.utils.formats import number_format
+from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from pygal.style import Style
 
@@ -31,6 +32,12 @@ from tournament.core.formatting import MINUS
 SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>|<script\b[^>]*/>", re.S)
 # pygal's comments name its web site: nothing a reader needs, and no address in the page source
 COMMENT = re.compile(r"<!--.*?-->", re.S)
+WIDTH, HEIGHT = 480, 300
+# the plot's share of the width once the axis and its labels are drawn, and a character's width
+# at the label font's size: enough to tell whether the labels fit side by side
+PLOT_WIDTH = 400
+CHAR_WIDTH = 0.62 * 12
+SLANT = 40  # degrees
 
 STYLE = Style(
     background="transparent",
@@ -76,7 +83,8 @@ class Chart:
     inverted: bool = False
     # the table's first column, where the axis is too short for it (default: the labels)
     names: list[str] | None = None
-    # counts and ranks: whole numbers on the axis, never 4,2
+    # whole numbers on the axis, never 4,2 games or 0,5 players: set for counts and ranks, and
+    # taken for any chart whose values are all whole numbers (every result is)
     whole: bool = False
     # how the table writes each series' values, where not as a ``number``: a result as the
     # standings write it (``formatting.signed``, +1030), so the page reads the same above and below
@@ -104,10 +112,14 @@ class Chart:
 def render(chart: Chart) -> SafeString:
     """The chart as an inline SVG element (safe: pygal escapes every text it writes)."""
     kind = pygal.Bar if chart.kind == "bar" else pygal.Line
+    slant = SLANT if slanted(chart.labels) else 0
+    # long slanted labels take their room from the picture's height, not from the plot's
+    longest = max((len(label) for label in chart.labels), default=0) * CHAR_WIDTH
+    extra = max(0, round(longest * math.sin(math.radians(slant))) - 60)
     drawn = kind(
         style=STYLE,
-        width=480,
-        height=300,
+        width=WIDTH,
+        height=HEIGHT + extra,
         explicit_size=False,
         disable_xml_declaration=True,
         js=(),
@@ -117,8 +129,10 @@ def render(chart: Chart) -> SafeString:
         show_legend=len(chart.series) > 1,
         legend_at_bottom=True,
         legend_at_bottom_columns=len(chart.series),
-        x_label_rotation=40 if len(chart.labels) > 4 else 0,
-        truncate_label=14,
+        # labels are written whole (a contract's name is its only name on the chart), slanted
+        # where they would not fit side by side; pygal widens the margins for them
+        x_label_rotation=slant,
+        truncate_label=-1,
         inverse_y_axis=chart.inverted,
         value_formatter=number,
         print_values=False,
@@ -131,33 +145,50 @@ def render(chart: Chart) -> SafeString:
         dots_size=4,
         tooltip_border_radius=0,
     )
-    if chart.whole:
+    values = [v for _name, series in chart.series for v in series if v is not None]
+    if chart.whole or all(isinstance(v, int) for v in values):
+        # bars grow from 0; a rank's axis starts at the best rank shown
         drawn.y_labels = whole_ticks(
-            [v for _name, values in chart.series for v in values if v is not None],
-            from_zero=not chart.inverted,
+            values, from_zero=chart.kind == "bar", least=1 if chart.inverted else None
         )
     drawn.x_labels = chart.labels
-    for name, values in chart.series:
-        drawn.add(name, list(values))
+    for name, series in chart.series:
+        drawn.add(name, list(series))
     text = drawn.render(is_unicode=True)
     text = COMMENT.sub("", SCRIPT.sub("", text))
     # hidden from screen readers: the table below says the same in text
     text = text.replace("<svg ", '<svg aria-hidden="true" focusable="false" ', 1)
-    return mark_safe(text)  # pygal escapes every text it writes into the SVG
+    # the picture's own title (pygal writes "Pygal" where it draws none), for the chart seen on
+    # its own: saved, opened, or the pointer resting on it; the page writes it above the chart
+    text = text.replace("<title>Pygal</title>", f"<title>{escape(chart.title)}</title>", 1)
+    return mark_safe(text)  # pygal escapes every text it writes into the SVG, the title is escaped
 
 
-def whole_ticks(values: list[int], from_zero: bool) -> list[int]:
+def slanted(labels: list[str]) -> bool:
+    """Whether the x axis' labels must slant: more than four, or one longer than its share of
+    the width (Crazy Solo's "Alleingang mit Herz" beside three others)."""
+    if len(labels) > 4:
+        return True
+    return bool(labels) and max(len(label) for label in labels) * CHAR_WIDTH > PLOT_WIDTH / len(
+        labels
+    )
+
+
+def whole_ticks(values: list[int], from_zero: bool, least: int | None = None) -> list[int]:
     """Whole-numbered axis labels over ``values``: about six steps of 1, 2 or 5 times a power
-    of ten (from 0 for counts; a rank's axis starts at the best rank shown)."""
+    of ten, from the step below the lowest value to the step above the highest (including 0
+    for bars, which grow from it; never below ``least``, a rank's 1)."""
     if not values:
         return [0, 1]
-    low = 0 if from_zero else min(values)
-    high = max(values)
+    low, high = min(values), max(values)
+    if from_zero:
+        low, high = min(low, 0), max(high, 0)
     raw = max(1, math.ceil((high - low) / 6))
     power = 10 ** (len(str(raw)) - 1)
     step = next(f * power for f in (1, 2, 5, 10) if f * power >= raw)
     start = low // step * step
-    if not from_zero:
-        start = max(1, start)
-    ticks = list(range(start, high + step, step))
+    if least is not None:
+        start = max(least, start)
+    end = -(-high // step) * step
+    ticks = list(range(start, end + 1, step))
     return ticks if len(ticks) > 1 else [start, start + step]

@@ -98,9 +98,10 @@ def declared(lines: dict[str, ContractLine]) -> list[ContractLine]:
     return [line for line in lines.values() if line.played]
 
 
-def contract_chart(lines: list[ContractLine], x_title: str) -> Chart:
+def contract_chart(lines: list[ContractLine], x_title: str, game: GameType) -> Chart:
+    """The contracts declared and won as bars, titled with the game they were played in."""
     return Chart(
-        title=_("Contracts"),
+        title=_("%(game)s: contracts declared and won") % {"game": game.name},
         x_title=x_title,
         y_title=_("Games"),
         labels=[line.name for line in lines],
@@ -425,7 +426,7 @@ def player_stats(player: Player) -> PlayerStats:
             (
                 game,
                 Chart(
-                    title=_("Result per event"),
+                    title=_("%(game)s: result per event") % {"game": game.name},
                     x_title=_("Event"),
                     y_title=str(figure.heading),
                     labels=axis_labels([p.event for p in mine]),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import re
+import xml.etree.ElementTree as ET
 
 import pytest
 from django.test import Client
@@ -464,3 +465,63 @@ def test_the_season_course_after_an_event_still_running_is_provisional_too(clien
         "31/10/2026 Triberg (still running)",
         "21/11/2026 Schonach (season figures provisional)",
     ]
+
+
+# --- the charts as the browser gets them ------------------------------------------------------
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def charts_on(html: str) -> list[ET.Element]:
+    """Each chart of a page, as the browser reads its inline SVG."""
+    return [ET.fromstring(svg) for svg in re.findall(r"<svg\b.*?</svg>", html, re.S)]
+
+
+def title_of(svg: ET.Element) -> str:
+    return svg.find(f"{SVG}title").text
+
+
+def axis_labels(svg: ET.Element, axis: str) -> list[str]:
+    """The labels written along an axis ("x" or "y"), in the order drawn."""
+    return [
+        text.text
+        for g in svg.iter(f"{SVG}g")
+        if g.get("class", "").startswith(f"axis {axis}")
+        for text in g.iter(f"{SVG}text")
+    ]
+
+
+def test_the_event_statistics_chart_is_titled_with_its_game_and_writes_contracts_whole(
+    client: Client,
+):
+    table = make_table("crazy_solo", players=4)
+    for data in (
+        {"contract": "solo", "bidder": 0, "partner": 2, "soloist_points": 74, "trump": "pik"},
+        {"contract": "alleingang_herz", "bidder": 1, "soloist_points": 70},
+        {"contract": "alleingang_herz", "bidder": 2, "soloist_points": 40},
+    ):
+        services.record_hand(table=table, data=data)
+    page = client.get(reverse("event_statistics", args=[table.round.event.slug]))
+    (chart,) = charts_on(page.content.decode())
+    assert title_of(chart) == "Crazy Solo: contracts declared and won"
+    # the contracts by their whole names, none cut to "Alleingang mi…"
+    assert axis_labels(chart, "x") == ["Solo", "Alleingang mit Herz"]
+    # games declared (1 and 2) and won are counted in whole games: 0, 1, 2, never 0.5
+    assert axis_labels(chart, "y") == ["0", "1", "2"]
+
+
+def test_the_player_page_titles_each_chart_with_its_game_and_counts_matches_whole(
+    client: Client,
+):
+    table = make_table("ziege", rules={"match_limit": 6})
+    for data in (
+        {"team_a_points": 25},
+        {"team_a_points": 120, "team_b_took_trick": False},  # B 6: B has 6, A wins the match
+    ):
+        services.record_hand(table=table, data=data)
+    page = client.get(reverse("player", args=[player_at(table, 0).uid])).content.decode()
+    per_event = next(c for c in charts_on(page) if title_of(c).startswith("Ziege"))
+    assert title_of(per_event) == "Ziege: result per event"
+    # one match won: the axis counts 0 and 1 matches, nothing between
+    assert axis_labels(per_event, "y") == ["0", "1"]
+    assert "<figcaption>Ziege: result per event</figcaption>" in page

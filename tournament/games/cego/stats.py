@@ -74,7 +74,7 @@ class CegoPlayer(PlayerGame):
     @property
     def chart(self) -> Chart | None:
         lines = self.contracts
-        return contract_chart(lines, _("Contract declared")) if lines else None
+        return contract_chart(lines, _("Contract declared"), self.game) if lines else None
 
 
 class CegoEvent(EventGame):
@@ -125,7 +125,7 @@ class CegoEvent(EventGame):
     @property
     def chart(self) -> Chart | None:
         lines = self.contracts
-        return contract_chart(lines, _("Contract")) if lines else None
+        return contract_chart(lines, _("Contract"), self.game) if lines else None
 
 
 PLAYER = CegoPlayer

@@ -80,7 +80,7 @@ class CrazySoloEvent(EventGame):
     @property
     def chart(self) -> Chart | None:
         lines = self.contracts
-        return contract_chart(lines, _("Contract")) if lines else None
+        return contract_chart(lines, _("Contract"), self.game) if lines else None
 
 
 PLAYER = CrazySoloPlayer
