@@ -27,6 +27,9 @@ Who gets which prize (one prize per player unless the organiser allows one per r
 Until the event is finished the assignment is computed from the standings on every view. When
 it is finished (``finish_event``) the assignment is stored with the names, clubs and ranks of that
 moment (``PrizeAssignment``) and every page reads it from there; reopening the event drops it.
+Finishing is refused while players share a prize place without a lot (the stored list could not
+follow a lot drawn later). An event finished without this module (before assignments were stored,
+or the demo's, finished by ``play.services`` directly) has none stored and is computed as before.
 
 Money is whole cents everywhere (``int``, never a float), shown with ``formatting.euros``."""
 
