@@ -13,7 +13,7 @@ from openpyxl import load_workbook
 
 from tests.browser.conftest import SCREENSHOTS, log_in, shoot
 from tests.factories import make_entries, make_event, make_round, make_user
-from tournament.models import EntryFee, Event, FeeCategory, Player, Prize
+from tournament.models import EntryFee, Event, FeeCategory, Player, Prize, PrizeSettings
 from tournament.play import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -163,3 +163,36 @@ def test_the_prize_giving_and_the_fee_list_fit_a_laptop_and_a_phone(live_server,
         )
         assert cut == 0, (name, cut)
     context.close()
+
+
+def test_the_prize_giving_says_why_a_player_in_line_has_another_prize(
+    live_server, desktop, tmp_path
+):
+    """Issue 28.1: the junior on rank 4 is on a place of the rule's goods and takes the juniors'
+    prize; the goods pass on to rank 5, and the screen, the projector and the paper say why."""
+    event, entries = played_event()
+    junior = entries[5]  # 10 points: rank 4
+    Player.objects.filter(pk=junior.player_id).update(category=Player.Category.JUNIORS)
+    for place, cents in ((1, 15000), (2, 10000), (3, 5000)):
+        Prize.objects.create(event=event, place=place, amount_cents=cents)
+    Prize.objects.create(event=event, ranking="jugend", goods="Jugendpokal")
+    PrizeSettings.objects.create(event=event, every=2, goods="Präsentkorb")
+    make_user("kasse", "prizes-test-2026")
+    log_in(desktop, live_server.url, "kasse", "prizes-test-2026")
+    base = f"{live_server.url}/turnier/{event.slug}"
+    desktop.goto(f"{base}/preise/")
+    desktop.click("button[name=action][value=finish]")
+    desktop.wait_for_selector("button[name=action][value=reopen]")
+
+    name = Player.objects.get(pk=junior.player_id).sort_name
+    why = f"{name} (Rang 4) hat den 1. Jugendpreis"
+    for url in ("/preise/", "/preisverteilung/", "/preisverteilung/?beamer=1"):
+        desktop.goto(base + url)
+        row = desktop.locator("table.prize-giving tr", has=desktop.locator(".passed"))
+        assert row.count() == 1, url
+        assert row.locator("td.place").inner_text() == "Platz 4"
+        assert row.locator(".passed").inner_text() == why
+        assert row.locator(".passed").is_visible()
+    desktop.goto(f"{base}/preisverteilung/druck/")
+    text, _pngs = pdf_pages(desktop, tmp_path / "why.pdf", "print-prize-giving-why")
+    assert why in " ".join(text.split())

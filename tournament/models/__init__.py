@@ -42,7 +42,14 @@ from tournament.models.events import (
     TablePhone,
     Team,
 )
-from tournament.models.money import CashItem, EntryFee, FeeCategory, Prize, PrizeSettings
+from tournament.models.money import (
+    CashItem,
+    EntryFee,
+    FeeCategory,
+    Prize,
+    PrizeAssignment,
+    PrizeSettings,
+)
 from tournament.models.play import Confirmation, Hand, LotDraw, Result, provisional_entries
 from tournament.models.rating import Rating, RatingBasis
 from tournament.models.register import DistinctPlayers, Player, PlayerAlias
@@ -63,6 +70,7 @@ __all__ = [
     "Player",
     "PlayerAlias",
     "Prize",
+    "PrizeAssignment",
     "PrizeSettings",
     "Rating",
     "RatingBasis",

@@ -1,5 +1,5 @@
-"""Money: the prize table and its settings, fee categories, the entry fees paid, the cash book's
-other items; whole cents everywhere."""
+"""Money: the prize table and its settings, a finished event's prize assignment, fee categories,
+the entry fees paid, the cash book's other items; whole cents everywhere."""
 
 from __future__ import annotations
 
@@ -99,6 +99,36 @@ class Prize(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_ranking_display()} {self.place}"
+
+
+class PrizeAssignment(models.Model):
+    """A finished event's prize assignment as it was when the event was finished: who got which
+    prize, with the names, clubs and ranks of that moment, and who was in line for a prize and
+    why they did not get it (``tournament.money.prizes`` defines "in line"). Stored when the event
+    is finished and dropped when it is reopened (``money.prizes.finish_event``/``reopen_event``),
+    so that a later correction of a player (in another event, say) does not rewrite a prize-giving
+    that has taken place. A snapshot, not live data: the lists are plain values, money in whole
+    cents, no reference the database keeps in step.
+
+    ``awards``, in the order the prizes are handed out: ``{"ranking", "place", "amount_cents",
+    "goods", "sponsor", "winners": [{"name", "club", "rank", "entry"}], "passed": [{"name",
+    "rank", "ranking", "place"}]}`` (``passed``: a player in line and the prize they hold);
+    ``team_ties``: ``[{"rank", "teams": [names]}]``, teams sharing a prize place, whose lot is
+    drawn at the prize table."""
+
+    event = models.OneToOneField(Event, related_name="prize_assignment", on_delete=models.CASCADE)
+    awards = models.JSONField(_("prizes awarded"), default=list)
+    team_ties = models.JSONField(_("teams tied on a prize place"), default=list, blank=True)
+    assigned_at = models.DateTimeField(_("assigned at"), auto_now_add=True)
+
+    history = audit()
+
+    class Meta:
+        verbose_name = _("prize assignment")
+        verbose_name_plural = _("prize assignments")
+
+    def __str__(self) -> str:
+        return str(self.event)
 
 
 class FeeCategory(models.Model):

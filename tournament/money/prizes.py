@@ -1,4 +1,35 @@
-"""Prizes of an event (issue 17): the prize table, who gets which prize, the prize-giving list.
+"""Prizes of an event (issue 17): the prize table, who gets which prize, the prize-giving list,
+and a finished event's prize assignment as it was handed out (issue 28).
+
+Who gets which prize (one prize per player unless the organiser allows one per ranking,
+``PrizeSettings.several``):
+
+- A *named prize* is a line of the prize table (a ``Prize`` row): a ranking's place. It is offered
+  to the player on its place in its ranking (the n-th active player of the overall list, or of the
+  women, juniors, seniors among them), then down that ranking while players turn it down. A player
+  keeps the better of two prizes offered: more money, then goods over none, then the overall
+  ranking over a side ranking, then the better place (``_value``).
+- The *rule's goods* ("goods for every n-th player", ``PrizeSettings.every``/``goods``) come after
+  every named prize: they fill the overall places 1 to field ÷ n that have no named prize of their
+  own, and go to the players without a prize (without an overall prize where several are allowed)
+  in the order of the standings. A player on such a place who has a named prize (the best woman
+  with the women's prize) leaves the goods to the next player without a prize below, so the rule
+  still hands out as many goods as it names. Issue 28.1: the best woman on rank 6 of 42 took the
+  rule's bottle and the women's prize went to the third woman.
+- A player is *in line* for a prize when the prize's ranking puts them on its place, or when a
+  named prize passes on to them from a player above who does not take it. A player in line who does
+  not get the prize has another prize (the better one, or a named one before the rule's goods):
+  each award lists them with that prize (``Passed``), and the pages say so in a few words ("has the
+  2nd overall prize"). A withdrawn player is in no ranking, so in line for nothing. The rule's
+  goods passed on from one place to the next list only the player on its place: the players
+  between hold goods of the same rule.
+
+Until the event is finished the assignment is computed from the standings on every view. When
+it is finished (``finish_event``) the assignment is stored with the names, clubs and ranks of that
+moment (``PrizeAssignment``) and every page reads it from there; reopening the event drops it.
+Finishing is refused while players share a prize place without a lot (the stored list could not
+follow a lot drawn later). An event finished without this module (before assignments were stored,
+or the demo's, finished by ``play.services`` directly) has none stored and is computed as before.
 
 Money is whole cents everywhere (``int``, never a float), shown with ``formatting.euros``."""
 
@@ -9,13 +40,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.contrib.humanize.templatetags.humanize import ordinal
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournament.core import collation
 from tournament.core.audit import noted as _noted
 from tournament.core.errors import Refused
-from tournament.models import Entry, Event, Prize, PrizeSettings
+from tournament.models import Entry, Event, Prize, PrizeAssignment, PrizeSettings
+from tournament.play import services as play_services
 from tournament.results import standings
 
 Ranking = Prize.Ranking
@@ -30,6 +64,13 @@ HANDING_OUT = (
     Ranking.WOMEN,
     Ranking.OVERALL,
 )
+# why a player in line did not get a prize: the prize they have instead
+HAS_PRIZE = {
+    Ranking.OVERALL: gettext_lazy("%(name)s (rank %(rank)s) has the %(ordinal)s overall prize"),
+    Ranking.WOMEN: gettext_lazy("%(name)s (rank %(rank)s) has the %(ordinal)s women's prize"),
+    Ranking.JUNIORS: gettext_lazy("%(name)s (rank %(rank)s) has the %(ordinal)s juniors' prize"),
+    Ranking.SENIORS: gettext_lazy("%(name)s (rank %(rank)s) has the %(ordinal)s seniors' prize"),
+}
 
 
 # --- prizes -------------------------------------------------------------------------------------
@@ -37,18 +78,41 @@ HANDING_OUT = (
 
 @dataclass
 class Winner:
-    """Who receives a prize: an entry, or a team of four."""
+    """Who receives a prize: an entry, or a team of four. ``entry`` is there while the assignment
+    is computed; a stored assignment keeps only the entry's id."""
 
     name: str
     club: str = ""
     rank: int = 0
     entry: Entry | None = None
+    entry_id: int | None = None
+
+
+@dataclass
+class Passed:
+    """A player in line for a prize who does not get it, and the prize they have instead (its
+    ranking and place)."""
+
+    name: str
+    rank: int
+    ranking: str
+    place: int
+
+    @property
+    def text(self) -> str:
+        """In a few words, e.g. "Huber, Anna (rank 6) has the 1st women's prize"."""
+        return str(HAS_PRIZE[self.ranking]) % {
+            "name": self.name,
+            "rank": self.rank,
+            "ordinal": ordinal(self.place),
+        }
 
 
 @dataclass
 class Award:
     prize: Prize
     winners: list[Winner] = field(default_factory=list)
+    passed: list[Passed] = field(default_factory=list)
 
     @property
     def heading(self) -> str:
@@ -69,6 +133,7 @@ class PrizeGiving:
     awards: list[Award]  # in the order they are handed out, last prize first
     ties: list[Tie]
     finished: bool
+    stored: bool = False  # read from the assignment stored when the event was finished
 
     @property
     def money_cents(self) -> int:
@@ -97,29 +162,9 @@ def settings_of(event: Event) -> PrizeSettings:
 
 
 def _value(prize: Prize) -> tuple[int, int, int, int]:
-    """How much a player wants a prize, larger is better (see the module docstring)."""
+    """How much a player wants a named prize, larger is better (see the module docstring)."""
     preference = PLAYER_RANKINGS.index(prize.ranking) if prize.ranking in PLAYER_RANKINGS else 9
     return (prize.amount_cents, 1 if prize.goods else 0, -preference, -prize.place)
-
-
-def _with_rule(prizes: list[Prize], rule: PrizeSettings, field_size: int) -> list[Prize]:
-    """The prize list with the rule's goods on every overall place of the better 1/n of the
-    field that has no prize of its own ("every second player": 85 players, 42 prizes)."""
-    if not rule.every or not rule.goods:
-        return prizes
-    taken = {p.place for p in prizes if p.ranking == Ranking.OVERALL}
-    extra = [
-        Prize(
-            event_id=rule.event_id,
-            ranking=Ranking.OVERALL,
-            place=place,
-            goods=rule.goods,
-            sponsor=rule.sponsor,
-        )
-        for place in range(1, field_size // rule.every + 1)
-        if place not in taken
-    ]
-    return sorted([*prizes, *extra], key=lambda p: (p.ranking, p.place))
 
 
 def _candidates(rows: Sequence[Entry]) -> dict[str, list[Entry]]:
@@ -131,11 +176,16 @@ def _candidates(rows: Sequence[Entry]) -> dict[str, list[Entry]]:
     return found
 
 
+def _key(entry: Entry, ranking: str, several: bool) -> Any:
+    """What a player may hold once: one prize, or one prize per ranking with ``several``."""
+    return (entry.pk, ranking) if several else entry.pk
+
+
 def _match(
     prizes: list[Prize], candidates: dict[str, list[Entry]], several: bool
 ) -> dict[int, Entry]:
-    """Index of a prize in ``prizes`` → its winner: each prize is offered to the player on its
-    place, then down its ranking while players turn it down; a player keeps the best prize
+    """Index of a named prize in ``prizes`` → its winner: each prize is offered to the player on
+    its place, then down its ranking while players turn it down; a player keeps the best prize
     offered (one per player, or one per player and ranking with ``several``)."""
     # a place's prize starts at that place: the players above it are served by the prizes above
     pointer = [prize.place - 1 for prize in prizes]
@@ -149,7 +199,7 @@ def _match(
         while pointer[i] < len(line):
             entry = line[pointer[i]]
             pointer[i] += 1
-            key = (entry.pk, prize.ranking) if several else entry.pk
+            key = _key(entry, prize.ranking, several)
             current = held.get(key)
             if current is None or _value(prize) > _value(prizes[current]):
                 held[key] = i
@@ -159,6 +209,82 @@ def _match(
                     free.append(current)
                 break
     return holder
+
+
+def _player_awards(
+    named: list[Prize],
+    rule: PrizeSettings,
+    candidates: dict[str, list[Entry]],
+    several: bool,
+) -> list[Award]:
+    """The awards of the player rankings: the named prizes first, then the rule's goods on the
+    overall places without a prize of their own; each with the players in line who do not get it
+    (see the module docstring)."""
+    holder = _match(named, candidates, several)
+    held = {_key(entry, named[i].ranking, several): i for i, entry in holder.items()}
+
+    def passed(entry: Entry, ranking: str) -> Passed:
+        prize = named[held[_key(entry, ranking, several)]]
+        return Passed(entry.player.sort_name, entry.rank, prize.ranking, prize.place)
+
+    awards = []
+    for i, prize in enumerate(named):
+        line = candidates[prize.ranking]
+        winner = holder.get(i)
+        stop = line.index(winner) if winner is not None else len(line)
+        awards.append(
+            Award(
+                prize,
+                [_winner(winner)] if winner is not None else [],
+                [passed(entry, prize.ranking) for entry in line[prize.place - 1 : stop]],
+            )
+        )
+    if not (rule.every and rule.goods):
+        return awards
+    line = candidates[Ranking.OVERALL]
+    taken = {p.place for p in named if p.ranking == Ranking.OVERALL}
+    places = [place for place in range(1, len(line) // rule.every + 1) if place not in taken]
+    goods_places = set(places)
+    unserved = [
+        (place, entry)
+        for place, entry in enumerate(line, start=1)
+        if _key(entry, Ranking.OVERALL, several) not in held
+    ][: len(places)]
+    on_place = {place: entry for place, entry in unserved if place in goods_places}
+    # the goods of a place whose player has a named prize pass to the next player without one
+    moved_on = [entry for place, entry in unserved if place not in on_place]
+    for place in places:
+        goods = Prize(
+            event_id=rule.event_id,
+            ranking=Ranking.OVERALL,
+            place=place,
+            goods=rule.goods,
+            sponsor=rule.sponsor,
+        )
+        if place in on_place:
+            awards.append(Award(goods, [_winner(on_place[place])]))
+            continue
+        winner = moved_on.pop(0) if moved_on else None
+        in_line = line[place - 1]
+        awards.append(
+            Award(
+                goods,
+                [_winner(winner)] if winner is not None else [],
+                [passed(in_line, Ranking.OVERALL)]
+                if _key(in_line, Ranking.OVERALL, several) in held
+                else [],
+            )
+        )
+    return awards
+
+
+def _outcome(awards: list[Award]) -> set[tuple[Any, ...]]:
+    """What each player receives: two equal goods prizes on two places are the same to him."""
+    return {
+        (winner.entry_id, award.prize.ranking, _prize_key(award.prize))
+        for award in awards
+        for winner in award.winners
+    }
 
 
 def _rotated(candidates: dict[str, list[Entry]], group: list[Entry], by: int) -> dict:
@@ -173,35 +299,36 @@ def _rotated(candidates: dict[str, list[Entry]], group: list[Entry], by: int) ->
 
 
 def _undecided(
-    prizes: list[Prize],
+    named: list[Prize],
+    rule: PrizeSettings,
     candidates: dict[str, list[Entry]],
-    several: bool,
-    holder: dict[int, Entry],
+    awards: list[Award],
 ) -> list[Tie]:
     """Groups of active players on one rank whose order changes who wins which prize."""
-
-    def outcome(won: dict[int, Entry]) -> set[tuple[Any, ...]]:
-        # what each player receives: two equal goods prizes on two places are the same to him
-        return {(entry.pk, prizes[i].ranking, _prize_key(prizes[i])) for i, entry in won.items()}
-
     groups: dict[int, list[Entry]] = defaultdict(list)
     for entry in candidates[Ranking.OVERALL]:
         groups[entry.rank].append(entry)
     ties = []
-    decided = outcome(holder)
+    decided = _outcome(awards)
     for rank, group in sorted(groups.items()):
         if len(group) < 2:
             continue
         for by in range(1, len(group)):
-            other = _match(prizes, _rotated(candidates, group, by), several)
-            if outcome(other) != decided:
+            other = _player_awards(named, rule, _rotated(candidates, group, by), rule.several)
+            if _outcome(other) != decided:
                 ties.append(Tie(rank=rank, entries=group))
                 break
     return ties
 
 
 def _winner(entry: Entry) -> Winner:
-    return Winner(name=entry.player.sort_name, club=entry.player.club, rank=entry.rank, entry=entry)
+    return Winner(
+        name=entry.player.sort_name,
+        club=entry.player.club,
+        rank=entry.rank,
+        entry=entry,
+        entry_id=entry.pk,
+    )
 
 
 def _last_place(prize: Prize, active: list[Entry]) -> Award:
@@ -238,22 +365,31 @@ def _prize_key(prize: Prize | None) -> tuple[int, str, str] | None:
 
 
 def prize_giving(event: Event) -> PrizeGiving:
-    """Who wins which prize, from the current standings (provisional until the event is
-    finished), in the order the prizes are handed out. Three queries: the prizes, the settings,
-    the standings; two more for the teams where a team prize exists."""
+    """Who wins which prize, in the order the prizes are handed out. A finished event's as it was
+    stored when it was finished (one query); otherwise, and for an event finished before
+    assignments were stored, computed from the current standings (``computed_prize_giving``)."""
+    if event.status == Event.Status.FINISHED:
+        stored = PrizeAssignment.objects.filter(event=event).first()
+        if stored is not None:
+            return _from_stored(stored)
+    return computed_prize_giving(event)
+
+
+def computed_prize_giving(event: Event) -> PrizeGiving:
+    """Who wins which prize from the current standings (provisional until the event is
+    finished). Three queries: the prizes, the settings, the standings; two more for the teams
+    where a team prize exists."""
     prizes = list(Prize.objects.filter(event=event))
     rule = settings_of(event)
     rows = collation.by_rank_then_name(Entry.objects.standings(event))
     candidates = _candidates(rows)
     active = candidates[Ranking.OVERALL]
-    prizes = _with_rule(prizes, rule, len(active))
-    player_prizes = [p for p in prizes if p.ranking in PLAYER_RANKINGS]
-    holder = _match(player_prizes, candidates, rule.several)
+    named = [p for p in prizes if p.ranking in PLAYER_RANKINGS]
+    player_awards = _player_awards(named, rule, candidates, rule.several)
     awards: dict[str, list[Award]] = defaultdict(list)
-    for i, prize in enumerate(player_prizes):
-        entry = holder.get(i)
-        awards[prize.ranking].append(Award(prize, [_winner(entry)] if entry else []))
-    ties = _undecided(player_prizes, candidates, rule.several, holder)
+    for award in player_awards:
+        awards[award.prize.ranking].append(award)
+    ties = _undecided(named, rule, candidates, player_awards)
     for prize in prizes:
         if prize.ranking == Ranking.LAST:
             awards[Ranking.LAST].append(_last_place(prize, active))
@@ -267,6 +403,85 @@ def prize_giving(event: Event) -> PrizeGiving:
     for ranking in HANDING_OUT:
         ordered += sorted(awards[ranking], key=lambda a: a.prize.place, reverse=True)
     return PrizeGiving(awards=ordered, ties=ties, finished=event.status == Event.Status.FINISHED)
+
+
+# --- the assignment of a finished event (issue 28.11) -------------------------------------------
+
+
+def _stored_awards(giving: PrizeGiving) -> list[dict[str, Any]]:
+    return [
+        {
+            "ranking": award.prize.ranking,
+            "place": award.prize.place,
+            "amount_cents": award.prize.amount_cents,
+            "goods": award.prize.goods,
+            "sponsor": award.prize.sponsor,
+            "winners": [
+                {"name": w.name, "club": w.club, "rank": w.rank, "entry": w.entry_id}
+                for w in award.winners
+            ],
+            "passed": [
+                {"name": p.name, "rank": p.rank, "ranking": p.ranking, "place": p.place}
+                for p in award.passed
+            ],
+        }
+        for award in giving.awards
+    ]
+
+
+def _from_stored(stored: PrizeAssignment) -> PrizeGiving:
+    awards = [
+        Award(
+            Prize(
+                event_id=stored.event_id,
+                ranking=row["ranking"],
+                place=row["place"],
+                amount_cents=row["amount_cents"],
+                goods=row["goods"],
+                sponsor=row["sponsor"],
+            ),
+            [
+                Winner(name=w["name"], club=w["club"], rank=w["rank"], entry_id=w["entry"])
+                for w in row["winners"]
+            ],
+            [Passed(p["name"], p["rank"], p["ranking"], p["place"]) for p in row["passed"]],
+        )
+        for row in stored.awards
+    ]
+    ties = [Tie(rank=tie["rank"], teams=tie["teams"]) for tie in stored.team_ties]
+    return PrizeGiving(awards=awards, ties=ties, finished=True, stored=True)
+
+
+@transaction.atomic
+def finish_event(*, event: Event, user: Any = None) -> Event:
+    """Finish the event (``play.services.finish_event``: every round closed) and store its prize
+    assignment as it stands, in the same transaction. Refused while players share a prize place
+    without a lot: the stored list could not follow a lot drawn afterwards."""
+    event = play_services.finish_event(event=event, user=user)
+    giving = computed_prize_giving(event)
+    tied = [tie for tie in giving.ties if tie.entries]
+    if tied:
+        raise Refused(
+            _("Players share a prize place (%(players)s): draw lots before finishing the event.")
+            % {"players": "; ".join(", ".join(str(e.player) for e in t.entries) for t in tied)}
+        )
+    assignment = PrizeAssignment(
+        event=event,
+        awards=_stored_awards(giving),
+        team_ties=[{"rank": tie.rank, "teams": tie.teams} for tie in giving.ties],
+    )
+    _noted(assignment, user, "").save()
+    return event
+
+
+@transaction.atomic
+def reopen_event(*, event: Event, reason: str, user: Any = None) -> Event:
+    """Take a finished event back (``play.services.reopen_event``, with a reason) and drop its
+    stored prize assignment: until it is finished again, the prizes follow the standings."""
+    event = play_services.reopen_event(event=event, reason=reason, user=user)
+    for stored in PrizeAssignment.objects.filter(event=event):
+        _noted(stored, user, reason.strip()).delete()
+    return event
 
 
 def _lock(event: Event) -> None:

@@ -19,7 +19,6 @@ from tournament.core.fields import ReasonForm, whole_number
 from tournament.models import CashItem, EntryFee, Event, FeeCategory, Prize
 from tournament.money import cashbook, fees, prizes
 from tournament.money.forms import CashItemForm, FeeCategoryFormSet, PrizeFormSet, PrizeSettingsForm
-from tournament.play import services
 from tournament.views.common import event_or_404, protected, refused
 
 # blank lines the prize table offers below the stored prizes (more after each save)
@@ -94,7 +93,8 @@ def prize_table(request: HttpRequest, slug: str) -> HttpResponse:
 @protected
 @require_POST
 def event_finish(request: HttpRequest, slug: str) -> HttpResponse:
-    """Finish the event (every round closed), or take a finished event back with a reason."""
+    """Finish the event (every round closed) and store who got which prize, or take a finished
+    event back with a reason and drop that assignment."""
     event = event_or_404(slug)
     access.require(request, event, ORGANISER)
     try:
@@ -102,12 +102,10 @@ def event_finish(request: HttpRequest, slug: str) -> HttpResponse:
             form = ReasonForm(request.POST)
             if not form.is_valid():
                 raise errors.Refused(_("Give a reason for reopening the event."))
-            services.reopen_event(
-                event=event, reason=form.cleaned_data["reason"], user=request.user
-            )
+            prizes.reopen_event(event=event, reason=form.cleaned_data["reason"], user=request.user)
             messages.success(request, _("The event is open again."))
         else:
-            services.finish_event(event=event, user=request.user)
+            prizes.finish_event(event=event, user=request.user)
             messages.success(request, _("The event is finished: the prizes are assigned."))
     except errors.Refused as exc:
         refused(request, exc)

@@ -466,9 +466,7 @@ def _personal(request: HttpRequest, entry: Entry) -> dict[str, Any]:
     if event.status == Event.Status.FINISHED:
         giving = prize_giving(event)
         context["prizes"] = [
-            award
-            for award in giving.awards
-            if any(w.entry is not None and w.entry.pk == entry.pk for w in award.winners)
+            award for award in giving.awards if any(w.entry_id == entry.pk for w in award.winners)
         ]
     return context
 
