@@ -154,15 +154,20 @@ def test_every_file_keeps_the_format(language):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_page_of_the_contract_is_declared_by_exactly_its_section(language):
     found = declared(language)
+    sections = {(c.slug, s.anchor) for c in book(language).chapters for s in c.sections}
     wrong = []
     for row in contract():
+        if (row.chapter, row.anchor) not in sections:
+            pages = " ".join(row.pages) or "no page"
+            wrong.append(f"{where(language, row.chapter, row.anchor)}: no such section ({pages})")
+            continue
         for name in row.pages:
-            sections = found.get(name, [])
+            declaring = found.get(name, [])
             expected = where(language, row.chapter, row.anchor)
-            if not sections:
+            if not declaring:
                 wrong.append(f"{expected}: the pages line does not name '{name}'")
-            elif sections != [(row.chapter, row.anchor)]:
-                at = ", ".join(where(language, c, a) for c, a in sections)
+            elif declaring != [(row.chapter, row.anchor)]:
+                at = ", ".join(where(language, c, a) for c, a in declaring)
                 wrong.append(f"'{name}' is declared by {at}; it belongs to {expected} only")
     assert wrong == [], "\n".join(wrong)
 
