@@ -48,3 +48,20 @@ def test_every_game_has_its_section():
     text = RULES.read_text()
     for game in scoring.GAMES.values():
         assert f"\n## {game.name}\n" in text
+
+
+README_MAX_LINES = 200
+
+
+def test_the_readme_stays_short():
+    """The README is the way in; the detail lives in docs/ (a longer README is not read)."""
+    lines = (ROOT / "README.md").read_text().splitlines()
+    assert len(lines) <= README_MAX_LINES
+
+
+def test_every_file_of_docs_the_readme_links_to_exists():
+    readme = (ROOT / "README.md").read_text()
+    linked = set(re.findall(r"\]\((docs/[^)#\s]+)", readme))
+    linked |= set(re.findall(r"`(docs/[^`#\s]+)`", readme))
+    assert linked, "the README links to no file of docs/"
+    assert sorted(path for path in linked if not (ROOT / path).exists()) == []

@@ -26,6 +26,13 @@ urlpatterns = [
         RedirectView.as_view(url=lazy(static, str)("img/favicon.svg")),
         name="favicon",
     ),
+    # the directors' handbook, German at /hilfe/ and English at /help/ (tournament/handbook.py)
+    path("hilfe/", views.handbook_page, {"language": "de"}, name="handbook"),
+    path("hilfe/img/<str:name>", views.handbook_image, {"language": "de"}, name="handbook_image"),
+    path("hilfe/<slug:chapter>/", views.handbook_page, {"language": "de"}, name="handbook_chapter"),
+    path("help/", views.handbook_page, {"language": "en"}, name="guide"),
+    path("help/img/<str:name>", views.handbook_image, {"language": "en"}, name="guide_image"),
+    path("help/<slug:chapter>/", views.handbook_page, {"language": "en"}, name="guide_chapter"),
     path("spieler/<uuid:uid>/", views.player_page, name="player"),
     path("wertung/", views.rating_page, name="rating"),
     path("wertung/<slug:game>/", views.rating_page, name="rating_game"),

@@ -176,3 +176,18 @@ def test_the_players_day_pages_have_no_serious_finding(live_server, browser):
         "personal-seated": seated.get_link_url(),
     }
     assert_no_blocking_finding(browser, live_server, pages, "a11y-desk")
+
+
+def test_the_handbook_has_no_serious_finding(live_server, browser):
+    """Issue 31's handbook: every chapter of docs/handbuch (/hilfe/) and docs/guide (/help/) at
+    both widths, read by a logged-in director."""
+    from tournament import handbook
+
+    make_user("a11y-reader", "pw-for-tests-only")
+    pages = {
+        f"{language}-{chapter.slug}": handbook.of(language).chapter_url(chapter.slug)
+        for language in ("de", "en")
+        for chapter in handbook.of(language).chapters
+    }
+    assert len(pages) == 12, f"docs/handbuch and docs/guide should have 6 chapters each: {pages}"
+    assert_no_blocking_finding(browser, live_server, pages, "a11y-reader")

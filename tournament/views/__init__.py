@@ -16,6 +16,7 @@ from tournament.views.director import (
     season_create,
     table_void,
 )
+from tournament.views.help import handbook_image, handbook_page
 from tournament.views.link import link_action, link_preview, link_send, service_worker, table_link
 from tournament.views.money import (
     cash_book,
@@ -110,6 +111,8 @@ __all__ = [
     "fee_set",
     "hand_edit",
     "hand_preview",
+    "handbook_image",
+    "handbook_page",
     "home",
     "import_players",
     "import_results",
