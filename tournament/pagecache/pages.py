@@ -345,20 +345,3 @@ def shared_part(name: str, owner: int, version: Any, compute: Callable[[], T], *
             logger.info("computed %s of %s at version %s", name, owner, version)
             cache.set(key, kept, TIMEOUT)
     return kept
-
-
-def by_content(request: HttpRequest, response: HttpResponse) -> HttpResponse:
-    """A page computed for each request (what one player's phone sees) answers a phone that holds
-    the same page already with 304 Not Modified: its ETag is a digest of the content, so it
-    changes exactly when the page does (the phone polls every 15 seconds; most answers are the
-    same as the last)."""
-    if response.status_code != 200 or response.streaming:
-        return response
-    etag = '"' + hashlib.blake2b(response.content, digest_size=12).hexdigest() + '"'
-    sent = request.headers.get("If-None-Match", "")
-    held = {tag.strip().removeprefix("W/") for tag in sent.split(",")}
-    answer = HttpResponseNotModified() if etag in held else response
-    answer["ETag"] = etag
-    answer["Cache-Control"] = "no-cache"
-    patch_vary_headers(answer, ["Cookie"])
-    return answer

@@ -14,6 +14,7 @@ them would have to know the token, which is the permission itself.
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from typing import Any
 from urllib.parse import urlencode
@@ -42,7 +43,7 @@ from tournament.models.querysets import Prepared
 from tournament.money import desk
 from tournament.money.fees import fee_rows
 from tournament.money.prizes import prize_giving
-from tournament.pagecache.pages import by_content
+from tournament.pagecache.pages import CachedPage
 from tournament.pagecache.ranked import ranking
 from tournament.play import services as play_services
 from tournament.play.reads import table_state
@@ -407,20 +408,32 @@ def _personal_entry(token: str) -> Entry:
 
 
 def personal_link(request: HttpRequest, token: str) -> HttpResponse:
-    """The player's page, made for each request from the player's own lines (a few indexed
-    reads) and the parts every player of the table or the event shares, which come from the page
-    cache: the table's sheet per version of the sheet (``link.table_sheet``), the ranking per
-    version of the event (``ranked.ranking``). Its ETag is its content's: a phone polling an
-    unchanged page gets 304."""
+    """The player's page. Its own lines are read for each request (a few indexed reads); what
+    it shows that others see too comes from the page cache: the table's sheet per version of the
+    sheet (``link.table_sheet``), the ranking per version of the event (``ranked.ranking``).
+    The page is then kept whole per version of what it shows (``_personal``'s digest), not of
+    the event: a game saved at another table that moves neither the player's rank nor total
+    leaves it as it was, and a phone that holds it gets 304."""
     entry = _personal_entry(token)
-    context = _personal(request, entry)
-    response = render(request, "tournament/personal.html", context)
-    return by_content(request, response)
+    context, shown = _personal(request, entry)
+    page = CachedPage(request, "personal", entry.pk, shown)
+    if (ready := page.ready()) is not None:
+        return ready
+    # the shared sheet before the page's own lock: a request holds one page lock at most
+    # (``CachedPage.inside``)
+    if context.pop("sheet_version", None) is not None:
+        sheet = table_sheet(context["table"], context["state"])
+        context["sheet_totals"] = mark_safe(sheet["totals"])  # our own templates rendered it
+        context["sheet_rows"] = mark_safe(sheet["sheet"])
+    if context["round"] is None:
+        context["qr"] = qr_svg(context["link"])
+    return page.serve(lambda: render(request, "tournament/personal.html", context))
 
 
-def _personal(request: HttpRequest, entry: Entry) -> dict[str, Any]:
-    """What the player's page shows: the registration, the seat and the table, the table's
-    games, the running total and rank, the result and the prize."""
+def _personal(request: HttpRequest, entry: Entry) -> tuple[dict[str, Any], str]:
+    """What the player's page shows (the registration, the seat and the table, the running
+    total and rank, the result and the prize; the table's sheet by its version), and a digest
+    of all of it: the page's version."""
     event = entry.event
     rnd = LATEST_ROUND.first(event.pk, Round.Status.DRAFT.value)
     context: dict[str, Any] = {
@@ -433,19 +446,18 @@ def _personal(request: HttpRequest, entry: Entry) -> dict[str, Any]:
         if entry.source == Entry.Source.ONLINE and rnd is None
         else "-",
         "round": rnd,
+        "link": addresses.public_url(request, event, entry.get_link_url()),
     }
-    link = addresses.public_url(request, event, entry.get_link_url())
-    context["link"] = link
-    if rnd is None:
-        context["qr"] = qr_svg(link)
     seat = SEAT_OF.first(rnd.pk, entry.pk) if rnd is not None else None
     table = seat.table if seat is not None and seat.table_id is not None else None
     context["seat"] = seat
     context["table"] = table
+    shown: list[Any] = []
     if table is not None:
         rnd.event = event
         table.round = rnd
         state = table_state(table)
+        context["state"] = state
         context["mates"] = state.seats
         # only a handed-in sheet is confirmed: before, there is nothing to read
         confirmed = (
@@ -458,9 +470,8 @@ def _personal(request: HttpRequest, entry: Entry) -> dict[str, Any]:
         context["may_confirm"] = access.link_may_confirm(table) and seat.position not in confirmed
         context["may_enter"] = access.link_may_enter(table)
         if rnd.status in (Round.Status.PLAYING, Round.Status.CLOSED):
-            sheet = table_sheet(table, state)
-            context["sheet_totals"] = mark_safe(sheet["totals"])  # our own templates rendered it
-            context["sheet_rows"] = mark_safe(sheet["sheet"])
+            context["sheet_version"] = state.version
+        shown += [_row(table), state.version, seat.position, sorted(confirmed)]
     context["standing"] = ranking(event).of_entry(entry.pk)
     if event.status == Event.Status.FINISHED:
         giving = prize_giving(event)
@@ -469,7 +480,33 @@ def _personal(request: HttpRequest, entry: Entry) -> dict[str, Any]:
             for award in giving.awards
             if any(w.entry is not None and w.entry.pk == entry.pk for w in award.winners)
         ]
-    return context
+        shown += [(str(a.heading), a.prize.amount_cents, a.prize.goods) for a in context["prizes"]]
+    # everything the page shows: the rows it reads (the event's but for its version, which every
+    # game anywhere changes) and what is worked out of them
+    shown += [
+        _row(entry),
+        _row(entry.player),
+        _row(event, but="version"),
+        event.season_id and _row(event.season, but="version"),
+        context["link"],
+        context["waiting_place"],
+        context["cancel_refused"],
+        rnd is not None and _row(rnd),
+        context["standing"],
+    ]
+    return context, _digest(shown)
+
+
+def _row(instance: Any, but: str = "") -> tuple[Any, ...]:
+    return tuple(
+        getattr(instance, field.attname)
+        for field in instance._meta.concrete_fields
+        if field.name != but
+    )
+
+
+def _digest(values: Any) -> str:
+    return hashlib.blake2b(repr(values).encode(), digest_size=12).hexdigest()
 
 
 @csrf_exempt

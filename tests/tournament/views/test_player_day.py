@@ -359,7 +359,8 @@ def test_query_counts_of_the_personal_page_and_the_desk():
     assert response.status_code == 200
     # 1. the entry by its token, with its player, event and season; 2. the event's latest round
     # drawn; 3. the player's seat in it, with its table; 4. the table's seats and the version of
-    # its sheet. The sheet and the ranking come from the page cache.
+    # its sheet. The sheet, the ranking and the page itself (kept whole for what it shows) come
+    # from the page cache.
     assert len(kept) == 4, [q["sql"] for q in kept]
     table = rnd.tables.get()
     play_services.record_totals(table=table, totals=[30, -10, -10, -10])
