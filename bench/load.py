@@ -4,6 +4,7 @@
     .venv/bin/python bench/load.py --seconds 60 --scale 10
     .venv/bin/python bench/load.py --database postgres://user:pw@127.0.0.1:5432/db
     .venv/bin/python bench/load.py --database postgres://… --cache redis://127.0.0.1:6379/0
+    .venv/bin/python bench/load.py --port 8210          # gunicorn on that port (or BENCH_PORT)
 
 With ``--cache redis://…`` the load goes to the association's server as docs/deployment.md sets it
 up (deploy/stack.py): nginx over HTTPS in front of two app servers of the same processes and
@@ -80,6 +81,7 @@ SECONDS = 45.0
 # connections to the server at once: far more than its threads, far fewer than 1,500 phones
 CONNECTIONS = 100
 HALL = "bench-hall"
+PORT = int(os.environ.get("BENCH_PORT", "0") or 0)  # 0: a free port
 SERVER_LOG = ROOT / "bench" / "out" / "load-server.log"  # gunicorn's and Django's, every run
 ENDPOINTS = ("standings", "projector rows", "personal", "table link", "posts")
 READS = ("standings", "projector rows", "personal", "table link")
@@ -144,6 +146,10 @@ class Tally:
 
 
 def free_port() -> int:
+    """The port of ``--port`` (or BENCH_PORT), else a free one: on a machine others share, each
+    keeps to a range of its own."""
+    if PORT:
+        return PORT
     import socket
 
     with socket.socket() as s:
@@ -781,12 +787,14 @@ def _stop(signum: int, frame: object) -> None:
 
 def main() -> int:
     """Only the load figures, with the same Django setup and data as bench/run.py."""
+    global PORT
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database", metavar="URL", help="as for bench/run.py")
     parser.add_argument("--seconds", type=float, default=SECONDS, help="measured window per run")
     parser.add_argument("--warmup", type=float, default=WARMUP, help="not counted, per run")
     parser.add_argument("--scale", type=float, default=10, help="times the hall's rate (10)")
     parser.add_argument("--cache", metavar="URL", default="", help="as for bench/run.py")
+    parser.add_argument("--port", type=int, default=PORT, help="gunicorn's port (a free one)")
     parser.add_argument(
         "--event",
         choices=("demo", "big", "both"),
@@ -794,6 +802,7 @@ def main() -> int:
         help="the demo day, the 1,000-player event, or both",
     )
     args = parser.parse_args()
+    PORT = args.port
     sys.path.insert(0, str(ROOT))
     from django.core.management import call_command
 

@@ -28,7 +28,6 @@ import json
 import os
 import random
 import re
-import socket
 import statistics
 import subprocess
 import sys
@@ -496,9 +495,7 @@ CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return load.free_port()  # BENCH_PORT, or a free port
 
 
 def start_gunicorn() -> tuple[subprocess.Popen, str]:

@@ -43,7 +43,7 @@ import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
@@ -60,6 +60,7 @@ LOCK_TIMEOUT = 30  # a computation that died leaves its lock this long at most
 # doing it itself, and how often it looks
 WAIT = 5.0
 POLL = 0.01
+T = TypeVar("T")
 
 # What a cached page reads of its address: each query parameter it uses, with the test a value
 # passes to be one the page tells apart. Everything else shares the page: parameters it does not
@@ -318,3 +319,29 @@ class CachedPage:
         response["Cache-Control"] = "no-cache"
         patch_vary_headers(response, ["Cookie"])
         return response
+
+
+def part_key(name: str, owner: int, version: Any, *variant: Any) -> str:
+    """The cache key of a ``shared_part``."""
+    return "part:" + _digest(name, owner, version, *variant)
+
+
+def shared_part(name: str, owner: int, version: Any, compute: Callable[[], T], *variant: Any) -> T:
+    """A part of a page that is the same for every visitor who asks for it at this ``version``
+    (a table's sheet on its players' phones, an event's ranking), computed once and kept in the
+    cache like a page: by the first request that asks for it, while the others that ask at the
+    same moment wait for it (``computing``). ``compute`` returns anything the cache can keep;
+    ``variant`` is whatever else it depends on (the language of a rendered part). A request that
+    asks for a part holds no other page lock (see ``CachedPage.inside``)."""
+    key = part_key(name, owner, version, *variant)
+    kept = cache.get(key)
+    if kept is not None:
+        return kept
+    with computing(key, key):
+        kept = cache.get(key)  # computed while this request waited
+        if kept is None:
+            versions.forget()  # a write after this, in the same transaction, is a new version
+            kept = compute()
+            logger.info("computed %s of %s at version %s", name, owner, version)
+            cache.set(key, kept, TIMEOUT)
+    return kept

@@ -4,22 +4,32 @@ projector's rows are computed one right after the other when a game is saved, an
 The page cache (``pagecache.pages``) keeps the rendered pages across processes; this keeps the
 ranked rows inside one, for the few events of a day. A new version is a new key, so a kept row
 is never stale.
+
+Each player's personal page shows the player's own rank and total: ``ranking`` is every entry's
+rank and total of a version, the same for every player, kept in the page cache (computed once
+for all processes, with the rows when the standings are computed) and in this process.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.cache import cache
 
 from tournament.models import Entry, Event, Round
+from tournament.pagecache.pages import TIMEOUT, part_key, shared_part
 from tournament.results import standings
 
 
-def ranked(event: Event) -> tuple[list[Round], list[Entry]]:
+def ranked(event: Event, *, keep_ranking: bool = True) -> tuple[list[Round], list[Entry]]:
     """The event's rounds and standings rows, ranked, in German name order within a rank, the
     last place marked: read once per version of the event in this process, for the standings
     page and the projector's rows alike (each is computed right after the other when a game is
-    saved)."""
+    saved). The rows computed are kept as the version's ``ranking`` too, unless the ranking is
+    what is being computed (``keep_ranking``)."""
     key = (event.pk, event.version)
     with _RANKED_LOCK:
         kept = _RANKED.get(key)
@@ -27,6 +37,8 @@ def ranked(event: Event) -> tuple[list[Round], list[Entry]]:
         rounds = standings.rounds_of(event)
         rows = standings.named_rows(Entry.objects.standings(event, rounds))
         kept = (rounds, list(standings.mark_last_place(rows)))
+        if keep_ranking:  # the personal pages' ranking of this version, for every process
+            cache.set(part_key(RANKING, event.pk, event.version), _ranking(event, kept[1]), TIMEOUT)
         with _RANKED_LOCK:
             _RANKED[key] = kept
             while len(_RANKED) > RANKED_KEPT:
@@ -39,7 +51,56 @@ _RANKED: OrderedDict[tuple[int, int], tuple[list[Round], list[Entry]]] = Ordered
 _RANKED_LOCK = threading.Lock()
 
 
+@dataclass(frozen=True)
+class Ranking:
+    """Every entry's place in the standings of one version: rank and total as shown, by entry."""
+
+    places: dict[int, tuple[int, Any]]
+    of: int  # the standings' rows
+
+    def of_entry(self, entry_id: int) -> dict[str, Any] | None:
+        """The entry's rank, total and the number of rows, or None for an entry not ranked."""
+        place = self.places.get(entry_id)
+        if place is None:
+            return None
+        return {"rank": place[0], "total": place[1], "of": self.of}
+
+
+RANKING = "ranking"
+
+
+def _ranking(event: Event, rows: list[Entry]) -> Ranking:
+    game, rules = event.game_type, event.full_rules()
+    return Ranking(
+        {row.pk: (row.rank, game.shown_total(row.total, rules)) for row in rows}, len(rows)
+    )
+
+
+def ranking(event: Event) -> Ranking:
+    """The event's ranking at its version: from this process, else from the page cache, else
+    computed once for all (with the rows, ``ranked``; the other requests wait for it)."""
+    key = (event.pk, event.version)
+    with _RANKED_LOCK:
+        kept = _RANKINGS.get(key)
+    if kept is None:
+        kept = shared_part(
+            RANKING,
+            event.pk,
+            event.version,
+            lambda: _ranking(event, ranked(event, keep_ranking=False)[1]),
+        )
+        with _RANKED_LOCK:
+            _RANKINGS[key] = kept
+            while len(_RANKINGS) > RANKED_KEPT:
+                _RANKINGS.popitem(last=False)
+    return kept
+
+
+_RANKINGS: OrderedDict[tuple[int, int], Ranking] = OrderedDict()
+
+
 def forget() -> None:
     """Drop every kept version (the tests start each test with none)."""
     with _RANKED_LOCK:
         _RANKED.clear()
+        _RANKINGS.clear()

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 import scoring
 from tournament.core.errors import Refused
 from tournament.games.base import SeatResult
-from tournament.models import Event, Hand, Result, Round, Seat, Table
+from tournament.models import Entry, Event, Hand, Player, Result, Round, Seat, Table
 from tournament.play.sheets import read_sheets
 
 TOTAL_MAX = 1_000_000  # a round's total far beyond any real one, inside the database's integers
@@ -319,3 +319,65 @@ def result_rows(
                 games_lost=seat.games_lost,
             )
     return rows
+
+
+# --- a table as its players' phones read it ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """A seat of a table as its phones show it: the position, whose entry, the player's name."""
+
+    position: int
+    entry_id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class TableState:
+    """A table's seats and what its sheet is made of, read in one query. ``version`` changes
+    whenever the sheet shown for the table may change: a game saved, corrected, taken back or
+    scored again (each writes new result rows, and a saved or corrected game its ``updated_at``),
+    a seat's sums (a voided or restored table), a player's name, an entry withdrawn, a seat
+    swapped. The event's rules are not in it: a page keys the sheet by them too."""
+
+    seats: tuple[SeatLine, ...]
+    version: tuple[Any, ...]
+
+
+ENTRY, PLAYER, RESULT, SEAT = (
+    Entry._meta.db_table,
+    Player._meta.db_table,
+    Result._meta.db_table,
+    Seat._meta.db_table,
+)
+# the games' and the results' figures are subqueries without a reference to the seat row: each
+# is evaluated once, from the indexes on (table, updated_at) and on the results' table
+TABLE_STATE = (
+    f"SELECT (SELECT COUNT(*) FROM {HAND} WHERE table_id = %s), "
+    f"(SELECT MAX(updated_at) FROM {HAND} WHERE table_id = %s), "
+    f"(SELECT COUNT(*) FROM {RESULT} WHERE table_id = %s), "
+    f"(SELECT MAX(id) FROM {RESULT} WHERE table_id = %s), "
+    f"s.position, s.entry_id, s.points, s.inflicted, s.matches_won, s.games_lost, e.status, "
+    f"p.first_name, p.last_name "
+    f"FROM {SEAT} s JOIN {ENTRY} e ON e.id = s.entry_id JOIN {PLAYER} p ON p.id = e.player_id "
+    f"WHERE s.table_id = %s ORDER BY s.position"
+)
+
+
+def table_state(table: Table) -> TableState:
+    """The table's seats in seat order and the version of its sheet (one query; with the table's
+    own row, which the caller has read: handed in, confirmed, voided)."""
+    rows = sql_rows(TABLE_STATE, table, table, table, table, table)
+    seats = tuple(SeatLine(row[4], row[5], f"{row[11]} {row[12]}") for row in rows)
+    figures = rows[0][:4] if rows else ()
+    version = (
+        figures,
+        tuple(row[4:] for row in rows),
+        table.size,
+        table.voided,
+        table.submitted_at,
+        table.confirmed_at,
+        table.confirmation_lapsed_at,
+    )
+    return TableState(seats, version)

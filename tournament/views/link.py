@@ -8,6 +8,11 @@ for a handed-in sheet, the page shows the sheet read-only and says to ask the sc
 
 Each phone gets a random id in a long-lived cookie the first time it opens a link; a phone that
 confirmed one seat of a table cannot confirm another seat of it, and the history names the phone.
+
+The sheet (its totals, its games and what the page needs to know of them) is the same on every
+phone of the table and on its players' personal pages: it is computed once per version of the
+table's sheet (``play.reads.table_state``) and kept in the page cache (``table_sheet``). Only what
+belongs to the one phone (its confirmation, the form with its one-time key) is made per request.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -29,13 +36,15 @@ from tournament import access
 from tournament.core import errors as core_errors
 from tournament.core.fields import ReasonForm, whole_number
 from tournament.games.words import describe_hand
-from tournament.models import Hand, Round, Table
+from tournament.models import Confirmation, Hand, Round, Table
 from tournament.models.querysets import Prepared
+from tournament.pagecache.pages import shared_part
 from tournament.play import services
 from tournament.play.forms import hand_form_class
-from tournament.play.sheets import dealer_for
+from tournament.play.reads import TableState, table_state
+from tournament.play.sheets import dealer_for, read_sheet
 from tournament.views.common import refused, table_players
-from tournament.views.sheets import enter_hand, sheet_context, stored_results
+from tournament.views.sheets import enter_hand, stored_results
 
 # read for every request of a table link, every saved game too
 LINK_TABLE = Prepared(
@@ -82,6 +91,46 @@ def read_only_reason(table: Table) -> str:
     return ""
 
 
+# what the table link and the personal pages take of a sheet besides its rendered parts
+SHEET_FACTS = (
+    "players",
+    "wanted",
+    "hands_played",
+    "games_finished",
+    "totals_entered",
+    "complete",
+    "form_done",
+    "next_number",
+    "next_title",
+    "title_pattern",
+    "next_dealer",
+)
+
+
+def table_sheet(table: Table, state: TableState | None = None) -> dict[str, Any]:
+    """The table's sheet as every phone of the table shows it: the totals strip and the games
+    rendered (``totals``, ``sheet``), the facts the page decides by (``SHEET_FACTS``) and the
+    last game (``last_hand``: its id and number). Computed once per version of the sheet and
+    of the event's rules, in the active language; ``state``, if the caller has read it."""
+    state = state if state is not None else table_state(table)
+    event = table.round.event
+    # the token: a table of another database (the demo loaded again) with the same id and the
+    # same players' names is another key
+    version = (state.version, table.token, event.game, event.rules, event.hands_per_round)
+
+    def compute() -> dict[str, Any]:
+        context = read_sheet(table).context()
+        last = context["rows"][-1].hand if context["rows"] else None
+        return {
+            "totals": render_to_string("tournament/includes/link_totals.html", context),
+            "sheet": render_to_string("tournament/includes/link_sheet.html", context),
+            "last_hand": {"pk": last.pk, "number": last.number} if last is not None else None,
+            **{name: context[name] for name in SHEET_FACTS},
+        }
+
+    return shared_part("table_sheet", table.pk, version, compute, get_language())
+
+
 def table_link(request: HttpRequest, token: str) -> HttpResponse:
     table = _link_table(request, token)
     may_enter = access.link_may_enter(table)
@@ -89,12 +138,23 @@ def table_link(request: HttpRequest, token: str) -> HttpResponse:
         messages.error(request, _("This table cannot enter games now."))
         return redirect(request.path)
     form_context: dict[str, Any] = {}
+    state = table_state(table)  # the players' names, and the sheet's version if it is shown
     if may_enter:
-        # a saved game answers with a redirect at once: the sheet is built only to be shown
-        response = enter_hand(request, table, table_players(table), form_context)
+        # a saved game answers with a redirect at once: the sheet is read only to be shown
+        players = [seat.name for seat in state.seats]
+        response = enter_hand(request, table, players, form_context)
         if response is not None:
             return response
-    context = {**sheet_context(table), **form_context}
+    sheet = table_sheet(table, state)
+    context = {
+        "event": table.round.event,
+        "round": table.round,
+        "table": table,
+        **{name: sheet[name] for name in SHEET_FACTS},
+        "totals_html": mark_safe(sheet["totals"]),  # our own templates rendered it
+        "sheet_html": mark_safe(sheet["sheet"]),
+        **form_context,
+    }
     complete = context["complete"]
     context["may_enter"] = may_enter
     # after the round's last game the page asks to hand in the sheet instead of offering a form
@@ -102,10 +162,15 @@ def table_link(request: HttpRequest, token: str) -> HttpResponse:
     context["show_form"] = may_enter and not context["form_done"]
     # a round without a fixed number of games (Hennes Sibbe) is handed in between two games,
     # when the round's time is up
-    context["may_hand_in"] = may_enter and bool(context["rows"]) and complete
+    context["may_hand_in"] = may_enter and sheet["last_hand"] is not None and complete
     context["read_only"] = read_only_reason(table)
     context["may_confirm"] = access.link_may_confirm(table)
-    confirmations = {c.position: c.device for c in table.confirmations.all()}
+    # only a handed-in sheet is confirmed: before, there is nothing to read
+    confirmations = (
+        dict(Confirmation.objects.filter(table_id=table.pk).values_list("position", "device"))
+        if table.submitted_at is not None
+        else {}
+    )
     mine = next(
         (p for p, d in confirmations.items() if d and d == request.link_device),
         None,
@@ -115,7 +180,7 @@ def table_link(request: HttpRequest, token: str) -> HttpResponse:
         {"position": i, "name": name, "confirmed": i in confirmations, "mine": i == mine}
         for i, name in enumerate(context["players"])
     ]
-    context["last_hand"] = context["rows"][-1].hand if context["rows"] else None
+    context["last_hand"] = sheet["last_hand"]
     context["undo_form"] = ReasonForm()
     context["dealers"] = _dealers(table, context["players"], context["next_number"])
     if context["show_form"]:
@@ -213,12 +278,8 @@ def link_send(request: HttpRequest, token: str) -> JsonResponse:
 
 
 def _sheet_parts(request: HttpRequest, table: Table) -> dict[str, Any]:
-    context = sheet_context(table)
-    return {
-        "next_number": context["next_number"],
-        "totals": render_to_string("tournament/includes/link_totals.html", context, request),
-        "sheet": render_to_string("tournament/includes/link_sheet.html", context, request),
-    }
+    sheet = table_sheet(table)
+    return {name: sheet[name] for name in ("next_number", "totals", "sheet")}
 
 
 def service_worker(request: HttpRequest) -> HttpResponse:

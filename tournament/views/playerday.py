@@ -5,15 +5,16 @@ seat to the prize.
 The personal link needs no login: its unguessable token is the permission, as for a table
 link. It shows the player's own entry and, while a round is played, the player's table with a
 link to enter its games; it confirms the player's own seat of a handed-in sheet, whichever phone
-opens it. The page is the same for everyone who opens the link, so it is computed once per
-version of the event (``pagecache``) and a phone polling it every 15 seconds mostly gets 304.
-Its two writes (confirm, cancel) take no form token: a site that could forge them would have to
-know the token, which is the permission itself; without a token in the page, the page is kept
-whole in the cache.
+opens it. Every player's phone polls it every 15 seconds while every game saved in the hall
+changes the event: the page is made for each request from the player's own lines, and what it
+shows that is the same for others (the table's sheet, the ranking) comes from the page cache
+(``personal_link``). Its two writes (confirm, cancel) take no form token: a site that could forge
+them would have to know the token, which is the permission itself.
 """
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from typing import Any
 from urllib.parse import urlencode
@@ -21,10 +22,11 @@ from urllib.parse import urlencode
 import segno
 from django import forms
 from django.contrib import messages
-from django.db import connection, transaction
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
@@ -36,17 +38,19 @@ from tournament.core import addresses, errors
 from tournament.core.names import normalise
 from tournament.core.validators import single_line
 from tournament.middleware import client_address
-from tournament.models import Entry, Event, Player, Round, Seat
+from tournament.models import Confirmation, Entry, Event, Player, Round, Seat
+from tournament.models.querysets import Prepared
 from tournament.money import desk
 from tournament.money.fees import fee_rows
 from tournament.money.prizes import prize_giving
 from tournament.pagecache.pages import CachedPage
-from tournament.pagecache.ranked import ranked
+from tournament.pagecache.ranked import ranking
 from tournament.play import services as play_services
+from tournament.play.reads import table_state
 from tournament.register import checkin, online
 from tournament.register.forms import RegisterForm, likely_players
 from tournament.views.common import event_or_404, protected, refused
-from tournament.views.sheets import sheet_context
+from tournament.views.link import table_sheet
 
 
 def qr_svg(url: str) -> str:
@@ -379,108 +383,135 @@ def start_cards(request: HttpRequest, slug: str) -> HttpResponse:
 
 # --- the personal link --------------------------------------------------------------------------
 
-ENTRY_BY_TOKEN = (
-    f'SELECT e.id, v.id, v.version FROM "{Entry._meta.db_table}" e '
-    f'JOIN "{Event._meta.db_table}" v ON v.id = e.event_id WHERE e.token = %s'
+# the reads of every personal page, polled by every player's phone: their SQL written once
+PERSONAL_ENTRY = Prepared(
+    lambda token: Entry.objects.select_related("player", "event__season").filter(token=token)
+)
+LATEST_ROUND = Prepared(
+    lambda event_id, draft: (
+        Round.objects.filter(event_id=event_id).exclude(status=draft).order_by("-number")
+    )
+)
+SEAT_OF = Prepared(  # one filter after the other: the parameters in this order
+    lambda round_id, entry_id: (
+        Seat.objects.filter(round_id=round_id).filter(entry_id=entry_id).select_related("table")
+    )
 )
 
 
-def _entry_version(token: str) -> tuple[int, int, int]:
-    """The entry's id, its event's id and version: all a kept page needs. One query."""
-    if not 16 <= len(token) <= 64:
-        raise Http404
-    with connection.cursor() as cursor:
-        cursor.execute(ENTRY_BY_TOKEN, [token])
-        found = cursor.fetchone()
-    if found is None:
+def _personal_entry(token: str) -> Entry:
+    """The entry of a personal link, with its player, event and season. One query."""
+    entry = PERSONAL_ENTRY.first(token) if 16 <= len(token) <= 64 else None
+    if entry is None:
         raise Http404("No such personal link.")
-    return found
+    return entry
 
 
 def personal_link(request: HttpRequest, token: str) -> HttpResponse:
-    entry_id, event_id, version = _entry_version(token)
-    page = CachedPage(request, "personal", event_id, version, entry_id)
+    """The player's page. Its own lines are read for each request (a few indexed reads); what
+    it shows that others see too comes from the page cache: the table's sheet per version of the
+    sheet (``link.table_sheet``), the ranking per version of the event (``ranked.ranking``).
+    The page is then kept whole per version of what it shows (``_personal``'s digest), not of
+    the event: a game saved at another table that moves neither the player's rank nor total
+    leaves it as it was, and a phone that holds it gets 304."""
+    entry = _personal_entry(token)
+    context, shown = _personal(request, entry)
+    page = CachedPage(request, "personal", entry.pk, shown)
+    if (ready := page.ready()) is not None:
+        return ready
+    # the shared sheet before the page's own lock: a request holds one page lock at most
+    # (``CachedPage.inside``)
+    if context.pop("sheet_version", None) is not None:
+        sheet = table_sheet(context["table"], context["state"])
+        context["sheet_totals"] = mark_safe(sheet["totals"])  # our own templates rendered it
+        context["sheet_rows"] = mark_safe(sheet["sheet"])
+    if context["round"] is None:
+        context["qr"] = qr_svg(context["link"])
+    return page.serve(lambda: render(request, "tournament/personal.html", context))
 
-    def build() -> HttpResponse:
-        entry = Entry.objects.select_related("player", "event__season").get(pk=entry_id)
-        body = page.render("tournament/cached/personal.html", lambda: _personal(request, entry))
-        return render(
-            request,
-            "tournament/personal.html",
-            {"event": entry.event, "entry": entry, "body": body},
-        )
 
-    return page.serve(build)
-
-
-def _personal(request: HttpRequest, entry: Entry) -> dict[str, Any]:
-    """What the player's page shows, for the event's version: the registration, the seat and
-    the table, the table's games, the running total and rank, the result and the prize."""
+def _personal(request: HttpRequest, entry: Entry) -> tuple[dict[str, Any], str]:
+    """What the player's page shows (the registration, the seat and the table, the running
+    total and rank, the result and the prize; the table's sheet by its version), and a digest
+    of all of it: the page's version."""
     event = entry.event
+    rnd = LATEST_ROUND.first(event.pk, Round.Status.DRAFT.value)
     context: dict[str, Any] = {
         "event": event,
         "entry": entry,
         "player": entry.player,
         "waiting_place": online.waiting_place(entry),
+        # once the seats are drawn the player cannot cancel here (online.cancel_refused)
         "cancel_refused": online.cancel_refused(entry)
-        if entry.source == Entry.Source.ONLINE
+        if entry.source == Entry.Source.ONLINE and rnd is None
         else "-",
+        "round": rnd,
+        "link": addresses.public_url(request, event, entry.get_link_url()),
     }
-    rnd = event.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
-    context["round"] = rnd
-    link = addresses.public_url(request, event, entry.get_link_url())
-    context["link"] = link
-    if rnd is None:
-        context["qr"] = qr_svg(link)
-    seat = None
-    if rnd is not None:
-        seat = Seat.objects.filter(round=rnd, entry=entry).select_related("table__round").first()
+    seat = SEAT_OF.first(rnd.pk, entry.pk) if rnd is not None else None
+    table = seat.table if seat is not None and seat.table_id is not None else None
     context["seat"] = seat
-    table = seat.table if seat is not None else None
     context["table"] = table
+    shown: list[Any] = []
     if table is not None:
-        mates = list(
-            Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
+        rnd.event = event
+        table.round = rnd
+        state = table_state(table)
+        context["state"] = state
+        context["mates"] = state.seats
+        # only a handed-in sheet is confirmed: before, there is nothing to read
+        confirmed = (
+            set(Confirmation.objects.filter(table_id=table.pk).values_list("position", flat=True))
+            if table.submitted_at is not None
+            else set()
         )
-        context["mates"] = mates
-        confirmed = set(table.confirmations.values_list("position", flat=True))
         context["confirmed"] = seat.position in confirmed
         context["confirmed_count"] = len(confirmed)
         context["may_confirm"] = access.link_may_confirm(table) and seat.position not in confirmed
         context["may_enter"] = access.link_may_enter(table)
         if rnd.status in (Round.Status.PLAYING, Round.Status.CLOSED):
-            sheet = CachedPage(request, "link_sheet", event.pk, event.version, table.pk)
-            # computed under the personal page's lock: never under a second one
-            context["sheet"] = sheet.inside(
-                "tournament/cached/link_sheet.html", lambda: _sheet(table)
-            )
-    rows = ranked(event)[1]
-    mine = next((row for row in rows if row.pk == entry.pk), None)
-    if mine is not None:
-        game = event.game_type
-        context["standing"] = {
-            "rank": mine.rank,
-            "total": game.shown_total(mine.total, event.full_rules()),
-            "of": len(rows),
-        }
+            context["sheet_version"] = state.version
+        shown += [_row(table), state.version, seat.position, sorted(confirmed)]
+    context["standing"] = ranking(event).of_entry(entry.pk)
     if event.status == Event.Status.FINISHED:
         giving = prize_giving(event)
         context["prizes"] = [
             award for award in giving.awards if any(w.entry_id == entry.pk for w in award.winners)
         ]
-    return context
+        shown += [(str(a.heading), a.prize.amount_cents, a.prize.goods) for a in context["prizes"]]
+    # everything the page shows: the rows it reads (the event's but for its version, which every
+    # game anywhere changes) and what is worked out of them
+    shown += [
+        _row(entry),
+        _row(entry.player),
+        _row(event, but="version"),
+        event.season_id and _row(event.season, but="version"),
+        context["link"],
+        context["waiting_place"],
+        context["cancel_refused"],
+        rnd is not None and _row(rnd),
+        context["standing"],
+    ]
+    return context, _digest(shown)
 
 
-def _sheet(table: Any) -> dict[str, Any]:
-    return sheet_context(table)
+def _row(instance: Any, but: str = "") -> tuple[Any, ...]:
+    return tuple(
+        getattr(instance, field.attname)
+        for field in instance._meta.concrete_fields
+        if field.name != but
+    )
+
+
+def _digest(values: Any) -> str:
+    return hashlib.blake2b(repr(values).encode(), digest_size=12).hexdigest()
 
 
 @csrf_exempt
 @require_POST
 def personal_action(request: HttpRequest, token: str, action: str) -> HttpResponse:
     """Confirm my seat of the handed-in sheet, or cancel my registration (before the draw)."""
-    entry_id, _event, _version = _entry_version(token)
-    entry = Entry.objects.select_related("player", "event").get(pk=entry_id)
+    entry = _personal_entry(token)
     try:
         if action == "confirm":
             play_services.confirm_as_player(entry=entry)

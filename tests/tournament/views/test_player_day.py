@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import make_entries, make_event, make_player, make_role, make_user
-from tests.helpers import messages_of
+from tests.helpers import cego_post, messages_of
 from tournament.access import ORGANISER
 from tournament.models import Confirmation, Entry, EntryFee, FeeCategory, Player, Seat
 from tournament.play import services as play_services
@@ -353,22 +353,114 @@ def test_query_counts_of_the_personal_page_and_the_desk():
     event, entries, rnd = seated_event()
     play_services.start_round(round=rnd)
     url = reverse("personal_link", args=[entries[0].token])
-    client = en()
-    client.get(url)  # the event's shared parts are computed (the sheet, the standings)
+    en().get(url)  # the shared parts are computed: the table's sheet, the event's ranking
     with CaptureQueriesContext(connection) as kept:
-        response = client.get(url)
+        response = en().get(url)
     assert response.status_code == 200
-    assert len(kept) == 1  # the token and the event's version: the page comes from the cache
-    other = reverse("personal_link", args=[entries[1].token])
+    # 1. the entry by its token, with its player, event and season; 2. the event's latest round
+    # drawn; 3. the player's seat in it, with its table; 4. the table's seats and the version of
+    # its sheet. The sheet, the ranking and the page itself (kept whole for what it shows) come
+    # from the page cache.
+    assert len(kept) == 4, [q["sql"] for q in kept]
+    table = rnd.tables.get()
+    play_services.record_totals(table=table, totals=[30, -10, -10, -10])
     with CaptureQueriesContext(connection) as computed:
-        en().get(other)
-    assert len(computed) <= 9, [q["sql"] for q in computed]
+        en().get(reverse("personal_link", args=[entries[1].token]))
+    # the four above; the sheet of the table's new version: 5. its seats with the players,
+    # 6. its games, 7. their results; the ranking of the event's new version: 8. the rounds,
+    # 9. the standings
+    assert len(computed) == 9, [q["sql"] for q in computed]
+    play_services.submit_table(table=table)
+    en().get(url)
+    with CaptureQueriesContext(connection) as handed_in:
+        en().get(url)
+    # the four above and 5. who has confirmed the handed-in sheet
+    assert len(handed_in) == 5, [q["sql"] for q in handed_in]
     make_user()
     organiser = desk(event)
     organiser.get(reverse("checkin", args=[event.slug]), {"q": "Na"})
     with CaptureQueriesContext(connection) as searched:
         organiser.get(reverse("checkin", args=[event.slug]), {"q": "Na"})
     assert len(searched) <= 11, [q["sql"] for q in searched]
+
+
+# --- what a saved game changes on the personal pages ---------------------------------------------
+
+
+def two_tables():
+    """A started round of two tables of four: the player, and a player of the other table."""
+    event = make_event(hands_per_round={"*": 4})
+    make_entries(event, 8)
+    rnd = play_services.add_round(event=event)
+    play_services.draw_round(round=rnd, seed=3)
+    play_services.start_round(round=rnd)
+    mine, other = rnd.tables.order_by("number")
+    me = Seat.objects.filter(table=mine).select_related("entry").first().entry
+    return me, mine, other
+
+
+def reads_games(queries: CaptureQueriesContext) -> bool:
+    return any('SELECT "tournament_hand"."id"' in q["sql"] for q in queries)
+
+
+def save_game(table) -> None:
+    """A game entered on the table's phone, as its page offers it."""
+    response = en().post(reverse("table_link", args=[table.token]), cego_post())
+    assert response.status_code == 302
+
+
+def test_a_game_at_another_table_does_not_compute_this_tables_sheet_again():
+    me, _mine, other = two_tables()
+    url = reverse("personal_link", args=[me.token])
+    assert "Rank 1 of 8" in en().get(url).content.decode()
+    save_game(other)
+    with CaptureQueriesContext(connection) as after:
+        page = en().get(url).content.decode()
+    assert not reads_games(after)  # the sheet of this table came from the page cache
+    assert "No games entered yet." in page
+    # the ranking is the new version's: three of the other table won 20 each, this player has 0
+    assert "Rank 4 of 8" in page
+
+
+def test_a_game_saved_at_the_table_and_taken_back_shows_on_its_players_pages_at_once():
+    me, mine, _other = two_tables()
+    url = reverse("personal_link", args=[me.token])
+    assert "No games entered yet." in en().get(url).content.decode()
+    phone = en()
+    phone.post(reverse("table_link", args=[mine.token]), cego_post())
+    page = en().get(url).content.decode()
+    assert "No games entered yet." not in page
+    hand = mine.hands.get()
+    phone.post(
+        reverse("link_action", args=[mine.token, "undo"]),
+        {"hand": hand.pk, "reason": "wrong declarer"},
+    )
+    assert "No games entered yet." in en().get(url).content.decode()
+
+
+def test_a_renamed_player_shows_on_the_table_sheet_of_the_personal_page():
+    me, mine, _other = two_tables()
+    save_game(mine)
+    url = reverse("personal_link", args=[me.token])
+    en().get(url)
+    mate = Seat.objects.filter(table=mine).exclude(entry=me).first().entry.player
+    mate.last_name = "Umbenannt"
+    mate.save()
+    assert en().get(url).content.decode().count("Umbenannt") >= 2  # the seats and the sheet
+
+
+def test_a_polling_phone_gets_not_modified_until_its_page_changes():
+    me, mine, _other = two_tables()
+    url = reverse("personal_link", args=[me.token])
+    phone = en()
+    first = phone.get(url)
+    etag = first["ETag"]
+    again = phone.get(url, headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again["ETag"] == etag
+    save_game(mine)
+    changed = phone.get(url, headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    assert "No games entered yet." not in changed.content.decode()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 from django.conf import settings
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils.html import escape
 
@@ -320,3 +322,46 @@ def test_the_table_links_actions_take_only_a_post(
 
 def test_an_unknown_table_link_action_is_not_found(client: Client) -> None:
     assert client.post(link("link_action", make_table(), "shuffle")).status_code == 404
+
+
+# --- the sheet on the table's phones, and what a page costs ---------------------------------------
+
+
+def reads_games(queries: CaptureQueriesContext) -> bool:
+    return any('SELECT "tournament_hand"."id"' in q["sql"] for q in queries)
+
+
+def test_the_sheet_is_computed_once_per_change_of_the_table_not_per_phone_or_per_game_elsewhere():
+    event = make_event(hands_per_round={"*": 4})
+    make_entries(event, 8)
+    mine, other = make_round(event).tables.order_by("number")
+    first, second = phones(2)
+    first.post(link("table_link", mine), cego_post())
+    page = first.get(link("table_link", mine)).content.decode()
+    assert "No games entered yet." not in page
+    with CaptureQueriesContext(connection) as another_phone:
+        page = second.get(link("table_link", mine)).content.decode()
+    assert not reads_games(another_phone) and "No games entered yet." not in page
+    assert Client().post(link("table_link", other), cego_post()).status_code == 302
+    with CaptureQueriesContext(connection) as after_another_table:
+        second.get(link("table_link", mine))
+    assert not reads_games(after_another_table)
+
+
+def test_query_counts_of_the_table_link_page() -> None:
+    table = make_table(hands_per_round={"*": 1})
+    url = link("table_link", table)
+    phone, other = phones(2)
+    phone.post(url, cego_post())
+    phone.get(url)  # the sheet of the table's version is computed
+    with CaptureQueriesContext(connection) as playing:
+        assert other.get(url).status_code == 200
+    # 1. the table by its token, with its round and event; 2. its seats and the version of its
+    # sheet; 3. the game numbers taken (the form's next game). The sheet comes from the page cache.
+    assert len(playing) == 3, [q["sql"] for q in playing]
+    play_services.submit_table(table=table)
+    phone.get(url)
+    with CaptureQueriesContext(connection) as handed_in:
+        assert other.get(url).status_code == 200
+    # 1. and 2. as above; 3. who has confirmed the handed-in sheet, on which phone
+    assert len(handed_in) == 3, [q["sql"] for q in handed_in]
