@@ -7,8 +7,8 @@ in their sheets and every player confirms their own seat on their own phone; the
 the round, corrects a game with a reason and changes a rule setting. After every step the four
 places a person reads a total (the standings page, the projector, the printed standings and the
 Excel workbook) agree with each other and with totals computed here from the entered games by
-``scoring.score``. Each claim of docs/running-an-event.md about the day ("Running a
-tournament") is exercised on the way.
+``scoring.score``. It walks the steps the handbook (docs/handbuch, docs/guide) gives for the
+morning's draw and printing and for entering, handing in and confirming during play.
 """
 
 from __future__ import annotations
