@@ -795,14 +795,21 @@ RESULT_COLUMNS = (
 
 
 def rescore_tables(
-    *, event: Event, hands: Mapping[Table, Sequence[Hand]], fresh: Collection[Table] = ()
+    *,
+    event: Event,
+    hands: Mapping[Table, Sequence[Hand]],
+    fresh: Collection[Table] = (),
+    scored: Mapping[Hand, Sequence[Sequence[int]]] | None = None,
 ) -> int:
     """``rescore_table`` for many tables of ``event`` at once, for a write that stored their
     hands in bulk (a bundle's import): the tables' hands are given in game order; ``fresh``
     tables were created in this transaction and have no results to replace. One query reads the
     seats, one deletes the results replaced, one statement inserts the new rows, one writes every
     seat's sums, whatever the number of tables. Draws by lot are the caller's to
-    check. Returns the result rows written.
+    check. Returns the result rows written. ``scored``: hands this transaction has scored already
+    with this installation's engine and rules, each seat's (points, inflicted, matches won, games
+    lost) (an import scores every game of the bundle before it writes, ``check_results``); a
+    table whose every hand is there is not scored a second time.
 
     The rows go in as plain values (``executemany``): the ORM's bulk insert took most of a large
     import's time assembling its SQL value by value (some 100,000 rows for 2,000 players)."""
@@ -821,9 +828,17 @@ def rescore_tables(
     for table, table_hands in hands.items():
         at = seats.get(table.pk, {})
         counts = not table.voided
+        if scored is not None and all(hand in scored for hand in table_hands):
+            values = [
+                (hand, position, *figures)
+                for hand in table_hands
+                for position, figures in enumerate(scored[hand])
+            ]
+        else:
+            values = result_values(event, rules, table, table_hands)
         rows += [
             (hand.pk, position, at[position], table.pk, table.round_id, event.pk, *figures, counts)
-            for hand, position, *figures in result_values(event, rules, table, table_hands)
+            for hand, position, *figures in values
         ]
     fresh_ids = {table.pk for table in fresh}
     replaced = [pk for pk in ids if pk not in fresh_ids]

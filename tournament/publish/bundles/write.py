@@ -149,6 +149,8 @@ class _Writer:
         self.users = self._users()
         self.rescore: dict[int, Table] = {}  # the tables whose results are written again
         self.fresh_tables: list[Table] = []  # created here: no results to replace
+        # each game's figures, as scored here (a new game has no primary key yet: a list)
+        self.scored: list[tuple[Hand, list[list[int]]]] = []
         # written in bulk once every round is through (a few queries for the whole event)
         self.fresh_hands: list[Hand] = []
         self.fresh_confirmations: list[Confirmation] = []
@@ -214,6 +216,9 @@ class _Writer:
                 for table in self.rescore.values()
             },
             fresh=self.fresh_tables,
+            # every game of the bundle was scored here by ``plan_import`` in this transaction
+            # and agrees with the figures it carries
+            scored=dict(self.scored),
         )
         Team.objects.filter(event=self.event).exclude(
             pk__in=[t.pk for t in teams.values()]
@@ -516,6 +521,8 @@ class _Writer:
                 self.times.append((hand, {k: values[k] for k in ("entered_at", "updated_at")}))
             written = True
         self.table_hands[table.pk] = list(here.values())
+        # the hands here are the bundle's now: its figures are this installation's scores
+        self.scored += [(here[number], wanted[number]["results"]) for number in here]
         return written or bool(set(here) - set(wanted))
 
     def _confirmations(self, table: Table, wanted_list: Sequence[Mapping[str, Any]]) -> None:
