@@ -8,6 +8,11 @@ into a database without the event, and importing it a second time (nothing to ch
     .venv/bin/python bench/bundles.py                          # SQLite file in bench/out/
     .venv/bin/python bench/bundles.py --players 400
     .venv/bin/python bench/bundles.py --database postgres://user:pw@127.0.0.1:5432/scratch_db
+    .venv/bin/python bench/bundles.py --players 2000 --save bench/out/2000.cego.json.gz
+    .venv/bin/python bench/bundles.py --bundle bench/out/2000.cego.json.gz   # no event built
+
+Last, the director's way through the import page, into a database without the event and its
+players (every player new): the upload's preview, and the confirmation that imports.
 
 The database given is emptied first (``flush``): never point it at one you need.
 """
@@ -19,11 +24,13 @@ import datetime
 import gzip
 import os
 import random
+import re
 import statistics
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -38,29 +45,13 @@ def median_seconds(action: Callable[[], object], runs: int) -> float:
     return statistics.median(times)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=144, help="a multiple of 4")
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--database", default=f"sqlite:///{ROOT}/bench/out/bundles.sqlite3")
-    args = parser.parse_args()
-    (ROOT / "bench" / "out").mkdir(exist_ok=True)
-    os.environ["DATABASE_URL"] = args.database
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
-    os.environ.setdefault("DJANGO_DEBUG", "1")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
+def build(players: int) -> Any:
+    """One Cego event played through the real services: ``players`` players, two rounds."""
     from tournament import demo
-    from tournament.models import Event, Hand, Player
+    from tournament.models import Event, Player
     from tournament.play import services as play_services
-    from tournament.publish.bundles import export, plan, read, write
     from tournament.register import services
 
-    call_command("migrate", verbosity=0)
-    call_command("flush", interactive=False, verbosity=0)
     event = Event.objects.create(
         name="Bundle bench", slug="bundle-bench", date=datetime.date(2026, 11, 1), game="cego"
     )
@@ -68,7 +59,7 @@ def main() -> int:
         event=event,
         players=[
             Player(first_name=f"Vorname{i}", last_name=f"Nachname{i}", club=f"Club {i % 20}")
-            for i in range(args.players)
+            for i in range(players)
         ],
     )
     rng = random.Random(1)
@@ -80,9 +71,80 @@ def main() -> int:
         for table in rnd.tables.all():
             play_services.confirm_table(table=table)
         play_services.close_round(round=rnd)
+    return event
+
+
+def through_the_page(data: bytes, uid: str) -> tuple[float, float]:
+    """The import page's preview and confirmation of ``data``, in seconds, into a database
+    without the event and its players."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.test import Client
+    from django.urls import reverse
+
+    from tournament.models import Event, Player
+
+    event = Event.objects.get(uid=uid)
+    players = list(event.entries.values_list("player_id", flat=True))
+    event.delete()
+    Player.objects.filter(pk__in=players).delete()
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+    user, _created = get_user_model().objects.get_or_create(
+        username="bench-director", defaults={"is_staff": True, "is_superuser": True}
+    )
+    client = Client()
+    client.force_login(user)
+    url = reverse("bundle_import")
+    start = time.perf_counter()
+    preview = client.post(url, {"file": SimpleUploadedFile("bench.cego.json.gz", data)})
+    previewed = time.perf_counter() - start
+    token = re.search(rb'name="payload" value="([^"]+)"', preview.content)
+    assert preview.status_code == 200 and token, "the preview shows no confirmation"
+    start = time.perf_counter()
+    done = client.post(url, {"payload": token.group(1).decode(), "action": "import"})
+    imported = time.perf_counter() - start
+    assert done.status_code == 302, "the import was refused"
+    return previewed, imported
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=144, help="a multiple of 4")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--database", default=f"sqlite:///{ROOT}/bench/out/bundles.sqlite3")
+    parser.add_argument("--save", help="keep the bundle in this file (for --bundle)")
+    parser.add_argument(
+        "--bundle", help="time this bundle file instead of building an event (which takes minutes)"
+    )
+    args = parser.parse_args()
+    (ROOT / "bench" / "out").mkdir(exist_ok=True)
+    os.environ["DATABASE_URL"] = args.database
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+    os.environ.setdefault("DJANGO_DEBUG", "1")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    from tournament.models import Event, Hand
+    from tournament.publish.bundles import export, plan, read, write
+
+    call_command("migrate", verbosity=0)
+    call_command("flush", interactive=False, verbosity=0)
+    if args.bundle:
+        data = Path(args.bundle).read_bytes()
+        content = read.read_bundle(data)
+        write.apply_import(content)
+        event = Event.objects.get(uid=content["event"]["uid"])
+    else:
+        event = build(args.players)
+        data = export.bundle_bytes(event)
+    if args.save:
+        Path(args.save).write_bytes(data)
+    players = event.entries.count()
     games = Hand.objects.filter(table__round__event=event).count()
-    data = export.bundle_bytes(event)
-    print(f"event: {args.players} players, {games} games; {args.database.split(':')[0]}")
+    print(f"event: {players} players, {games} games; {args.database.split(':')[0]}")
     print(f"bundle: {len(data):,} bytes packed, {len(gzip.decompress(data)):,} unpacked")
     print(f"export: {median_seconds(lambda: export.bundle_bytes(event), args.runs):.2f} s")
 
@@ -103,6 +165,8 @@ def main() -> int:
         assert write.apply_import(read.read_bundle(data)).unchanged
 
     print(f"import again (nothing to change): {median_seconds(again, args.runs):.2f} s")
+    previewed, imported = through_the_page(data, str(event.uid))
+    print(f"import page, every player new: preview {previewed:.2f} s, import {imported:.2f} s")
     return 0
 
 

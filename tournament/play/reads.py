@@ -269,6 +269,37 @@ class InvalidStoredHand(Refused):
         )
 
 
+def result_values(
+    event: Event,
+    rules: dict[str, Any],
+    table: Table,
+    hands: Sequence[Hand],
+    from_number: int = 1,
+) -> list[tuple[Hand, int, int, int, int, int]]:
+    """The figures of the result cache rows of one table's hands (in game order) under
+    ``rules``, from game ``from_number`` on: (hand, position, points, inflicted, matches won,
+    games lost) for each hand and seat. Raises InvalidStoredHand for a hand the engine rejects."""
+    rows: list[tuple[Hand, int, int, int, int, int]] = []
+    played = [hand for hand in hands if hand.kind != Hand.Kind.TOTALS]
+    for hand in hands:
+        if hand.kind == Hand.Kind.TOTALS and hand.number >= from_number:
+            for position, points in enumerate(hand.data["totals"]):
+                rows.append((hand, position, points, 0, 0, 0))
+    replayed = event.game_type.replay(engine_hands(event, table, played), table.size, rules)
+    for hand in played:
+        try:
+            seats_results = next(replayed)
+        except scoring.InvalidHand as exc:
+            raise InvalidStoredHand(table, hand, exc) from exc
+        if hand.number < from_number:
+            continue
+        for position, seat in enumerate(seats_results):
+            rows.append(
+                (hand, position, seat.points, seat.inflicted, seat.matches_won, seat.games_lost)
+            )
+    return rows
+
+
 def result_rows(
     event: Event,
     rules: dict[str, Any],
@@ -278,47 +309,26 @@ def result_rows(
     from_number: int = 1,
 ) -> list[Result]:
     """The result cache rows of one table's hands (in game order) under ``rules``, unsaved, from
-    game ``from_number`` on. Raises InvalidStoredHand for a hand the engine rejects."""
-    rows: list[Result] = []
-
-    def add(hand: Hand, position: int, points: int, **extra: int) -> None:
-        if hand.number < from_number:
-            return
-        rows.append(
-            Result(
-                hand=hand,
-                position=position,
-                entry_id=seats[position],
-                table=table,
-                round_id=table.round_id,
-                event_id=event.pk,
-                points=points,
-                counts=not table.voided,
-                **extra,
-            )
+    game ``from_number`` on (``result_values``). Raises InvalidStoredHand for a hand the engine
+    rejects."""
+    return [
+        Result(
+            hand=hand,
+            position=position,
+            entry_id=seats[position],
+            table=table,
+            round_id=table.round_id,
+            event_id=event.pk,
+            points=points,
+            inflicted=inflicted,
+            matches_won=matches_won,
+            games_lost=games_lost,
+            counts=not table.voided,
         )
-
-    played = [hand for hand in hands if hand.kind != Hand.Kind.TOTALS]
-    for hand in hands:
-        if hand.kind == Hand.Kind.TOTALS:
-            for position, points in enumerate(hand.data["totals"]):
-                add(hand, position, points)
-    replayed = event.game_type.replay(engine_hands(event, table, played), table.size, rules)
-    for hand in played:
-        try:
-            seats_results = next(replayed)
-        except scoring.InvalidHand as exc:
-            raise InvalidStoredHand(table, hand, exc) from exc
-        for position, seat in enumerate(seats_results):
-            add(
-                hand,
-                position,
-                seat.points,
-                inflicted=seat.inflicted,
-                matches_won=seat.matches_won,
-                games_lost=seat.games_lost,
-            )
-    return rows
+        for hand, position, points, inflicted, matches_won, games_lost in result_values(
+            event, rules, table, hands, from_number
+        )
+    ]
 
 
 # --- a table as its players' phones read it ------------------------------------------------------

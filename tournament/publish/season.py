@@ -33,6 +33,7 @@ import json
 import posixpath
 import re
 import zipfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from html import unescape
 from pathlib import Path
@@ -47,6 +48,7 @@ from django.urls import resolve, reverse
 from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournament.core import collation
 from tournament.core.query import clean_query
@@ -169,43 +171,94 @@ def _language_names() -> list[tuple[str, str]]:
 MANIFEST = ".published.json"
 
 
-def _published_before(output: Path) -> list[str]:
+class FolderNotOurs(PublishError):
+    """The folder holds files of the publication's names that no earlier publication wrote."""
+
+
+def _published_before(output: Path) -> set[str]:
     try:
         names = json.loads((output / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return []
+        return set()
     if not isinstance(names, list):
-        return []
+        return set()
     root = output.resolve()
-    return [
+    return {
         name
         for name in names
-        if isinstance(name, str) and (output / name).resolve().is_relative_to(root)
-    ]
+        if isinstance(name, str)
+        and name != MANIFEST
+        and (output / name).resolve().is_relative_to(root)
+    }
 
 
-def write_site(files: dict[str, bytes], output: Path) -> list[str]:
+def foreign_files(files: dict[str, bytes], output: Path) -> list[str]:
+    """Files in ``output`` that the publication would write over although no earlier
+    publication wrote them (its record does not name them): a page of the club's own called
+    ``index.html``, or a folder published by a version of the app that kept no record."""
+    before = _published_before(output)
+    return sorted(name for name in files if name not in before and (output / name).is_file())
+
+
+def write_site(files: dict[str, bytes], output: Path, *, replace: bool = False) -> list[str]:
     """Write ``files`` into ``output``; pages an earlier publication wrote there that are no
     longer published (a player merged into another, an event moved to another season) are
-    removed, so that nobody finds them by their address. Files it did not write stay. The pages
-    removed."""
+    removed, so that nobody finds them by their address, and so are the folders that leaves
+    empty. Files it did not write stay. The pages removed.
+
+    A file of a published page's name that no earlier publication wrote is written over only
+    with ``replace``: else FolderNotOurs, and nothing is written. A folder without the record
+    (new, the club's own, or published before the record was kept) thus loses nothing the
+    first time: the files of other names stay, and nothing is removed."""
     before = _published_before(output)
+    foreign = [] if replace else foreign_files(files, output)
+    if foreign:
+        shown = ", ".join(foreign[:3]) + (" …" if len(foreign) > 3 else "")
+        raise FolderNotOurs(
+            ngettext(
+                "%(folder)s holds %(n)s file that the publication would write over, but that no "
+                "earlier publication wrote (%(files)s). Publish into an empty folder, or say that "
+                "it may be replaced (--replace); the other files there stay either way.",
+                "%(folder)s holds %(n)s files that the publication would write over, but that no "
+                "earlier publication wrote (%(files)s). Publish into an empty folder, or say that "
+                "they may be replaced (--replace); the other files there stay either way.",
+                len(foreign),
+            )
+            % {"folder": output, "n": len(foreign), "files": shown}
+        )
+    output.mkdir(parents=True, exist_ok=True)
+    # the record first names both publications: cut short here, the next run still knows
+    # every file this one may have written
+    (output / MANIFEST).write_text(_manifest(before | set(files)), encoding="utf-8")
     for name, content in files.items():
         target = output / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(content)
     stale = []
-    for name in sorted(set(before) - set(files)):
+    root = output.resolve()
+    for name in sorted(before - set(files)):
         page = output / name
-        if page.is_file():
+        if page.is_file() or page.is_symlink():
             page.unlink()
             stale.append(name)
+            _remove_empty_folders(page.parent, root)
     (output / MANIFEST).write_text(_manifest(files), encoding="utf-8")
     return stale
 
 
-def _manifest(files: dict[str, bytes]) -> str:
-    return json.dumps(sorted(files), indent=0)
+def _remove_empty_folders(folder: Path, root: Path) -> None:
+    """``folder`` and the folders above it up to ``root``, as long as they are empty (an event
+    no longer published leaves no empty folder behind; a folder holding anything stays)."""
+    while folder.resolve() != root and folder.resolve().is_relative_to(root):
+        try:
+            folder.rmdir()
+        except OSError:  # not empty, or not ours to remove
+            return
+        folder = folder.parent
+
+
+def _manifest(names: Iterable[str]) -> str:
+    return json.dumps(sorted(names), indent=0)
 
 
 def zip_site(files: dict[str, bytes], folder: str) -> bytes:
@@ -220,11 +273,14 @@ def zip_site(files: dict[str, bytes], folder: str) -> bytes:
     return buffer.getvalue()
 
 
-def publish_season(*, season: Season, output: Path) -> tuple[list[str], list[str]]:
+def publish_season(
+    *, season: Season, output: Path, replace: bool = False
+) -> tuple[list[str], list[str]]:
     """Write the season's publication into the folder ``output``: the files written, and the
-    pages of an earlier publication removed."""
+    pages of an earlier publication removed (see ``write_site``; ``replace``: files of the
+    publication's names that no earlier publication wrote may be written over)."""
     files = build_site(season)
-    stale = write_site(files, output)
+    stale = write_site(files, output, replace=replace)
     return sorted(files), stale
 
 

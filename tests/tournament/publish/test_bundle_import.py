@@ -12,13 +12,16 @@ import html
 import io
 import json
 import re
+import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
 from tests.factories import cego, make_entries, make_event, make_player, make_round, make_user
@@ -256,3 +259,66 @@ def test_the_command_speaks_the_readers_language(tmp_path: Path):
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("Neues Turnier Turnier Triberg: 4 Anmeldungen")
     assert lines[-1] == "Probelauf: nichts gespeichert."
+
+
+# --- a large bundle in one request (point 14) -------------------------------------------------
+
+
+def with_tables(doc: dict[str, Any], tables: int, family: str) -> dict[str, Any]:
+    """The bundle of a one-table event grown to ``tables`` tables of four new players each (last
+    name ``family``), every table playing the same games (so every game scores as the bundle
+    says)."""
+    doc = copy.deepcopy(doc)
+    content = doc["content"]
+    rnd = content["rounds"][0]
+    [table] = rnd["tables"]
+    by_number = {e["start_number"]: e for e in content["entries"]}
+    players = {p["uid"]: p for p in content["players"]}
+    content["players"], content["entries"], rnd["tables"] = [], [], []
+    rnd["draw_basis"] = None
+    for t in range(tables):
+        seats = []
+        for position, number in enumerate(table["seats"]):
+            entry = dict(by_number[number], start_number=4 * t + position + 1)
+            entry.pop("token", None)
+            player = dict(
+                players[entry["player"]],
+                uid=str(uuid.uuid4()),
+                first_name=f"Vorname{t}x{position}",
+                last_name=family,
+            )
+            entry["player"] = player["uid"]
+            content["players"].append(player)
+            content["entries"].append(entry)
+            seats.append(entry["start_number"])
+        rnd["tables"].append(dict(copy.deepcopy(table), number=t + 1, seats=seats))
+    return doc
+
+
+def test_a_large_bundle_imports_through_the_page_in_a_number_of_queries_of_its_own(
+    client: Client,
+):
+    """The page's confirmation of a bundle of 48 or of 200 players costs the same queries: the
+    import reads and writes each kind of row in bulk, never a query per player, table or game
+    (a 2,000-player bundle took some 6,000 queries and two minutes in one request)."""
+    event = played("gremmelsbach", hands=3)
+    doc = export.document(event)
+    event.delete()
+    client.force_login(make_user())
+    counts = []
+    for tables, family in ((12, "Amsel"), (50, "Zeisig")):
+        Event.objects.filter(slug="gremmelsbach").delete()
+        token = upload(client, sealed(with_tables(doc, tables, family))).context["payload"]
+        with CaptureQueriesContext(connection) as queries:
+            response = client.post("/turnier/import/", {"payload": token, "action": "import"})
+        assert response.status_code == 302, refusal(response)
+        imported = Event.objects.get(slug="gremmelsbach")
+        assert imported.entries.count() == 4 * tables
+        assert Hand.objects.filter(table__round__event=imported).count() == 3 * tables
+        counts.append(len(queries.captured_queries))
+    assert counts[0] == counts[1], counts
+    # the session and the user, the staged file, the event and its season, the players by
+    # identifier, alias and name, the users named in the bundle, then for each kind of row
+    # (players, entries, tables, seats, games, confirmations) its rows, their identifiers and
+    # their history rows, the results and the seats' sums in one statement each
+    assert counts[1] <= 60, counts

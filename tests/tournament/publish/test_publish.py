@@ -215,3 +215,62 @@ def test_publishing_again_keeps_the_files_it_did_not_write(site):
     assert imprint.read_text(encoding="utf-8") == "<h1>Impressum</h1>"
     assert (site / "en" / "notes" / "draft.html").is_file()
     assert "Removed" not in out.getvalue()
+
+
+def test_a_hand_made_imprint_survives_and_a_player_no_longer_published_goes(site):
+    imprint = site / "impressum.html"
+    imprint.write_text("<h1>Impressum des Vereins</h1>", encoding="utf-8")
+    season = Season.objects.get(slug="swm-2026")
+    event = season.events.order_by("date", "pk").last()
+    gone = event.entries.exclude(player__last_name="Schwörer").first().player
+    make_season().events.add(event)  # the event moves: its players leave this season's pages
+    call_command("publish_season", season.slug, "--output", str(site), stdout=io.StringIO())
+    assert imprint.read_text(encoding="utf-8") == "<h1>Impressum des Vereins</h1>"
+    assert not (site / "de" / "spieler" / f"{gone.uid}.html").exists()
+    # the event's folder is gone too, not left behind empty
+    assert not (site / "de" / "turnier" / event.slug).exists()
+
+
+def test_a_folder_of_the_clubs_own_pages_is_refused_before_anything_is_written(tmp_path):
+    season = make_played_season()
+    own = tmp_path / "index.html"
+    own.write_text("Unser Verein", encoding="utf-8")
+    (tmp_path / "impressum.html").write_text("Impressum", encoding="utf-8")
+    with pytest.raises(CommandError, match=r"index\.html.*--replace"):
+        call_command("publish_season", season.slug, "--output", str(tmp_path))
+    assert own.read_text(encoding="utf-8") == "Unser Verein"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["impressum.html", "index.html"]
+
+
+def test_a_folder_published_without_a_record_is_replaced_when_the_director_says_so(site):
+    """A folder published before the record was kept: nothing is removed the first time."""
+    (site / ".published.json").unlink()
+    imprint = site / "de" / "impressum.html"
+    imprint.write_text("Impressum", encoding="utf-8")
+    with pytest.raises(CommandError, match="--replace"):
+        call_command("publish_season", "swm-2026", "--output", str(site))
+    out = io.StringIO()
+    call_command("publish_season", "swm-2026", "--output", str(site), "--replace", stdout=out)
+    assert imprint.read_text(encoding="utf-8") == "Impressum"
+    assert "Removed" not in out.getvalue()
+    # from now on the folder has its record: publishing again needs no --replace
+    call_command("publish_season", "swm-2026", "--output", str(site), stdout=io.StringIO())
+
+
+def test_the_directors_zip_unpacked_beside_an_imprint_is_republished_keeping_the_imprint(
+    client, tmp_path
+):
+    season = make_played_season()
+    client.force_login(make_user())
+    response = client.get(reverse("season_publish", args=[season.slug]))
+    zipfile.ZipFile(io.BytesIO(response.content)).extractall(tmp_path)
+    site = tmp_path / season.slug
+    imprint = site / "impressum.html"
+    imprint.write_text("Impressum", encoding="utf-8")
+    event = season.events.order_by("date", "pk").last()
+    gone = event.entries.exclude(player__last_name="Schwörer").first().player
+    assert (site / "en" / "spieler" / f"{gone.uid}.html").is_file()
+    make_season().events.add(event)
+    call_command("publish_season", season.slug, "--output", str(site), stdout=io.StringIO())
+    assert imprint.read_text(encoding="utf-8") == "Impressum"
+    assert not (site / "en" / "spieler" / f"{gone.uid}.html").exists()

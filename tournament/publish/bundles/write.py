@@ -15,7 +15,6 @@ from django.core.exceptions import ValidationError
 from django.db import DatabaseError, connection, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from simple_history.utils import bulk_create_with_history
 
 from tournament.core import audit
 from tournament.core.audit import bulk_attrs
@@ -31,6 +30,7 @@ from tournament.models import (
     Seat,
     Table,
     Team,
+    bulk,
     versions,
 )
 from tournament.play import services
@@ -147,7 +147,10 @@ class _Writer:
         self.user = audit.actor(user)
         self.reason = reason
         self.users = self._users()
-        self.rescore: list[Table] = []
+        self.rescore: dict[int, Table] = {}  # the tables whose results are written again
+        self.fresh_tables: list[Table] = []  # created here: no results to replace
+        # each game's figures, as scored here (a new game has no primary key yet: a list)
+        self.scored: list[tuple[Hand, list[list[int]]]] = []
         # written in bulk once every round is through (a few queries for the whole event)
         self.fresh_hands: list[Hand] = []
         self.fresh_confirmations: list[Confirmation] = []
@@ -177,16 +180,18 @@ class _Writer:
     def _noted(self, instance: Any, reason: str | None = None) -> Any:
         return audit.noted(instance, self.user, reason or self.reason)
 
-    def _bulk(self, objects: list[Any], model: type[Any]) -> list[Any]:
-        if not objects:
-            return []
-        return bulk_create_with_history(
+    def _bulk(self, objects: list[Any], key: Sequence[str], scope: Any) -> list[Any]:
+        """Insert new rows with their history rows: three queries for any number of rows
+        (``models.bulk``); ``key`` tells the rows in ``scope`` apart."""
+        bulk.insert(
             objects,
-            model,
-            default_user=self.user,
-            default_change_reason=self.reason,
-            custom_historical_attrs=bulk_attrs(),
+            key=key,
+            scope=scope,
+            user=self.user,
+            reason=self.reason,
+            attrs=bulk_attrs(),
         )
+        return objects
 
     def write(self) -> None:
         self.players = self._players()
@@ -194,16 +199,27 @@ class _Writer:
         teams = self._teams()
         self.entries = self._entries(teams)
         self._rounds()
-        self._bulk(self.fresh_hands, Hand)  # each with its own reason (read per row)
-        self._bulk(self.fresh_confirmations, Confirmation)
+        in_event = {"table__round__event": self.event}
+        # each game with its own reason (who entered it), the times of the other installation
+        self._bulk(self.fresh_hands, ("table_id", "number"), Hand.objects.filter(**in_event))
+        self._bulk(
+            self.fresh_confirmations,
+            ("table_id", "position"),
+            Confirmation.objects.filter(**in_event),
+        )
         _set_times(self.times)
         self.lots_of()
-        for table in self.rescore:
-            services.rescore_table(
-                table,
-                check_lots=False,
-                hands=sorted(self.table_hands[table.pk], key=lambda h: h.number),
-            )
+        services.rescore_tables(
+            event=self.event,
+            hands={
+                table: sorted(self.table_hands[table.pk], key=lambda h: h.number)
+                for table in self.rescore.values()
+            },
+            fresh=self.fresh_tables,
+            # every game of the bundle was scored here by ``plan_import`` in this transaction
+            # and agrees with the figures it carries
+            scored=dict(self.scored),
+        )
         Team.objects.filter(event=self.event).exclude(
             pk__in=[t.pk for t in teams.values()]
         ).delete()
@@ -254,7 +270,11 @@ class _Writer:
                             decided_by=self.user.get_username() if self.user else "",
                         )
                     )
-        self._bulk([player for _uid, player in new], Player)
+        self._bulk(
+            [player for _uid, player in new],
+            ("uid",),
+            Player.objects.filter(uid__in=[player.uid for _uid, player in new]),
+        )
         found.update(new)
         PlayerAlias.objects.bulk_create(aliases)
         return found
@@ -302,6 +322,11 @@ class _Writer:
         wanted = {e["start_number"]: e for e in self.content["entries"]}
         here: dict[int, Entry] = {}
         new, changed = [], []
+        # the personal links of the bundle that entries here hold already: one query
+        tokens = [e["token"] for e in wanted.values() if e.get("token")]
+        token_holders = dict(
+            Entry.objects.filter(token__in=tokens).values_list("token", "pk") if tokens else ()
+        )
         for number, data in wanted.items():
             values = {
                 "player": self.players[data["player"]],
@@ -322,8 +347,9 @@ class _Writer:
             token = data.get("token")
             # the personal link printed or sent before the day keeps working in the hall,
             # unless it is another entry's here (then the entry keeps a link of its own)
-            here_too = Entry.objects.filter(token=token).exclude(pk=getattr(entry, "pk", None))
-            if token and (entry is None or entry.token != token) and not here_too.exists():
+            holder = token_holders.get(token)
+            here_too = holder is not None and holder != getattr(entry, "pk", None)
+            if token and (entry is None or entry.token != token) and not here_too:
                 values["token"] = token
             if entry is None:
                 new.append(Entry(event=self.event, **values))
@@ -343,7 +369,7 @@ class _Writer:
             for name, value in values.items():
                 setattr(entry, name, value)
             self._noted(entry).save()
-        for entry in self._bulk(new, Entry):
+        for entry in self._bulk(new, ("start_number",), Entry.objects.filter(event=self.event)):
             here[entry.start_number] = entry
         return here
 
@@ -424,7 +450,8 @@ class _Writer:
                 )
                 for t in sorted(data["tables"], key=number_of)
             ],
-            Table,
+            ("number",),
+            Table.objects.filter(round=rnd),
         )
         by_number = {t.number: t for t in tables}
         seats = [
@@ -434,8 +461,9 @@ class _Writer:
             if n is not None
         ]
         seats += [Seat(round=rnd, entry=self.entries[n]) for n in data["sitting_out"]]
-        self._bulk(seats, Seat)
-        self.rescore += tables
+        self._bulk(seats, ("entry_id",), Seat.objects.filter(round=rnd))
+        self.rescore.update((table.pk, table) for table in tables)
+        self.fresh_tables += tables
         return by_number
 
     def _table(self, table: Table, data: Mapping[str, Any]) -> None:
@@ -450,10 +478,9 @@ class _Writer:
             for name, value in values.items():
                 setattr(table, name, value)
             self._noted(table).save()
-            if table not in self.rescore:
-                self.rescore.append(table)
-        if self._hands(table, data["hands"]) and table not in self.rescore:
-            self.rescore.append(table)
+            self.rescore.setdefault(table.pk, table)
+        if self._hands(table, data["hands"]):
+            self.rescore.setdefault(table.pk, table)
         self._confirmations(table, data["confirmations"])
 
     def _hands(self, table: Table, wanted_list: Sequence[Mapping[str, Any]]) -> bool:
@@ -485,15 +512,17 @@ class _Writer:
             if data["entered_by"]:
                 note += f"; entered by {data['entered_by']}"
             self._noted(hand, note)
-            if new:
+            if new:  # inserted in bulk with the times of the other installation
                 self.fresh_hands.append(hand)
                 here[number] = hand
             else:
                 hand.save()
-            # the times of the other installation: saving sets them to now
-            self.times.append((hand, {k: values[k] for k in ("entered_at", "updated_at")}))
+                # the times of the other installation: saving sets them to now
+                self.times.append((hand, {k: values[k] for k in ("entered_at", "updated_at")}))
             written = True
         self.table_hands[table.pk] = list(here.values())
+        # the hands here are the bundle's now: its figures are this installation's scores
+        self.scored += [(here[number], wanted[number]["results"]) for number in here]
         return written or bool(set(here) - set(wanted))
 
     def _confirmations(self, table: Table, wanted_list: Sequence[Mapping[str, Any]]) -> None:
@@ -519,9 +548,10 @@ class _Writer:
                 via=data["via"],
                 device=data["device"],
                 user=self.users.get(data["user"]),
+                # the time of the other installation (inserted in bulk as it is)
+                confirmed_at=_parsed(data["confirmed_at"]),
             )
             self.fresh_confirmations.append(confirmation)
-            self.times.append((confirmation, {"confirmed_at": _parsed(data["confirmed_at"])}))
 
     def lots_of(self) -> None:
         here = [without(d, "drawn_by") for d in event_content_lots(self.event)]
