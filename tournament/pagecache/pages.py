@@ -137,6 +137,7 @@ class CachedPage:
         fragment: bool = False,
         together: str = "",
         uses: Uses | None = None,
+        live: Mapping[str, str] | None = None,
     ) -> None:
         """``name`` and ``owner`` (an event's or season's id) with its ``version`` say which page
         of what; ``variant`` is whatever else the page depends on besides the language and the
@@ -145,8 +146,12 @@ class CachedPage:
         it (the projector's rows): the same for everyone, logged in or not, and reads no query.
         Pages with the same ``together`` (unless asked for with page parameters) are computed
         under one lock: the request that computes one computes the others it is given as
-        ``then`` too."""
+        ``then`` too. ``live`` maps a marker the page's body holds to the HTML this request puts
+        in its place: a line that changes far more often than the rest of the page (a player's
+        rank, which any game in the hall may move) is not part of what is kept; the ETag covers
+        it."""
         self.request = request
+        self.live = dict(live or {})
         self.what = (name, owner, version)
         self.fragment = fragment
         self.computed = False  # whether this request computed the body
@@ -165,7 +170,11 @@ class CachedPage:
             self.lock = "page:" + _digest(together, owner, version)
         # the same body within another page around it (another address) is another ETag; a
         # fragment's ETag is its key's, wherever it is shown (the projector page hands it on)
-        self.etag = '"' + _digest(self.key, "" if fragment else request.path) + '"'
+        self.etag = (
+            '"'
+            + _digest(self.key, "" if fragment else request.path, sorted(self.live.items()))
+            + '"'
+        )
 
     @property
     def shared(self) -> bool:
@@ -191,11 +200,17 @@ class CachedPage:
             return None
         content_type, packed = kept
         response = HttpResponse(content_type=content_type)
-        if "gzip" in self.request.headers.get("Accept-Encoding", ""):
+        gzipped = "gzip" in self.request.headers.get("Accept-Encoding", "")
+        if self.live:  # kept with its markers: this request's lines go in
+            content = self._spliced(gzip.decompress(packed))
+            packed = gzip.compress(content, compresslevel=1, mtime=0) if gzipped else b""
+        else:
+            content = b""
+        if gzipped:
             response.content = packed
             response["Content-Encoding"] = "gzip"
         else:
-            response.content = gzip.decompress(packed)
+            response.content = content or gzip.decompress(packed)
         patch_vary_headers(response, ["Accept-Encoding"])
         return self.respond(response, keep=False)  # kept already
 
@@ -316,9 +331,16 @@ class CachedPage:
                 and (self.fragment or self.plain_address)
             ):
                 self._keep_whole(response)
+        if self.live and response.status_code == 200 and "Content-Encoding" not in response:
+            response.content = self._spliced(response.content)
         response["Cache-Control"] = "no-cache"
         patch_vary_headers(response, ["Cookie"])
         return response
+
+    def _spliced(self, content: bytes) -> bytes:
+        for marker, html in self.live.items():
+            content = content.replace(marker.encode(), html.encode())
+        return content
 
 
 def part_key(name: str, owner: int, version: Any, *variant: Any) -> str:

@@ -25,6 +25,7 @@ from django.contrib import messages
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -407,6 +408,9 @@ def _personal_entry(token: str) -> Entry:
     return entry
 
 
+STANDING_MARK = "<!--personal-standing-->"
+
+
 def personal_link(request: HttpRequest, token: str) -> HttpResponse:
     """The player's page. Its own lines are read for each request (a few indexed reads); what
     it shows that others see too comes from the page cache: the table's sheet per version of the
@@ -416,7 +420,18 @@ def personal_link(request: HttpRequest, token: str) -> HttpResponse:
     leaves it as it was, and a phone that holds it gets 304."""
     entry = _personal_entry(token)
     context, shown = _personal(request, entry)
-    page = CachedPage(request, "personal", entry.pk, shown)
+    # the rank line goes in for each request: a game anywhere in the hall moves the ranks of most
+    # players, and with it every player's page would be computed again (issue 29's hall at ten
+    # times the rate); what is kept is the page around it, per version of the player's own things
+    standing = context.pop("standing")
+    context["standing"] = standing is not None
+    context["standing_line"] = mark_safe(STANDING_MARK)
+    line = (
+        render_to_string("tournament/includes/personal_standing.html", {"standing": standing})
+        if standing is not None
+        else ""
+    )
+    page = CachedPage(request, "personal", entry.pk, shown, live={STANDING_MARK: line})
     if (ready := page.ready()) is not None:
         return ready
     # the shared sheet before the page's own lock: a request holds one page lock at most
@@ -490,7 +505,7 @@ def _personal(request: HttpRequest, entry: Entry) -> tuple[dict[str, Any], str]:
         context["waiting_place"],
         context["cancel_refused"],
         rnd is not None and _row(rnd),
-        context["standing"],
+        context["standing"] is not None,
     ]
     return context, _digest(shown)
 

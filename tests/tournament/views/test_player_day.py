@@ -4,6 +4,7 @@ its waiting list, the check-in desk, the draw of the players present, the person
 from __future__ import annotations
 
 import datetime
+import gzip
 import io
 import re
 import uuid
@@ -420,6 +421,29 @@ def test_a_game_at_another_table_does_not_compute_this_tables_sheet_again():
     assert "No games entered yet." in page
     # the ranking is the new version's: three of the other table won 20 each, this player has 0
     assert "Rank 4 of 8" in page
+
+
+def test_a_rank_moved_by_a_game_elsewhere_shows_without_the_page_computed_again():
+    """A game at another table moves this player's rank but nothing else on the page: the phone
+    reads the new rank (and is not told 'not modified'), while the page around it is the one
+    kept, not computed again: at ten times the hall's rate every game moved most players' ranks
+    and every personal page was computed anew (issue 29)."""
+    me, _mine, other = two_tables()
+    url = reverse("personal_link", args=[me.token])
+    phone = en()
+    first = phone.get(url)
+    assert "Rank 1 of 8" in first.content.decode()
+    save_game(other)
+    again = phone.get(url, headers={"If-None-Match": first["ETag"]})
+    assert again.status_code == 200 and again["ETag"] != first["ETag"]
+    assert "Rank 4 of 8" in again.content.decode()
+    # only the rank line was rendered; the page came whole from the page cache
+    assert [t.name for t in again.templates] == ["tournament/includes/personal_standing.html"]
+    # a phone that asks with gzip gets the same page, the rank put in
+    packed = phone.get(url, headers={"Accept-Encoding": "gzip"})
+    assert packed["Content-Encoding"] == "gzip"
+    assert "Rank 4 of 8" in gzip.decompress(packed.content).decode()
+    assert phone.get(url, headers={"If-None-Match": again["ETag"]}).status_code == 304
 
 
 def test_a_game_saved_at_the_table_and_taken_back_shows_on_its_players_pages_at_once():
