@@ -50,7 +50,7 @@ from tournament.core.audit import noted as _noted
 from tournament.core.errors import Refused
 from tournament.models import Entry, Event, Prize, PrizeAssignment, PrizeSettings
 from tournament.play import services as play_services
-from tournament.results import standings
+from tournament.results import pairs, standings
 
 Ranking = Prize.Ranking
 # the player rankings in the order a player prefers them when two prizes are worth the same
@@ -303,15 +303,19 @@ def _undecided(
     rule: PrizeSettings,
     candidates: dict[str, list[Entry]],
     awards: list[Award],
+    units: dict[int, Any],
 ) -> list[Tie]:
-    """Groups of active players on one rank whose order changes who wins which prize."""
+    """Groups of active players on one rank whose order changes who wins which prize. The
+    partners of a fixed pair share every deal and so their rank: they are one unit, never a tie
+    to draw (``pairs.units``; the lot refuses it), and take the prizes of their places in name
+    order."""
     groups: dict[int, list[Entry]] = defaultdict(list)
     for entry in candidates[Ranking.OVERALL]:
         groups[entry.rank].append(entry)
     ties = []
     decided = _outcome(awards)
     for rank, group in sorted(groups.items()):
-        if len(group) < 2:
+        if len({units.get(entry.pk, entry.pk) for entry in group}) < 2:
             continue
         for by in range(1, len(group)):
             other = _player_awards(named, rule, _rotated(candidates, group, by), rule.several)
@@ -377,8 +381,8 @@ def prize_giving(event: Event) -> PrizeGiving:
 
 def computed_prize_giving(event: Event) -> PrizeGiving:
     """Who wins which prize from the current standings (provisional until the event is
-    finished). Three queries: the prizes, the settings, the standings; two more for the teams
-    where a team prize exists."""
+    finished). Three queries: the prizes, the settings, the standings; one more for the pairs of
+    an event in fixed pairs, two more for the teams where a team prize exists."""
     prizes = list(Prize.objects.filter(event=event))
     rule = settings_of(event)
     rows = collation.by_rank_then_name(Entry.objects.standings(event))
@@ -389,7 +393,7 @@ def computed_prize_giving(event: Event) -> PrizeGiving:
     awards: dict[str, list[Award]] = defaultdict(list)
     for award in player_awards:
         awards[award.prize.ranking].append(award)
-    ties = _undecided(named, rule, candidates, player_awards)
+    ties = _undecided(named, rule, candidates, player_awards, pairs.units(event))
     for prize in prizes:
         if prize.ranking == Ranking.LAST:
             awards[Ranking.LAST].append(_last_place(prize, active))

@@ -15,7 +15,15 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from tests.factories import make_entries, make_event, make_round, make_user
-from tests.helpers import as_browser_sends, messages_of, played, prize
+from tests.helpers import (
+    as_browser_sends,
+    fixed_pair_event,
+    messages_of,
+    next_round,
+    play_pairs_round,
+    played,
+    prize,
+)
 from tournament.models import Entry, Event, Player, Prize, PrizeAssignment, PrizeSettings
 from tournament.money import prizes
 from tournament.play import services
@@ -264,3 +272,23 @@ def test_the_stored_prize_giving_costs_one_query_for_8_players_and_40(organiser)
         counts.append(len(queries))
     # the stored assignment
     assert counts == [1, 1]
+
+
+def test_the_partners_of_a_fixed_ziege_pair_take_their_prizes_without_a_lot(organiser):
+    """Partners of a fixed pair share every deal and so their rank: the prize-giving asks no lot
+    between them (the lot refuses one: "nothing to draw"), the pair takes the prizes of its places
+    and the event can be finished (issue 28.4: the director was stuck)."""
+    event, teams = fixed_pair_event(4)
+    play_pairs_round(make_round(event, seed=3), teams)
+    play_pairs_round(next_round(event, seed=5), teams)
+    post_prize_table(organiser, event, [("overall", "1", "100", ""), ("overall", "2", "60", "")])
+    winners = sorted(e.player.sort_name for e in teams[0].pair_members.all())
+
+    page = organiser.get(reverse("prize_giving", args=[event.slug])).content.decode()
+
+    assert "Ties on prize places" not in page
+    listed = prize_list(page)
+    assert all(escape(name) in listed for name in winners)
+    response = finish(organiser, event)
+    assert "The event is finished" in response.content.decode()
+    assert won(event)[(R.OVERALL, 1)] + won(event)[(R.OVERALL, 2)] == [1, 1]
