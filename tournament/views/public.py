@@ -139,7 +139,7 @@ def _standings(request: HttpRequest, event: Event) -> dict[str, Any]:
         rows = standings.mark_last_place(
             standings.named_rows(standings.category_standings(event, rounds, category))
         )
-    provisional = provisional_entries(event)
+    provisional = _provisional(event)
     ranking = tables_.standings_table(
         event,
         rows,
@@ -402,6 +402,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
             "refresh_ms": max(refresh, 2) * 1000,
             "rows": _rows(page, event),
             "rows_etag": page.etag,
+            "provisional": bool(_provisional(event)),
             **_projector_status(event, list(event.rounds.all())),
         },
     )
@@ -484,14 +485,35 @@ def _projector_data(event: Event) -> dict[str, Any]:
         value = row.shown_total if figure.name == "total" else getattr(row, figure.name)
         # the one figure the projector shows, as the standings page writes it
         row.projector_value = figure.text(value)
-    return {"event": event, "rows": _projector_html(rows), **_projector_status(event, rounds)}
+    provisional = _provisional(event)
+    return {
+        "event": event,
+        "rows": _projector_html(rows, provisional),
+        "provisional": bool(provisional),
+        **_projector_status(event, rounds),
+    }
 
 
-def _projector_html(rows: list[Entry]) -> SafeString:
+def _provisional(event: Event) -> set[int]:
+    """``provisional_entries``, read once per event and version in a request: the standings and
+    the projector's rows computed together mark the same entries with one query."""
+    kept = getattr(event, "_provisional", None)
+    if kept is None or kept[0] != event.version:
+        kept = (event.version, provisional_entries(event))
+        event._provisional = kept  # type: ignore[attr-defined]
+    return kept[1]
+
+
+def _projector_html(rows: list[Entry], provisional: set[int] = frozenset()) -> SafeString:
     """The projector's rows, written here rather than by a template loop: a thousand rows in a
     few milliseconds, so that a new result costs the server little however large the field.
     The values are escaped by the standard library's ``html.escape`` (as Django's ``escape``
     does, without building a safe string per value, which is several times faster)."""
+    # the standings' mark (tables_.StandingsTable.name_tags): results the table has not confirmed
+    marked = format_html(
+        ' <span class="tag provisional" title="{}">*</span>',
+        _("includes results not yet confirmed by the table"),
+    )
     withdrawn = format_html(' <span class="tag">({})</span>', _("withdrawn"))
     last = format_html(' <span class="tag last">{}</span>', _("last place"))
     lines = []
@@ -502,6 +524,7 @@ def _projector_html(rows: list[Entry]) -> SafeString:
         lines.append(
             f'{opening}<td class="rank">{row.rank}.</td>'
             f'<td class="name">{html.escape(player.first_name)} {html.escape(player.last_name)}'
+            f"{marked if row.pk in provisional else ''}"
             f"{'' if active else withdrawn}{last if getattr(row, 'is_last', False) else ''}"
             f'</td><td class="club">{html.escape(player.club)}</td>'
             f'<td class="num">{html.escape(str(row.projector_value))}</td></tr>\n'

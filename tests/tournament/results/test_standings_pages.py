@@ -379,3 +379,34 @@ def test_the_rounds_come_in_their_order_whatever_order_their_rows_were_made_in(c
     assert [r.number for r in standings.rounds_of(event)] == [1, 2]
     page = client.get(f"/turnier/{event.slug}/").content.decode()
     assert page.index("/durchgang/1/") < page.index("/durchgang/2/")
+
+
+def test_the_projector_marks_unconfirmed_results_as_the_standings_do(client):
+    """The projector's rows carry the standings' * for players at a sheet not yet confirmed, and
+    its status line says what the * means; once the table confirms, both are gone (issue 28.9)."""
+    event = make_event()
+    make_entries(event, 8)
+    rnd = make_round(event)
+    open_, other = rnd.tables.order_by("number")
+    services.record_hand(table=open_, data=cego("halbe", 0, 40))
+    services.record_hand(table=other, data=cego("halbe", 1, 40))
+    services.confirm_table(table=other)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    rows_url = f"/turnier/{event.slug}/beamer/zeilen/"
+
+    def marked(html: str) -> set[str]:
+        return {
+            re.sub(r"<[^>]+>", "", name).split(" *")[0].strip()
+            for name in re.findall(r'<td class="name">(.*?)</td>', html)
+            if 'class="tag provisional"' in name
+        }
+
+    rows = client.get(rows_url).content.decode()
+    waiting = {str(seat.entry.player) for seat in open_.seats.select_related("entry__player")}
+    assert marked(rows) == waiting
+    assert "* not yet confirmed by the table" in rows
+    page = client.get(f"/turnier/{event.slug}/beamer/").content.decode()
+    assert marked(page) == waiting and "* not yet confirmed by the table" in page
+    services.confirm_table(table=open_)
+    rows = client.get(rows_url).content.decode()
+    assert marked(rows) == set() and "not yet confirmed" not in rows
