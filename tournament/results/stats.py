@@ -648,3 +648,21 @@ def _names_at(hand: EventHand) -> list[str]:
         if position < hand.size:
             names[position] = f"{first} {last}"
     return names
+
+
+def event_figures(entries: list[Entry]) -> dict[int, tuple[Any, str]]:
+    """Each entry's result in its event as the player page writes it (the game's projector
+    figure: Cego's shown total, Ziege's matches, Hennes Sibbe's penalty cards ...): (value,
+    text) by entry id; entries that never played are left out. One grouped query; the entries
+    come with their events."""
+    by_pk = {entry.pk: entry for entry in entries}
+    figures = {}
+    for pk, _event, _player, _lot, *values in _sums(Entry.objects.filter(pk__in=list(by_pk))):
+        event = by_pk[pk].event
+        game = event.game_type
+        figure = game.figure(game.projector_figure)
+        value = figure.of_sums(dict(zip(FIELDS, values, strict=True)))
+        if figure.name == "total":
+            value = game.shown_total(value, event.full_rules())
+        figures[pk] = (value, figure.text(value))
+    return figures

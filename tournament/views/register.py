@@ -27,7 +27,7 @@ from tournament.core import collation, errors, names
 from tournament.models import Entry, Player
 from tournament.register import reads, services
 from tournament.register.forms import PlayerForm
-from tournament.results import history
+from tournament.results import history, stats
 from tournament.views.common import corrected_player, protected
 
 # a search shows this many players; a longer list asks for a narrower search
@@ -220,9 +220,13 @@ def _uuid(text: str) -> uuid.UUID | None:
 def _comparison(keep: Player, other: Player) -> dict[str, Any]:
     """Both players side by side and what the merge does: the entries that move, the events both
     played (which refuse the merge), the blanks filled in, and each season's points before and
-    after. Two queries."""
+    after. Each event's result is the one the player page shows; a row never adds results of two
+    games (the events outside a season get a row per game). Three queries."""
     entries: dict[int, list[Entry]] = defaultdict(list)
-    for entry in _entries_of([keep, other]):
+    found = list(_entries_of([keep, other]))
+    figures = stats.event_figures(found)
+    for entry in found:
+        entry.figure_value, entry.figure_text = figures.get(entry.pk, (0, "—"))
         entries[entry.player_id].append(entry)
     keep.entry_list, other.entry_list = entries[keep.pk], entries[other.pk]
     shared = {e.event_id for e in keep.entry_list} & {e.event_id for e in other.entry_list}
@@ -236,11 +240,19 @@ def _comparison(keep: Player, other: Player) -> dict[str, Any]:
     for player, side in ((keep, "keep"), (other, "other")):
         for entry in player.entry_list:
             season = entry.event.season
+            game = entry.event.game_type
             row = seasons.setdefault(
-                season.pk if season else None,
-                {"season": season, "keep": 0, "other": 0, "events_keep": 0, "events_other": 0},
+                season.pk if season else ("no season", game.key),
+                {
+                    "season": season,
+                    "game": game.name,
+                    "keep": 0,
+                    "other": 0,
+                    "events_keep": 0,
+                    "events_other": 0,
+                },
             )
-            row[side] += entry.total
+            row[side] += entry.figure_value
             row[f"events_{side}"] += 1
     for row in seasons.values():
         row["after"] = row["keep"] + row["other"]

@@ -3,6 +3,8 @@ correct a player; merge two players after seeing what moves; who may see it at a
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
@@ -15,6 +17,7 @@ from tests.factories import (
     make_role,
     make_round,
     make_season,
+    make_table,
     make_user,
 )
 from tournament.models import Entry, EventRole, Player
@@ -330,3 +333,40 @@ def test_two_players_of_one_drawn_event_are_no_longer_flagged_as_one_person(dire
     page = director.get(reverse("register"), {"q": "Uwe"}).content.decode()
     assert compare not in page
     assert "probably registered twice" not in page and "possible duplicate" not in page
+
+
+def test_the_merge_page_writes_each_result_as_the_player_page_and_adds_no_two_games(director):
+    """A Cego player and a Hennes Sibbe player, neither in a season: each event's result reads
+    as on the player's own page, and the rows outside a season are one per game, so Cego points
+    and penalty cards are never added up (issue 28.9: '150 + 1 = 151')."""
+    cego_table = make_table("cego", 4)
+    play_services.record_hand(table=cego_table, data=cego("halbe", 0, 60))
+    sibbe_table = make_table("hennes_sibbe", 3)
+    play_services.record_hand(
+        table=sibbe_table,
+        data={
+            "claimant": 0,
+            "challenger": 1,
+            "claim": {"count": 5, "colour": "gelb"},
+            "claim_correct": False,
+        },
+    )
+    keep = cego_table.seats.get(position=0).entry.player
+    other = sibbe_table.seats.get(position=0).entry.player
+    url = reverse("register_merge", args=[keep.uid]) + f"?other={other.uid}"
+    page = director.get(url).content.decode()
+    for player in (keep, other):
+        own = director.get(f"/spieler/{player.uid}/").content.decode()
+        played = own.split('<table class="list played">', 1)[1].split("</tr>", 2)[1]
+        result = re.findall(r'<td class="num">([^<]*)</td>', played)[-1]
+        event = player.entries.get().event
+        assert f"{event.name} · " in page
+        listed = page.split(f"{event.name} · ", 1)[1].split("</li>", 1)[0]
+        assert listed.endswith(f" · {result}"), (listed, result)
+    seasons = page_text_of(page)
+    assert "No season · Cego" in seasons and "No season · Hennes Sibbe" in seasons
+    assert " 151 " not in seasons
+
+
+def page_text_of(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
