@@ -252,7 +252,7 @@ def link_send(request: HttpRequest, token: str) -> JsonResponse:
             {
                 "number": stored.number,
                 "game": describe_hand(table.round.event.game, stored.data, players),
-                "results": stored_results(stored, players),
+                "results": stored_results(stored, players, table.round.event.game_type),
             }
             if stored is not None
             else None
@@ -261,7 +261,7 @@ def link_send(request: HttpRequest, token: str) -> JsonResponse:
     except core_errors.Refused as exc:
         return refuse("refused", str(exc), 409)
     services.note_phone(table=table, waiting=max(waiting - 1, 0), refused=held_refused)
-    results = stored_results(hand, players)
+    results = stored_results(hand, players, table.round.event.game_type)
     # shown by the page the phone loads once nothing is waiting any more
     messages.success(
         request, _("Game %(n)s saved: %(results)s") % {"n": hand.number, "results": results}

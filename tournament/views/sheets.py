@@ -17,7 +17,6 @@ from tournament.access import SCORER
 from tournament.core import addresses
 from tournament.core import errors as core_errors
 from tournament.core.fields import ReasonForm, whole_number
-from tournament.core.formatting import signed
 from tournament.games.base import GameType
 from tournament.games.words import describe_hand
 from tournament.models import Hand, Table
@@ -76,24 +75,28 @@ def enter_hand(
     messages.success(
         request,
         _("Game %(n)s saved: %(results)s")
-        % {"n": hand.number, "results": stored_results(hand, players)},
+        % {"n": hand.number, "results": stored_results(hand, players, table.round.event.game_type)},
     )
     return redirect(request.path)
 
 
-def stored_results(hand: Hand, players: list[str]) -> str:
+def stored_results(hand: Hand, players: list[str], game: GameType) -> str:
+    """Each player's result of a stored game as the sheet writes it (``GameType.hand_result``:
+    +20 for Cego, 2 defeat points taken for Ziege)."""
     # a game just saved holds its results (services.record_hand); an earlier one reads them
     points = getattr(hand, "seat_points", None)
     if points is None:
         points = hand.results.order_by("position").values_list("points", flat=True)
-    return ", ".join(f"{name} {signed(p)}" for name, p in zip(players, points, strict=False))
+    return ", ".join(
+        f"{name} {game.hand_result(p)}" for name, p in zip(players, points, strict=False)
+    )
 
 
 def _stored_hand(hand: Hand, table: Table, players: list[str]) -> str:
     return _("Stored as game %(n)s: %(game)s (%(results)s).") % {
         "n": hand.number,
         "game": describe_hand(table.round.event.game, hand.data, players),
-        "results": stored_results(hand, players),
+        "results": stored_results(hand, players, table.round.event.game_type),
     }
 
 

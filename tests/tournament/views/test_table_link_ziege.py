@@ -4,10 +4,12 @@ defeat points as counts ("2", never "+2")."""
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
+from django.test import Client
 from django.urls import reverse
 
 from tests.factories import make_round
-from tests.helpers import fixed_pair_event, page_text, pair_at
+from tests.helpers import as_browser_sends, fixed_pair_event, messages_of, page_text, pair_at
 from tournament.play import services
 
 pytestmark = pytest.mark.django_db
@@ -31,3 +33,23 @@ def test_the_phone_names_both_pairs_shows_the_matches_and_writes_defeat_points_u
     assert "+" not in sheet.split("Take back", 1)[0]
     for name in pairs["b"]:
         assert f"{name} 4 " in text
+
+
+def test_a_game_sent_from_the_phone_is_confirmed_and_shown_to_the_scorer_without_a_plus(
+    client, director
+):
+    """The phone sends a deal through its form as the page shows it: the message that it was
+    saved, and the scorer's table page, write defeat points as counts ("2", not "+2")."""
+    event, _teams = fixed_pair_event(2)
+    table = make_round(event, seed=3).tables.get()
+    url = reverse("table_link", args=[table.token])
+    phone = Client()
+    phone.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    form = phone.get(url).context["form"]
+    data = {**as_browser_sends(form), "team_a_points": "75", "action": "save"}
+    response = phone.post(url, data, follow=True)
+    saved = [m for m in messages_of(response) if m.startswith("Game 1 saved")]
+    assert saved and "+" not in saved[0] and " 2" in saved[0], messages_of(response)
+    sheet = page_text(director.get(reverse("table", args=[table.pk])))
+    assert "No games entered yet." not in sheet
+    assert "+2" not in sheet
