@@ -96,3 +96,22 @@ def test_deleting_a_game_of_a_confirmed_sheet_makes_the_confirmations_lapse(
     table, phones = confirmed_on_four_phones(Client())
     scorer.post(reverse("hand_edit", args=[table.pk, 1]), {"action": "delete", "reason": "doppelt"})
     assert LAPSED in phones[1].get(link("table_link", table)).content.decode()
+
+
+def test_a_players_personal_page_says_the_sheet_changed_and_asks_to_confirm_again(
+    scorer: Client,
+) -> None:
+    """The player's own link (issue 29) tells the lapse as the table's phones do, and the player
+    confirms the new totals through it."""
+    table, _phones = confirmed_on_four_phones(Client())
+    entry = table.seats.get(position=2).entry
+    own = Client()
+    own.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    url = reverse("personal_link", args=[entry.token])
+    assert LAPSED not in own.get(url).content.decode()
+    correct_game_1(scorer, table, "50")
+    page = own.get(url).content.decode()
+    assert LAPSED in page
+    assert reverse("personal_action", args=[entry.token, "confirm"]) in page
+    own.post(reverse("personal_action", args=[entry.token, "confirm"]))
+    assert table.confirmations.filter(position=2).exists()
