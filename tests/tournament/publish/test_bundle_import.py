@@ -27,7 +27,7 @@ from django.utils import translation
 from tests.factories import cego, make_entries, make_event, make_player, make_round, make_user
 from tournament.models import Entry, Event, Hand, Player
 from tournament.play import services
-from tournament.publish.bundles import export, read, write
+from tournament.publish.bundles import BundleError, export, read, write
 
 pytestmark = pytest.mark.django_db
 
@@ -131,6 +131,35 @@ def test_a_bundle_updates_an_event_an_earlier_bundle_brought_without_asking():
     plan = write.apply_import(second)
     assert not plan.needs_reason
     assert Hand.objects.filter(table__round__event__uid=first["event"]["uid"]).count() == 2
+
+
+def test_a_bundle_changes_an_event_a_bundle_brought_but_finished_here_only_with_a_reason():
+    """Brought by a bundle, then played to its end and finished on this installation: a later
+    bundle of the same event asks for the director's reason like an event made here, and the
+    event stays as it was without one (issue 28.13)."""
+    event = make_event(name="Turnier Triberg", slug="triberg", hands_per_round={"4": 2})
+    make_entries(event, 4)
+    table = make_round(event).tables.get()
+    services.record_hand(table=table, data=cego(declarer=0, points=30))
+    first = read.read_bundle(export.bundle_bytes(event))
+    services.record_hand(table=table, data=cego(declarer=1, points=50))
+    second = read.read_bundle(export.bundle_bytes(event))
+    event.delete()
+    write.apply_import(first)
+    here = Event.objects.get(uid=first["event"]["uid"])
+    # played to its end here, with another second game, and finished
+    services.record_hand(table=here.rounds.get().tables.get(), data=cego(declarer=1, points=35))
+    services.close_round(round=here.rounds.get())
+    services.finish_event(event=here)
+    with pytest.raises(BundleError, match="give a reason"):
+        write.apply_import(second)
+    here.refresh_from_db()
+    assert here.status == Event.Status.FINISHED
+    game_2 = Hand.objects.get(table__round__event=here, number=2)
+    assert game_2.data["declarer_points"] == 35
+    write.apply_import(second, reason="Nachtrag des Spielleiters")
+    game_2 = Hand.objects.get(table__round__event=here, number=2)
+    assert game_2.data["declarer_points"] == 50
 
 
 # --- a player found by identifier under another name (point 14) -------------------------------
