@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import make_event, make_table, make_user
+from tournament.play import services as play_services
 
 pytestmark = pytest.mark.django_db
 
@@ -82,3 +83,29 @@ def test_crazy_solo_trumps_are_named_in_the_readers_language():
 
     assert offered(_reader("en")) == ["Clubs", "Spades", "Diamonds"]
     assert offered(_reader("de")) == ["Kreuz", "Pik", "Karo"]
+
+
+def test_hennes_sibbe_colours_are_named_in_the_readers_language():
+    """The claim's colour on the form and in the sheet's game column: Yellow in English, Gelb
+    in German; the cards are still typed with the game's short words (RULES.md 5)."""
+    table = make_table("hennes_sibbe", 3)
+    play_services.record_hand(
+        table=table,
+        data={
+            "claimant": 0,
+            "challenger": 1,
+            "claim": {"count": 5, "colour": "gelb"},
+            "claim_correct": False,
+        },
+    )
+    url = reverse("table", args=[table.pk])
+
+    def colours(reader: Client) -> list[str]:
+        page = reader.get(url).content.decode()
+        select = re.search(r'<select name="claim_colour"[^>]*>(.*?)</select>', page, re.S)[1]
+        return re.findall(r'<option value="[a-z]+"[^>]*>([^<]+)</option>', select)
+
+    assert colours(_reader("en")) == ["Red", "Orange", "Yellow", "Green", "Blue", "Purple"]
+    assert colours(_reader("de")) == ["Rot", "Orange", "Gelb", "Grün", "Blau", "Lila"]
+    assert ": 5 Yellow, " in _reader("en").get(url).content.decode()
+    assert ": 5 Gelb, " in _reader("de").get(url).content.decode()

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 import scoring
@@ -32,6 +32,16 @@ CARD_SPELLINGS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "hennes": ("hennes", "h", ()),
     "joker_rgb": ("rgb", "", ("joker_rgb",)),
     "joker_ogl": ("ogl", "", ("joker_ogl",)),
+}
+# the colours as the reader's language names them (the page, the sheet's game column, the rule
+# card); the short form typed for the cards keeps the engine's words ("rot", "gelb": RULES.md 5)
+COLOUR_LABELS = {
+    "rot": pgettext_lazy("hennes sibbe colour", "Red"),
+    "orange": pgettext_lazy("hennes sibbe colour", "Orange"),
+    "gelb": pgettext_lazy("hennes sibbe colour", "Yellow"),
+    "gruen": pgettext_lazy("hennes sibbe colour", "Green"),
+    "blau": pgettext_lazy("hennes sibbe colour", "Blue"),
+    "lila": pgettext_lazy("hennes sibbe colour", "Purple"),
 }
 CARD_WORDS = {
     word: card
@@ -140,7 +150,7 @@ class HennesSibbe(GameType):
 
     def describe(self, hand: dict[str, Any], players: list[str]) -> str:
         claim = hand.get("claim") or {}
-        colour = hennes_sibbe.COLOUR_NAMES.get(claim.get("colour"), "?")
+        colour = COLOUR_LABELS.get(claim.get("colour"), "?")
         return pgettext(
             "hennes sibbe", "%(claimant)s: %(count)s %(colour)s, “Lüge!” %(challenger)s"
         ) % {

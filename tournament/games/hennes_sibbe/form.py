@@ -12,7 +12,13 @@ from django.utils.translation import ngettext
 import scoring
 from scoring import hennes_sibbe
 from tournament.core.fields import NONE, seat_choices
-from tournament.games.hennes_sibbe import CARD_SPELLINGS, GAME, card_words_help, parse_cards
+from tournament.games.hennes_sibbe import (
+    CARD_SPELLINGS,
+    COLOUR_LABELS,
+    GAME,
+    card_words_help,
+    parse_cards,
+)
 from tournament.play.forms import HandForm
 from tournament.play.reads import earlier_results
 
@@ -34,9 +40,7 @@ class HennesSibbeHandForm(HandForm):
 
     claimant = forms.ChoiceField(label=_("Claim by"), choices=[])
     claim_count = forms.IntegerField(label=_("Claimed number"), min_value=1, max_value=999)
-    claim_colour = forms.ChoiceField(
-        label=_("Colour"), choices=list(hennes_sibbe.COLOUR_NAMES.items())
-    )
+    claim_colour = forms.ChoiceField(label=_("Colour"), choices=list(COLOUR_LABELS.items()))
     challenger = forms.ChoiceField(label=_("“Lüge!” called by"), choices=[])
     claim_correct = forms.ChoiceField(
         label=_("Counted by the table"),
@@ -83,7 +87,7 @@ class HennesSibbeHandForm(HandForm):
 
     def card_buttons(self) -> list[tuple[str, str, bool]]:
         """(word written, label, is a colour) for the card buttons the script adds to each field."""
-        names = {**hennes_sibbe.COLOUR_NAMES, **hennes_sibbe.JOKER_NAMES}
+        names = {**COLOUR_LABELS, **hennes_sibbe.JOKER_NAMES}
         names |= {"goat": "Bock", "hennes": "Hennes", "joker_rgb": "RGB", "joker_ogl": "OGL"}
         return [
             (CARD_SPELLINGS[c][0], names[c], c in hennes_sibbe.COLOURS) for c in hennes_sibbe.CARDS

@@ -7,13 +7,13 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import hennes_sibbe
 from tournament.core import formatting
-from tournament.games.hennes_sibbe import GAME
+from tournament.games.hennes_sibbe import COLOUR_LABELS, GAME
 from tournament.paper.rulecard import Card
 
 
 def rule_card(card: Card) -> None:
     rules = card.rules
-    colours = hennes_sibbe.COLOUR_NAMES
+    colours = {key: str(label) for key, label in COLOUR_LABELS.items()}
     card.heading = _("Jokers (goats)")
     card.values_are_numbers = False
     card.columns = [_("Joker"), _("Fits")]
