@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import Count, Q
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from tournament.core import collation
@@ -75,7 +75,10 @@ def closed_reason(event: Event, now: datetime | None = None) -> str:
         return _("The event is finished.")
     if event.registration_closes and now >= event.registration_closes:
         return _("Online registration closed on %(when)s.") % {
-            "when": timezone.localtime(event.registration_closes).strftime("%d.%m.%Y %H:%M")
+            # in the reader's way of writing a date (German 05.12.2026 18:00, English 05/12/2026)
+            "when": formats.date_format(
+                timezone.localtime(event.registration_closes), "SHORT_DATETIME_FORMAT"
+            )
         }
     if event.rounds.exclude(status=Round.Status.DRAFT).exists():
         return _("The first round has been drawn: registration is closed. Ask at the desk.")

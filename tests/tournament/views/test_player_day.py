@@ -134,6 +134,17 @@ def test_registration_closed_at_its_time_or_when_not_open():
     assert "not open" in en().get(reverse("event_register", args=[shut.slug])).content.decode()
 
 
+def test_the_closing_time_is_written_as_the_reader_writes_a_date():
+    """English day first as in Europe (05/12/2026), German with dots (05.12.2026)."""
+    closes = timezone.make_aware(datetime.datetime(2025, 12, 5, 18, 0))  # long past
+    event = open_event(registration_closes=closes)
+    url = reverse("event_register", args=[event.slug])
+    english = en().get(url).content.decode()
+    german = Client().get(url).content.decode()
+    assert "Online registration closed on 05/12/2025 18:00." in english
+    assert "05.12.2025 18:00" in german
+
+
 def test_one_address_is_limited(monkeypatch):
     monkeypatch.setattr(online, "LIMIT", 3)
     event = open_event()
