@@ -534,10 +534,11 @@ def _projector_html(rows: list[Entry], provisional: set[int] = frozenset()) -> S
 
 def _projector_status(event: Event, rounds: list[Round]) -> dict[str, Any]:
     """The projector's header line: the round played and when the last result came in."""
+    # when the latest game arrived, not when a game was last corrected (as the round page)
     last = (
         Hand.objects.filter(table__round__event=event)
-        .order_by("-updated_at")
-        .values_list("updated_at", flat=True)
+        .order_by("-entered_at")
+        .values_list("entered_at", flat=True)
         .first()
     )
     current = next((r for r in reversed(rounds) if r.status != Round.Status.DRAFT), None)

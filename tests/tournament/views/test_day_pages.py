@@ -48,6 +48,9 @@ def test_the_round_page_says_when_the_last_game_arrived_not_when_it_was_correcte
     page = director.get(reverse("round_seating", args=[rnd.event.slug, rnd.number]))
     text = page.content.decode()
     assert "Game 3 arrived at 14:07" in text
+    # the projector's status line too: its last result came in at 14:07 (in the hall's time)
+    rows = director.get(reverse("projector_rows", args=[rnd.event.slug])).content.decode()
+    assert "last result 14:07" in rows
 
 
 def standings_cells(client: Client, slug: str) -> dict[str, list[str]]:
