@@ -98,6 +98,17 @@ def cego(contract: str = "halbe", declarer: int = 0, points: int = 34, **extra: 
     return {"contract": contract, "declarer": declarer, "declarer_points": points, **extra}
 
 
+def challenge(loser: int = 0, seats: int = 3) -> dict:
+    """A Hennes Sibbe challenge the claimant got wrong ("5 gelb", "Lüge!" from the next seat):
+    the claimant takes the penalty card."""
+    return {
+        "claimant": loser,
+        "challenger": (loser + 1) % seats,
+        "claim": {"count": 5, "colour": "gelb"},
+        "claim_correct": False,
+    }
+
+
 def make_played_season() -> Season:
     """Two events of a season, four players each (one woman, Eva Schwörer, in both), one hand
     each; a third event in another season, which the publication leaves out."""

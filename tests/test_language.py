@@ -10,7 +10,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import make_event, make_table, make_user
+from tests.factories import challenge, make_event, make_table, make_user
 from tournament.play import services as play_services
 
 pytestmark = pytest.mark.django_db
@@ -91,12 +91,7 @@ def test_hennes_sibbe_colours_are_named_in_the_readers_language():
     table = make_table("hennes_sibbe", 3)
     play_services.record_hand(
         table=table,
-        data={
-            "claimant": 0,
-            "challenger": 1,
-            "claim": {"count": 5, "colour": "gelb"},
-            "claim_correct": False,
-        },
+        data=challenge(),
     )
     url = reverse("table", args=[table.pk])
 

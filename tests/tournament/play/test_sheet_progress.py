@@ -7,22 +7,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import cego, make_table, make_user
+from tests.factories import cego, challenge, make_table, make_user
 from tournament.play import services
 
 pytestmark = pytest.mark.django_db
 
 HAND_IN = "Hand in the sheet"
-
-
-def challenge(loser: int, seats: int = 3) -> dict:
-    """A Hennes Sibbe challenge the claimant got wrong: the claimant takes the penalty card."""
-    return {
-        "claimant": loser,
-        "challenger": (loser + 1) % seats,
-        "claim": {"count": 5, "colour": "gelb"},
-        "claim_correct": False,
-    }
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from tests.factories import (
     cego,
+    challenge,
     make_entries,
     make_event,
     make_player,
@@ -344,12 +345,7 @@ def test_the_merge_page_writes_each_result_as_the_player_page_and_adds_no_two_ga
     sibbe_table = make_table("hennes_sibbe", 3)
     play_services.record_hand(
         table=sibbe_table,
-        data={
-            "claimant": 0,
-            "challenger": 1,
-            "claim": {"count": 5, "colour": "gelb"},
-            "claim_correct": False,
-        },
+        data=challenge(),
     )
     keep = cego_table.seats.get(position=0).entry.player
     other = sibbe_table.seats.get(position=0).entry.player

@@ -18,6 +18,7 @@ from openpyxl import load_workbook
 
 from tests.factories import (
     cego,
+    challenge,
     make_entries,
     make_event,
     make_player,
@@ -126,15 +127,6 @@ def test_hennes_sibbe_fewest_penalty_cards_rank_first_then_fewest_games_lost():
     table = make_table("hennes_sibbe", 3, rules={"penalty_limit": 2})
     seats = by_seat(table)
 
-    def challenge(loser: int) -> dict:
-        # the claimant is wrong: the claimant takes the penalty card
-        return {
-            "claimant": loser,
-            "challenger": (loser + 1) % 3,
-            "claim": {"count": 5, "colour": "gelb"},
-            "claim_correct": False,
-        }
-
     for loser in (0, 0, 1, 2):  # seat 0 reaches the limit (a lost game), then 1 and 2 get one each
         services.record_hand(table=table, data=challenge(loser))
     rows = list(Entry.objects.standings(table.round.event))
@@ -149,12 +141,7 @@ def test_hennes_sibbe_columns_read_in_ranking_order_penalty_cards_first(client):
     table = make_table("hennes_sibbe", 3)
     services.record_hand(
         table=table,
-        data={
-            "claimant": 0,
-            "challenger": 1,
-            "claim": {"count": 5, "colour": "gelb"},
-            "claim_correct": False,
-        },
+        data=challenge(),
     )
     event = table.round.event
     page = client.get(reverse("event_standings", args=[event.slug])).content.decode()
