@@ -166,7 +166,10 @@ def register_player(request: HttpRequest, uid: uuid.UUID) -> HttpResponse:
         {
             "player": player,
             "form": form,
-            "entries": _entries_of([player]),
+            # with the seats' counting sums
+            "entries": _entries_of([player]).annotate(
+                total=Coalesce(Sum("seats__points"), Value(0))
+            ),
             "changes": history.for_player(player),
             "twins": likely_twins([player]).get(player.pk, []),
         },
@@ -268,10 +271,9 @@ def _comparison(keep: Player, other: Player) -> dict[str, Any]:
 
 
 def _entries_of(players: list[Player]) -> QuerySet[Entry]:
-    """The players' entries with event, season and counted points, newest first. One query."""
+    """The players' entries with event and season, newest first. One query."""
     return (
         Entry.objects.filter(player__in=players)
         .select_related("event__season")
-        .annotate(total=Coalesce(Sum("seats__points"), Value(0)))  # the seats' counting sums
         .order_by("-event__date", "-event__pk")
     )
