@@ -84,6 +84,16 @@ def table_players(table: Table) -> list[str]:
     return [str(s.entry.player) for s in TABLE_SEATS.all(table.pk)]
 
 
+def row_values(instance: Any, but: str = "") -> tuple[Any, ...]:
+    """What a row holds (every column but ``but``): part of the version of a page kept whole
+    that shows it (the personal link, the table link)."""
+    return tuple(
+        getattr(instance, field.attname)
+        for field in instance._meta.concrete_fields
+        if field.name != but
+    )
+
+
 def xlsx_response(content: bytes, filename: str) -> HttpResponse:
     response = HttpResponse(
         content,

@@ -11,20 +11,23 @@ confirmed one seat of a table cannot confirm another seat of it, and the history
 
 The sheet (its totals, its games and what the page needs to know of them) is the same on every
 phone of the table and on its players' personal pages: it is computed once per version of the
-table's sheet (``play.reads.table_state``) and kept in the page cache (``table_sheet``). Only what
-belongs to the one phone (its confirmation, the form with its one-time key) is made per request.
+table's sheet (``play.reads.table_state``) and kept in the page cache (``table_sheet``). Until the
+sheet is handed in the whole page is kept too (``link_page``), and only the form token and the
+game form's one-time key are made per request; after, which seat this phone confirmed is.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import uuid
 from pathlib import Path
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
@@ -38,12 +41,12 @@ from tournament.core.fields import ReasonForm, whole_number
 from tournament.games.words import describe_hand
 from tournament.models import Confirmation, Hand, Round, Table
 from tournament.models.querysets import Prepared
-from tournament.pagecache.pages import shared_part
+from tournament.pagecache.pages import CachedPage, shared_part
 from tournament.play import services
 from tournament.play.forms import hand_form_class
 from tournament.play.reads import TableState, table_state
 from tournament.play.sheets import dealer_for, read_sheet
-from tournament.views.common import refused, table_players
+from tournament.views.common import refused, row_values, table_players
 from tournament.views.sheets import enter_hand, stored_results
 
 # read for every request of a table link, every saved game too
@@ -131,6 +134,34 @@ def table_sheet(table: Table, state: TableState | None = None) -> dict[str, Any]
     return shared_part("table_sheet", table.pk, version, compute, get_language())
 
 
+# what the page kept whole holds in place of what is made for each request: the form token and
+# the game form's one-time key (``link_page``)
+CSRF_MARK = "form-token-of-this-request"
+SUBMISSION_MARK = "submission-key-of-this-request"
+
+
+def link_page(request: HttpRequest, table: Table, state: TableState) -> CachedPage:
+    """The table link's page while its sheet is not handed in, kept whole per version of what it
+    shows (the sheet, the table's, round's and event's rows) and language: every phone of the
+    table reloads it after each game, and rendering the game form's inputs was most of its
+    cost (issue 29). What belongs to the one request goes in for each one: a form token, and a
+    new one-time key for the next game, so that two phones never send the same key."""
+    event = table.round.event
+    shown = (
+        state.version,
+        row_values(table),
+        row_values(table.round),
+        row_values(event, but="version"),
+    )
+    return CachedPage(
+        request,
+        "table_link",
+        table.pk,
+        hashlib.blake2b(repr(shown).encode(), digest_size=12).hexdigest(),
+        live={CSRF_MARK: get_token(request), SUBMISSION_MARK: str(uuid.uuid4())},
+    )
+
+
 def table_link(request: HttpRequest, token: str) -> HttpResponse:
     table = _link_table(request, token)
     may_enter = access.link_may_enter(table)
@@ -139,6 +170,15 @@ def table_link(request: HttpRequest, token: str) -> HttpResponse:
         return redirect(request.path)
     form_context: dict[str, Any] = {}
     state = table_state(table)  # the players' names, and the sheet's version if it is shown
+    # before a sheet is handed in the page is the same on every phone but for the form's token
+    # and key; after, it shows which seat this phone confirmed
+    page = (
+        link_page(request, table, state)
+        if request.method == "GET" and table.submitted_at is None
+        else None
+    )
+    if page is not None and (ready := page.ready()) is not None:
+        return _with_device(request, ready)
     if may_enter:
         # a saved game answers with a redirect at once: the sheet is read only to be shown
         players = [seat.name for seat in state.seats]
@@ -185,7 +225,15 @@ def table_link(request: HttpRequest, token: str) -> HttpResponse:
     context["dealers"] = _dealers(table, context["players"], context["next_number"])
     if context["show_form"]:
         context["forms_ahead"] = _forms_ahead(table, context["players"], context["next_number"])
-    return _with_device(request, render(request, "tournament/link.html", context))
+    if page is None:
+        return _with_device(request, render(request, "tournament/link.html", context))
+    # rendered with the marks, which the page puts this request's token and key in place of
+    context["csrf_token"] = CSRF_MARK
+    if "form" in context:
+        context["form"].initial["submission"] = SUBMISSION_MARK
+    return _with_device(
+        request, page.serve(lambda: render(request, "tournament/link.html", context))
+    )
 
 
 def _dealers(table: Table, players: list[str], first: int) -> dict[int, str]:

@@ -50,7 +50,7 @@ from tournament.play import services as play_services
 from tournament.play.reads import table_state
 from tournament.register import checkin, online
 from tournament.register.forms import RegisterForm, likely_players
-from tournament.views.common import event_or_404, protected, refused
+from tournament.views.common import event_or_404, protected, refused, row_values
 from tournament.views.link import table_sheet
 
 
@@ -486,7 +486,7 @@ def _personal(request: HttpRequest, entry: Entry) -> tuple[dict[str, Any], str]:
         context["may_enter"] = access.link_may_enter(table)
         if rnd.status in (Round.Status.PLAYING, Round.Status.CLOSED):
             context["sheet_version"] = state.version
-        shown += [_row(table), state.version, seat.position, sorted(confirmed)]
+        shown += [row_values(table), state.version, seat.position, sorted(confirmed)]
     context["standing"] = ranking(event).of_entry(entry.pk)
     if event.status == Event.Status.FINISHED:
         giving = prize_giving(event)
@@ -497,25 +497,17 @@ def _personal(request: HttpRequest, entry: Entry) -> tuple[dict[str, Any], str]:
     # everything the page shows: the rows it reads (the event's but for its version, which every
     # game anywhere changes) and what is worked out of them
     shown += [
-        _row(entry),
-        _row(entry.player),
-        _row(event, but="version"),
-        event.season_id and _row(event.season, but="version"),
+        row_values(entry),
+        row_values(entry.player),
+        row_values(event, but="version"),
+        event.season_id and row_values(event.season, but="version"),
         context["link"],
         context["waiting_place"],
         context["cancel_refused"],
-        rnd is not None and _row(rnd),
+        rnd is not None and row_values(rnd),
         context["standing"] is not None,
     ]
     return context, _digest(shown)
-
-
-def _row(instance: Any, but: str = "") -> tuple[Any, ...]:
-    return tuple(
-        getattr(instance, field.attname)
-        for field in instance._meta.concrete_fields
-        if field.name != but
-    )
 
 
 def _digest(values: Any) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from django.conf import settings
 from django.db import connection
@@ -21,6 +23,7 @@ from tests.helpers import (
     HALBE_LOST,
     HALBE_LOST_RESULTS,
     cego_post,
+    form_as_shown,
     messages_of,
     results,
     snapshot,
@@ -359,9 +362,36 @@ def test_query_counts_of_the_table_link_page() -> None:
     # 1. the table by its token, with its round and event; 2. its seats and the version of its
     # sheet; 3. the game numbers taken (the form's next game). The sheet comes from the page cache.
     assert len(playing) == 3, [q["sql"] for q in playing]
+    with CaptureQueriesContext(connection) as kept:
+        assert phones(1)[0].get(url).status_code == 200
+    # the page is kept whole since the other phone's view: 1. and 2. as above, no form made
+    assert len(kept) == 2, [q["sql"] for q in kept]
     play_services.submit_table(table=table)
     phone.get(url)
     with CaptureQueriesContext(connection) as handed_in:
         assert other.get(url).status_code == 200
     # 1. and 2. as above; 3. who has confirmed the handed-in sheet, on which phone
     assert len(handed_in) == 3, [q["sql"] for q in handed_in]
+
+
+def test_phones_that_get_the_kept_page_each_send_their_own_game_with_their_own_key() -> None:
+    """The page is kept whole for the table's phones (issue 29), but each phone gets a form
+    token and a one-time key of its own: two phones that open the page at the same moment and
+    each save a game store two games, and a phone sending its game twice stores it once."""
+    table = make_table(hands_per_round={"*": 4})
+    url = link("table_link", table)
+    first, second, third = (Client(enforce_csrf_checks=True) for _ in range(3))
+    first.get(url)  # computes the page and keeps it
+    shown = [form_as_shown(phone.get(url), "hand-form") for phone in (second, third)]
+    keys = {form["submission"] for form in shown}
+    assert len(keys) == 2 and all(uuid.UUID(key) for key in keys)
+    assert all(form["csrfmiddlewaretoken"] for form in shown)
+    for phone, form in zip((second, third), shown, strict=True):
+        sent = {**form, **cego_post(), "submission": form["submission"]}
+        sent["csrfmiddlewaretoken"] = form["csrfmiddlewaretoken"]
+        assert phone.post(url, sent).status_code == 302
+        phone.post(url, sent)  # the same send again (a double tap): stored once
+    assert table.hands.count() == 2
+    page = first.get(url).content.decode()
+    assert "Game 3" in page or "Spiel 3" in page
+    assert escape(str(Seat.objects.filter(table=table).first().entry.player)) in page

@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import make_round
-from tests.helpers import as_browser_sends, fixed_pair_event, messages_of, page_text, pair_at
+from tests.helpers import fixed_pair_event, form_as_shown, messages_of, page_text, pair_at
 from tournament.play import services
 
 pytestmark = pytest.mark.django_db
@@ -45,8 +45,7 @@ def test_a_game_sent_from_the_phone_is_confirmed_and_shown_to_the_scorer_without
     url = reverse("table_link", args=[table.token])
     phone = Client()
     phone.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    form = phone.get(url).context["form"]
-    data = {**as_browser_sends(form), "team_a_points": "75", "action": "save"}
+    data = {**form_as_shown(phone.get(url), "hand-form"), "team_a_points": "75", "action": "save"}
     response = phone.post(url, data, follow=True)
     saved = [m for m in messages_of(response) if m.startswith("Game 1 saved")]
     assert saved and "+" not in saved[0] and " 2" in saved[0], messages_of(response)
