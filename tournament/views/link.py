@@ -223,17 +223,52 @@ def table_link(request: HttpRequest, token: str) -> HttpResponse:
     context["last_hand"] = sheet["last_hand"]
     context["undo_form"] = ReasonForm()
     context["dealers"] = _dealers(table, context["players"], context["next_number"])
-    if context["show_form"]:
-        context["forms_ahead"] = _forms_ahead(table, context["players"], context["next_number"])
     if page is None:
+        if context["show_form"]:
+            context["forms_ahead"] = _forms_ahead(table, context["players"], context["next_number"])
         return _with_device(request, render(request, "tournament/link.html", context))
     # rendered with the marks, which the page puts this request's token and key in place of
     context["csrf_token"] = CSRF_MARK
-    if "form" in context:
-        context["form"].initial["submission"] = SUBMISSION_MARK
+    if context["show_form"]:
+        context["form_parts"] = _form_parts(
+            table, context["form"], context["players"], context["next_number"]
+        )
     return _with_device(
         request, page.serve(lambda: render(request, "tournament/link.html", context))
     )
+
+
+def _form_parts(table: Table, form: Any, players: list[str], first: int) -> dict[str, str]:
+    """The game form's inputs as a phone gets them for the table's next game, and those of the
+    games after it (``_forms_ahead``). They change with the players, the rules and, where the
+    dealer sits out, with the game's number, but not with each game saved: rendered once per
+    table and language and kept in the page cache, with the one-time key's mark in place of a
+    key (rendering them was most of a new version's page, issue 29)."""
+    event = table.round.event
+    game = event.game_type
+    by_number = any(game.sitting_out(table.size, n) is not None for n in range(1, table.size + 1))
+    version = (
+        tuple(players),
+        event.game,
+        event.rules,
+        table.size,
+        (form.game_number(), first) if by_number else None,
+    )
+
+    def compute() -> dict[str, str]:
+        form.initial["submission"] = SUBMISSION_MARK
+        return {
+            "fields": render_to_string(
+                "tournament/includes/hand_fields.html", {"form": form, "players": players}
+            ),
+            "ahead": render_to_string(
+                "tournament/includes/inputs_ahead.html",
+                {"forms_ahead": _forms_ahead(table, players, first)},
+            ),
+        }
+
+    parts = shared_part("link_form", table.pk, version, compute, get_language())
+    return {name: mark_safe(html) for name, html in parts.items()}  # our own templates rendered
 
 
 def _dealers(table: Table, players: list[str], first: int) -> dict[int, str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import re
 import uuid
 
 import pytest
@@ -395,3 +397,35 @@ def test_phones_that_get_the_kept_page_each_send_their_own_game_with_their_own_k
     page = first.get(url).content.decode()
     assert "Game 3" in page or "Spiel 3" in page
     assert escape(str(Seat.objects.filter(table=table).first().entry.player)) in page
+
+
+def form_renderings(caplog: pytest.LogCaptureFixture) -> int:
+    return sum("computed link_form of" in record.getMessage() for record in caplog.records)
+
+
+@pytest.mark.parametrize(("players", "per_game"), [(4, False), (5, True)])
+def test_the_game_form_is_rendered_once_per_table_not_once_per_game(
+    caplog: pytest.LogCaptureFixture, players: int, per_game: bool
+) -> None:
+    """Rendering the game form's inputs was most of a table link page of a new version (issue
+    29). At a table of four the form is the same for every game: rendered once. At a Cego table
+    of five the dealer sits out, so each game's form is its own; the page offers the right one."""
+    table = make_table(players=players, hands_per_round={"*": 6})
+    url = link("table_link", table)
+    phone = phones(1)[0]
+    caplog.set_level(logging.INFO, logger="tournament.pagecache.pages")
+    for number in (1, 2, 3):
+        page = phone.get(url)
+        form = form_as_shown(page, "hand-form")
+        assert f"Game {number}" in page.content.decode()
+        uuid.UUID(form["submission"])
+        # the game's own form (not the one kept for another game): its dealer is not offered
+        main = page.content.decode().split('<template class="inputs-ahead"')[0]
+        offered = re.search(r'<select name="declarer".*?</select>', main, re.S).group(0)
+        dealer = (number - 1) % players
+        assert (f'value="{dealer}"' not in offered) == per_game, offered
+        declarer = 1 if players == 4 else number % players
+        sent = {**form, **cego_post(declarer=str(declarer))}
+        assert phone.post(url, sent).status_code == 302
+    assert table.hands.count() == 3
+    assert form_renderings(caplog) == (3 if per_game else 1)
