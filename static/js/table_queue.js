@@ -31,6 +31,10 @@
   var sending = false;
   var failures = 0;
   var timer = null;
+  // the attempt under way, and whether the network came back during it: then it is given up
+  // and the queue is sent again at once, not after the timer's wait (up to 30 s)
+  var attempt = null;
+  var wake = false;
 
   function load() {
     try { return JSON.parse(localStorage.getItem(storeKey)) || []; } catch (e) { return []; }
@@ -228,6 +232,7 @@
     body.append("waiting", items.length);
     body.append("refused", items.filter(function (i) { return i.refused; }).length);
     var abort = new AbortController();
+    attempt = abort;
     var limit = setTimeout(function () { abort.abort(); }, 15000);
     fetch(panel.dataset.sendUrl, { method: "POST", body: body, credentials: "same-origin", signal: abort.signal })
       .then(function (r) {
@@ -283,7 +288,13 @@
         tell("offline");
         render();
         status(texts.offline, "offline");
-        schedule();
+        if (wake) {
+          wake = false;
+          failures = 0;
+          flush();
+        } else {
+          schedule();
+        }
       });
   }
 
@@ -333,7 +344,16 @@
     });
   });
 
-  window.addEventListener("online", function () { failures = 0; flush(); });
+  window.addEventListener("online", function () {
+    failures = 0;
+    if (sending && attempt) {
+      // an attempt begun without a network may hang until its limit (15 s): give it up
+      wake = true;
+      attempt.abort();
+    } else {
+      flush();
+    }
+  });
   // over HTTPS a service worker keeps this page for a reload during a dropout (/t/sw.js)
   if ("serviceWorker" in navigator && window.isSecureContext) {
     navigator.serviceWorker.register(panel.dataset.worker).catch(function () {});

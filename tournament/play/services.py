@@ -117,6 +117,11 @@ class AlreadySaved(Refused):
 
 @transaction.atomic
 def add_round(*, event: Event) -> Round:
+    if event.status == Event.Status.FINISHED:
+        # a round added to a finished event would change its final standings and prizes
+        raise Refused(
+            _("The event is finished: reopen it with a reason (prize table) to add a round.")
+        )
     highest = event.rounds.aggregate(n=Max("number"))["n"] or 0
     if highest and event.rounds.filter(number=highest).exclude(status=Round.Status.CLOSED).exists():
         raise Refused(_("Close round %(n)s before adding the next one.") % {"n": highest})

@@ -388,6 +388,27 @@ def test_a_round_added_by_mistake_is_removed_and_the_event_can_be_finished():
 
 
 @pytest.mark.django_db
+def test_a_finished_event_offers_no_new_round_and_refuses_one_until_reopened(client):
+    """Tried as a new director: after "finish" the event page still offered "Add a round", and a
+    round added and drawn put a column of zeros into the final standings. A finished event's
+    page offers no new round; one asked for anyway is refused with what to do."""
+    event = make_event("cego")
+    make_entries(event, 8)
+    play_and_close(make_round(event, seed=1, start=False))
+    services.finish_event(event=event)
+    client.force_login(make_user(staff=True))
+    page = client.get(event.get_absolute_url()).content.decode()
+    assert reverse("round_add", args=[event.slug]) not in page
+
+    response = client.post(reverse("round_add", args=[event.slug]), follow=True)
+
+    assert "The event is finished: reopen it with a reason" in response.content.decode()
+    assert list(event.rounds.values_list("number", flat=True)) == [1]
+    services.reopen_event(event=event, reason="a round was forgotten")
+    assert services.add_round(event=Event.objects.get(pk=event.pk)).number == 2
+
+
+@pytest.mark.django_db
 def test_a_drawn_round_is_removed_with_its_seats_each_leaving_its_history():
     event = make_event("cego")
     make_entries(event, 8)
