@@ -157,7 +157,7 @@ def link_page(request: HttpRequest, table: Table, state: TableState) -> CachedPa
         request,
         "table_link",
         table.pk,
-        hashlib.blake2b(repr(shown).encode(), digest_size=12).hexdigest(),
+        shown,  # the page's key is a digest of it
         live={CSRF_MARK: get_token(request), SUBMISSION_MARK: str(uuid.uuid4())},
     )
 
@@ -245,8 +245,7 @@ def _form_parts(table: Table, form: Any, players: list[str], first: int) -> dict
     table and language and kept in the page cache, with the one-time key's mark in place of a
     key (rendering them was most of a new version's page, issue 29)."""
     event = table.round.event
-    game = event.game_type
-    by_number = any(game.sitting_out(table.size, n) is not None for n in range(1, table.size + 1))
+    by_number = _dealer_sits_out(table)
     version = (
         tuple(players),
         event.game,
@@ -282,11 +281,18 @@ def _forms_ahead(table: Table, players: list[str], first: int) -> list[tuple[int
     (five-seat Cego: the dealer sits out and is offered neither as declarer nor for Räuber
     points), so that a phone entering games offline shows each game's own form. The deal goes
     round the table: a table of n seats needs n forms."""
+    if not _dealer_sits_out(table):
+        return []
     game = table.round.event.game_type
     numbers = range(first + 1, first + table.size + 1)
-    if all(game.sitting_out(table.size, n) is None for n in numbers):
-        return []
     return [(n, hand_form_class(game)(table=table, players=players, number=n)) for n in numbers]
+
+
+def _dealer_sits_out(table: Table) -> bool:
+    """Whether the game form differs from game to game at this table: the deal goes round the
+    table, and at some seat counts (five-seat Cego) the dealer sits out of the game."""
+    game = table.round.event.game_type
+    return any(game.sitting_out(table.size, n) is not None for n in range(1, table.size + 1))
 
 
 @require_POST
