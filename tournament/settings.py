@@ -227,6 +227,11 @@ CACHES = {
     )
 }
 
+# where the standings of a version a saved game made are computed (tournament.views.fresh): by a
+# thread of the writing request's process, after its answer; "inline" when its response is
+# closed (the tests, whose requests share one database transaction)
+STANDINGS_AFTER_WRITES = "thread"
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

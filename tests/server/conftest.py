@@ -208,6 +208,17 @@ def table_token(url: str) -> str:
     return row[0]
 
 
+def event_version(url: str) -> str:
+    """The demo event's version now, as the servers' log lines write it."""
+    import psycopg
+
+    with psycopg.connect(url) as connection:
+        row = connection.execute(
+            "SELECT version FROM tournament_event WHERE slug = %s", (EVENT,)
+        ).fetchone()
+    return str(row[0])
+
+
 def a_game(declarer_points: int = 47) -> dict[str, str]:
     """A Halbe of seat 0 as the table's phone sends it (a fresh submission key)."""
     return {

@@ -31,8 +31,9 @@ that reuses its id.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
@@ -109,6 +110,8 @@ def _bump(key: tuple[Any, ...], events: QuerySet, seasons: QuerySet | None) -> N
         put_off.append((key, events, seasons))
         return
 
+    # a ``written`` block notes the versions its writes make
+    recording = getattr(_written, "versions", None) is not None
     if key[0] == "event" and seasons is None:
         # one event and its season, the change of every saved game: written out in SQL, as the
         # seats' sums are (services.sum_seats); the ORM's form of the season's statement (a join
@@ -118,7 +121,12 @@ def _bump(key: tuple[Any, ...], events: QuerySet, seasons: QuerySet | None) -> N
         # shared before, and the other order could cross a change of the event at that moment
         event, season = Event._meta.db_table, Season._meta.db_table
         with connection.cursor() as cursor:
-            cursor.execute(f"UPDATE {event} SET version = version + 1 WHERE id = %s", [key[1]])
+            cursor.execute(
+                f"UPDATE {event} SET version = version + 1 WHERE id = %s"
+                + (" RETURNING id, slug, version" if recording else ""),
+                [key[1]],
+            )
+            made = cursor.fetchall() if recording else []
             cursor.execute(
                 f"UPDATE {season} SET version = version + 1 "
                 f"WHERE id IN (SELECT season_id FROM {event} WHERE id = %s)",
@@ -129,9 +137,70 @@ def _bump(key: tuple[Any, ...], events: QuerySet, seasons: QuerySet | None) -> N
             seasons = Season.objects.filter(events__in=events.values("pk"))
         # the events' rows before the seasons', as everywhere (above)
         events.update(version=F("version") + 1)
+        made = (
+            list(
+                Event.objects.filter(pk__in=events.values("pk")).values_list(
+                    "pk", "slug", "version"
+                )
+            )
+            if recording
+            else []
+        )
         seasons.update(version=F("version") + 1)
     if connection.in_atomic_block:
         transaction.on_commit(_Marker(key))
+    if made:
+        _note_written(made)
+
+
+# the versions the writes of a ``written`` block have committed, and what is told of each at its
+# commit; None outside such a block
+_written = threading.local()
+
+
+@dataclass
+class Written:
+    """What a block's writes made of an event: its versions, and its address to read it by."""
+
+    slug: str
+    versions: list[int]
+
+
+@contextmanager
+def written(
+    committed: Callable[[int, int], None] | None = None,
+) -> Iterator[dict[int, Written]]:
+    """The versions this block's writes make, by event, once their transaction has committed
+    (a version of a transaction rolled back is not there): the request of a saved game
+    computes the standings of the version it made (``views.fresh``). ``committed(event_id,
+    version)`` is called at each commit, as the commit's own callback. A game's change of its event
+    is read from the statement that makes it (``RETURNING``): no query of its own; a change of
+    several events (a player's row) reads their versions with one more."""
+    if getattr(_written, "versions", None) is not None:
+        yield _written.versions
+        return
+    _written.versions, _written.committed = {}, committed
+    try:
+        yield _written.versions
+    finally:
+        _written.versions = _written.committed = None
+
+
+def _note_written(made: list[tuple[int, str, int]]) -> None:
+    noted, committed = _written.versions, _written.committed
+
+    def note() -> None:
+        for event_id, slug, version in made:
+            noted.setdefault(event_id, Written(slug, [])).versions.append(version)
+            if committed is not None:
+                committed(event_id, version)
+
+    if connection.in_atomic_block:
+        # run at the commit, with the transaction's other callbacks; dropped with its
+        # transaction or savepoint, as the marker
+        transaction.on_commit(note)
+    else:
+        note()
 
 
 def changed(event: Any) -> None:

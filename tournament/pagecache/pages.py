@@ -10,7 +10,10 @@ standings and the projector's rows read it alone, ``views.common.event_version_o
 
 - **Never stale.** The cache key holds the version read at the start of the request, and the page
   is computed after that read, so a page under a key shows at least that version; a saved game
-  changes the version and the next request computes the page anew.
+  changes the version and the next request computes the page anew. One exception, for the
+  standings and the projector's rows a phone reads (``earlier``): while the request that saved
+  a game computes them for the version it made, right after its answer, a phone asking is
+  given the version before instead of waiting (``pagecache.writers``: one computation at most).
 - **Conditional requests.** The response carries an ETag made of the version, the language and
   the address; a browser (or the projector's script) that sends it back in If-None-Match gets 304
   Not Modified, without a page being computed or sent. Only where the response is the same for
@@ -53,6 +56,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.safestring import SafeString, mark_safe
 
 from tournament.models import versions
+from tournament.pagecache import writers
 
 TIMEOUT = 3600  # a page of an old version is never read again: it just expires
 LOCK_TIMEOUT = 30  # a computation that died leaves its lock this long at most
@@ -61,6 +65,9 @@ LOCK_TIMEOUT = 30  # a computation that died leaves its lock this long at most
 WAIT = 5.0
 POLL = 0.01
 T = TypeVar("T")
+# set on the request with which a write computes the pages of the version it made
+# (``views.fresh``): it computes them, and is never given the version before
+FOR_WRITER = "computes_for_writer"
 
 # What a cached page reads of its address: each query parameter it uses, with the test a value
 # passes to be one the page tells apart. Everything else shares the page: parameters it does not
@@ -138,6 +145,7 @@ class CachedPage:
         together: str = "",
         uses: Uses | None = None,
         live: Mapping[str, str] | None = None,
+        earlier: bool = False,
     ) -> None:
         """``name`` and ``owner`` (an event's or season's id) with its ``version`` say which page
         of what; ``variant`` is whatever else the page depends on besides the language and the
@@ -149,8 +157,12 @@ class CachedPage:
         ``then`` too. ``live`` maps a marker the page's body holds to the HTML this request puts
         in its place: a line that changes far more often than the rest of the page (a player's
         rank, which any game in the hall may move) is not part of what is kept; the ETag covers
-        it."""
+        it. ``earlier``: ``owner`` is an event and ``version`` its version, and while the writer
+        of this version computes it, the page of the version before is served instead
+        (``pagecache.writers``)."""
         self.request = request
+        self.earlier = earlier
+        self._made = (name, owner, variant, fragment, together, uses, live)
         self.live = dict(live or {})
         self.what = (name, owner, version)
         self.fragment = fragment
@@ -214,6 +226,28 @@ class CachedPage:
         patch_vary_headers(response, ["Accept-Encoding"])
         return self.respond(response, keep=False)  # kept already
 
+    def ready_earlier(self) -> HttpResponse | None:
+        """``ready()`` of the version before, while this version's writer computes this one
+        (``pagecache.writers``): not for the writer's own computation (``FOR_WRITER``)."""
+        if not self.earlier or getattr(self.request, FOR_WRITER, False):
+            return None
+        name, owner, variant, fragment, together, uses, live = self._made
+        for version in writers.earlier(owner, self.what[2]):
+            page = CachedPage(
+                self.request,
+                name,
+                owner,
+                version,
+                *variant,
+                fragment=fragment,
+                together=together,
+                uses=uses,
+                live=live,
+            )
+            if (ready := page.ready()) is not None:
+                return ready
+        return None
+
     def serve(self, build: Callable[[], HttpResponse]) -> HttpResponse:
         """The page's response: ``ready()`` if it is, else ``build()`` (which makes the page
         around ``body()``), marked by ``respond``. A request the same for everybody builds under
@@ -226,6 +260,8 @@ class CachedPage:
             return ready
         if not self.shared:
             return self.respond(build())
+        if (ready := self.ready_earlier()) is not None:
+            return ready
         with computing(self.lock, self.key):
             if (ready := self.ready()) is not None:  # made while this request waited
                 return ready

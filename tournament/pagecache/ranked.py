@@ -20,6 +20,7 @@ from typing import Any
 from django.core.cache import cache
 
 from tournament.models import Entry, Event, Round
+from tournament.pagecache import writers
 from tournament.pagecache.pages import TIMEOUT, part_key, shared_part
 from tournament.results import standings
 
@@ -76,12 +77,25 @@ def _ranking(event: Event, rows: list[Entry]) -> Ranking:
     )
 
 
-def ranking(event: Event) -> Ranking:
+def ranking(event: Event, *, for_writer: bool = False) -> Ranking:
     """The event's ranking at its version: from this process, else from the page cache, else
-    computed once for all (with the rows, ``ranked``; the other requests wait for it)."""
+    computed once for all (with the rows, ``ranked``; the other requests wait for it). While the
+    writer of the version computes it, the ranking of the version before, where it is kept
+    (``pagecache.writers``), unless this is the writer's own request (``for_writer``)."""
     key = (event.pk, event.version)
     with _RANKED_LOCK:
         kept = _RANKINGS.get(key)
+    if kept is None:
+        kept = cache.get(part_key(RANKING, event.pk, event.version))
+    if kept is None and not for_writer:
+        # while the writer of this version computes it, the one before (``pagecache.writers``)
+        for version in writers.earlier(event.pk, event.version):
+            with _RANKED_LOCK:
+                earlier = _RANKINGS.get((event.pk, version))
+            if earlier is None:
+                earlier = cache.get(part_key(RANKING, event.pk, version))
+            if earlier is not None:
+                return earlier
     if kept is None:
         kept = shared_part(
             RANKING,

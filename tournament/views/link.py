@@ -47,6 +47,7 @@ from tournament.play.forms import hand_form_class
 from tournament.play.reads import TableState, table_state
 from tournament.play.sheets import dealer_for, read_sheet
 from tournament.views.common import refused, row_values, table_players
+from tournament.views.fresh import computes_standings
 from tournament.views.sheets import enter_hand, stored_results
 
 # read for every request of a table link, every saved game too
@@ -162,6 +163,7 @@ def link_page(request: HttpRequest, table: Table, state: TableState) -> CachedPa
     )
 
 
+@computes_standings
 def table_link(request: HttpRequest, token: str) -> HttpResponse:
     table = _link_table(request, token)
     may_enter = access.link_may_enter(table)
@@ -295,6 +297,7 @@ def _dealer_sits_out(table: Table) -> bool:
     return any(game.sitting_out(table.size, n) is not None for n in range(1, table.size + 1))
 
 
+@computes_standings
 @require_POST
 def link_send(request: HttpRequest, token: str) -> JsonResponse:
     """A game from the phone's queue (static/js/table_queue.js), as JSON: stored once however
@@ -461,6 +464,7 @@ def _why_no_confirming(table: Table) -> str:
     return _("The sheet has not been handed in yet.")
 
 
+@computes_standings
 @require_POST
 def link_action(request: HttpRequest, token: str, action: str) -> HttpResponse:
     """Undo the last game (naming it, with a reason), hand in the sheet, or confirm it as one

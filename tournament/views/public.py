@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import uuid
 from collections.abc import Callable
@@ -445,14 +446,26 @@ def _standings_uses() -> Uses:
 
 def _standings_page(request: HttpRequest, event_id: int, version: int) -> CachedPage:
     return CachedPage(
-        request, "standings", event_id, version, together=TOGETHER, uses=_standings_uses()
+        request,
+        "standings",
+        event_id,
+        version,
+        together=TOGETHER,
+        uses=_standings_uses(),
+        earlier=True,
     )
 
 
 def _rows_page(request: HttpRequest, event_id: int, version: int) -> CachedPage:
     # the rows alone: the same for everybody, so that a logged-in projector gets its 304s too
     return CachedPage(
-        request, "projector_rows", event_id, version, fragment=True, together=TOGETHER
+        request,
+        "projector_rows",
+        event_id,
+        version,
+        fragment=True,
+        together=TOGETHER,
+        earlier=True,
     )
 
 
@@ -521,15 +534,22 @@ def _projector_html(rows: list[Entry], provisional: set[int] = frozenset()) -> S
         player = row.player
         active = row.is_active
         opening = "<tr>" if active else '<tr class="withdrawn">'
+        name, club = _escaped_player(player.first_name, player.last_name, player.club)
         lines.append(
-            f'{opening}<td class="rank">{row.rank}.</td>'
-            f'<td class="name">{html.escape(player.first_name)} {html.escape(player.last_name)}'
+            f'{opening}<td class="rank">{row.rank}.</td><td class="name">{name}'
             f"{marked if row.pk in provisional else ''}"
             f"{'' if active else withdrawn}{last if getattr(row, 'is_last', False) else ''}"
-            f'</td><td class="club">{html.escape(player.club)}</td>'
+            f'</td><td class="club">{club}</td>'
             f'<td class="num">{html.escape(str(row.projector_value))}</td></tr>\n'
         )
     return mark_safe("".join(lines))  # every value escaped above
+
+
+@functools.lru_cache(maxsize=8192)
+def _escaped_player(first_name: str, last_name: str, club: str) -> tuple[str, str]:
+    """A player's name and club as the projector writes them, escaped once per process: the
+    same thousand names are written again for every saved game."""
+    return f"{html.escape(first_name)} {html.escape(last_name)}", html.escape(club)
 
 
 def _projector_status(event: Event, rounds: list[Round]) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from tournament.play.forms import TotalsForm, card_counter_class, hand_form_clas
 from tournament.play.sheets import confirmation_state, read_sheet
 from tournament.results import history
 from tournament.views.common import event_or_404, protected, refused, table_or_404, table_players
+from tournament.views.fresh import computes_standings
 
 
 def sheet_context(table: Table) -> dict[str, Any]:
@@ -100,6 +101,7 @@ def _stored_hand(hand: Hand, table: Table, players: list[str]) -> str:
     }
 
 
+@computes_standings
 @protected
 def table_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     """The table sheet, public; a scorer also gets the form for the next game and the actions."""
@@ -156,6 +158,7 @@ def _public_sheet(request: HttpRequest, table: Table) -> HttpResponse:
     return page.serve(build)
 
 
+@computes_standings
 @protected
 @require_POST
 def table_confirm(request: HttpRequest, pk: int) -> HttpResponse:
@@ -185,6 +188,7 @@ def table_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(table)
 
 
+@computes_standings
 @protected
 @require_POST
 def table_totals(request: HttpRequest, pk: int) -> HttpResponse:
@@ -206,6 +210,7 @@ def table_totals(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(table)
 
 
+@computes_standings
 @protected
 def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Correct or delete hand ``number`` of table ``pk`` (a reason is kept in the history)."""

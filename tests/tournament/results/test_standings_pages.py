@@ -11,6 +11,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 from django.db.models.sql.compiler import SQLCompiler
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils.html import escape
 
@@ -104,25 +105,32 @@ def _post_game(client, table, number: int) -> int:
 
 
 @pytest.mark.django_db(transaction=True)  # the game's own transaction, as on the day
-def test_a_game_from_the_table_link_costs_fourteen_queries_for_the_2nd_game_and_the_20th(client):
+def test_a_game_from_the_table_link_costs_the_same_queries_for_the_2nd_game_and_the_20th(client):
     table = make_table(hands_per_round={"4": 24})
     _post_game(client, table, 1)  # the phone's first game also gives it its device cookie
     second = _post_game(client, table, 2)
     for number in range(3, 20):
         _post_game(client, table, number)
     twentieth = _post_game(client, table, 20)
-    # Expect 14: before the write lock the table, its players and the next game's number (the
-    # form's set-up and its check share it); under the lock the table again, its games (the
-    # form's key, the next number and the replay all come from them), the history's key check,
-    # the game and its history row, the season's and the event's versions, the seats, the
-    # game's results (a new game has none to delete first), the seats' sums, the event's lots.
-    # The message says the results as they were written, without reading them back. BEGIN and
-    # COMMIT are counted too. PostgreSQL asks one more: the round's and the event's rows held
+    # Expect 14 for the game: before the write lock the table, its players and the next game's
+    # number (the form's set-up and its check share it); under the lock the table again, its
+    # games (the form's key, the next number and the replay all come from them), the history's
+    # key check, the game and its history row, the season's and the event's versions, the seats,
+    # the game's results (a new game has none to delete first), the seats' sums, the event's
+    # lots. The message says the results as they were written, without reading them back. BEGIN
+    # and COMMIT are counted too. PostgreSQL asks one more: the round's and the event's rows held
     # before the table's (services._table_for_a_game), so that two tables' games are stored at
-    # the same moment.
+    # the same moment. Then the 6 of the standings page of the version the game made
+    # (test_the_event_standings_page_costs_six_queries_and_readies_the_projector), computed
+    # before the phone is answered (views.fresh).
     held = 1 if connection.vendor == "postgresql" else 0
-    assert (second, twentieth) == (14 + held + 2, 14 + held + 2)
+    assert (second, twentieth) == (14 + held + 2 + 6, 14 + held + 2 + 6)
     assert table.hands.count() == 20
+    # the standings and the projector's rows of the twentieth game are there already: a phone
+    # (another than the table's, which has a message waiting) gets each for the event's version
+    slug, phone = table.round.event.slug, Client()
+    assert _queries(phone, f"/turnier/{slug}/rangliste/") == 1
+    assert _queries(phone, f"/turnier/{slug}/beamer/zeilen/") == 1
 
 
 def _same_rows(read, expected) -> None:

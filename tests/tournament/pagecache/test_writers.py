@@ -1,0 +1,188 @@
+"""The request that saves a game computes the standings of its version before it answers, and
+the phones asking meanwhile get the version before (tournament.views.fresh,
+tournament.pagecache.writers): never a page older than a write that has been answered."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test import Client, override_settings
+from django.test.utils import CaptureQueriesContext
+
+from tests.factories import cego, make_user
+from tests.tournament.pagecache.test_pagecache import _world, pages
+from tournament.models import Event, Table
+from tournament.pagecache import writers
+from tournament.play import services
+from tournament.views import fresh, public
+
+# each write in a transaction of its own, as on the day: a version per write
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _post_from_the_table(table: Table, declarer: int, points: int) -> Client:
+    """A game sent from the table's phone through its link, as the phone sends it."""
+    phone = Client()
+    link = f"/t/{table.token}/"
+    form = phone.get(link).content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form).group(1)
+    response = phone.post(
+        link,
+        {
+            "csrfmiddlewaretoken": token,
+            "submission": "0f8fad5b-d9cb-469f-a165-70867728950e",
+            "contract": "halbe",
+            "declarer": str(declarer),
+            "declarer_points": str(points),
+            "action": "save",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:300]
+    return phone
+
+
+def _version(table: Table) -> int:
+    return Event.objects.get(pk=table.round.event_id).version
+
+
+def test_a_game_from_the_table_link_has_its_standings_ready_before_the_phone_is_answered():
+    table = _world()
+    standings, rows = pages(table)["standings"], pages(table)["projector rows"]
+    _post_from_the_table(table, declarer=2, points=47)  # seat 2: +20 from game 1, +60 now
+    visitor = Client()
+    for url in (standings, rows):
+        with CaptureQueriesContext(connection) as read:
+            page = visitor.get(url).content.decode()
+        assert len(read.captured_queries) == 1, f"{url} was computed again"  # the version alone
+        assert "+80" in page
+
+
+def test_a_phone_asking_after_the_games_commit_before_its_answer_gets_the_version_before(
+    monkeypatch,
+):
+    table = _world()
+    url = pages(table)["standings"]
+    held = Client().get(url)
+    asked = {}
+    compute = fresh.compute
+
+    def a_phone_asks_first(request, event_id, slug):
+        asked["standings"] = Client().get(url)  # the game is committed, its phone not answered
+        compute(request, event_id, slug)
+
+    monkeypatch.setattr(fresh, "compute", a_phone_asks_first)
+    _post_from_the_table(table, declarer=2, points=47)
+    assert asked["standings"]["ETag"] == held["ETag"]
+    assert "+80" not in asked["standings"].content.decode()
+    assert "+80" in Client().get(url).content.decode()  # once it is answered
+
+
+def test_while_the_writer_computes_its_version_a_phone_gets_the_version_before():
+    table = _world()
+    event = table.round.event
+    standings, rows = pages(table)["standings"], pages(table)["projector rows"]
+    phone = Client()
+    held = {url: phone.get(url) for url in (standings, rows)}  # the version before, kept
+    services.record_hand(table=table, data=cego("halbe", 2, 47))  # seat 2 to +80
+    with writers.writing(event.pk, [_version(table)]):  # its writer still at work
+        for url in (standings, rows):
+            before = Client().get(url)
+            assert before["ETag"] == held[url]["ETag"]
+            assert "+80" not in before.content.decode()
+            # and the phone that holds it is told it has not changed
+            assert phone.get(url, HTTP_IF_NONE_MATCH=held[url]["ETag"]).status_code == 304
+        # a director's page is the version itself, computed as before
+        director = Client()
+        director.force_login(make_user("leiter"))
+        assert "+80" in director.get(standings).content.decode()
+    # the writer answered: everyone gets the version with the game
+    for url in (standings, rows):
+        after = phone.get(url, HTTP_IF_NONE_MATCH=held[url]["ETag"])
+        assert after.status_code == 200
+        assert "+80" in after.content.decode()
+
+
+def test_the_version_before_only_while_every_writer_since_it_is_still_at_work():
+    table = _world()
+    event = table.round.event
+    standings = pages(table)["standings"]
+    kept = Client().get(standings)
+    services.record_hand(table=table, data=cego("halbe", 2, 47))  # seat 2 to +80
+    between = _version(table)
+    services.record_hand(table=table, data=cego("halbe", 3, 61))
+    newest = _version(table)
+    # the writer of the game between has answered (no marker): the page it answered after
+    # must not be hidden by the newest writer's work
+    with writers.writing(event.pk, [newest]):
+        page = Client().get(standings)
+    assert page["ETag"] != kept["ETag"]
+    assert page.content != kept.content
+    # it is the newest version's page, computed as if no writer were at work
+    cache.clear()
+    assert Client().get(standings).content == page.content
+    cache.clear()
+    kept = Client().get(standings)  # the page before both games
+    services.record_hand(table=table, data=cego("halbe", 2, 47))
+    between = _version(table)
+    services.record_hand(table=table, data=cego("halbe", 3, 61))
+    newest = _version(table)
+    with writers.writing(event.pk, [between]), writers.writing(event.pk, [newest]):
+        assert Client().get(standings)["ETag"] == kept["ETag"]  # both writers still at work
+
+
+def test_a_writer_that_fails_computing_still_answers_and_leaves_no_marker(monkeypatch, caplog):
+    table = _world()
+    event = table.round.event
+
+    def broken(request, slug):
+        raise RuntimeError("the disk is full")
+
+    monkeypatch.setattr(public, "event_standings", broken)
+    with caplog.at_level(logging.ERROR, logger="tournament.views.fresh"):
+        _post_from_the_table(table, declarer=2, points=47)
+    assert table.hands.count() == 2  # the game is saved, and the phone was told so
+    assert "computing the standings of event" in caplog.text
+    assert cache.get(f"writing:{event.pk}:{_version(table)}") is None
+    monkeypatch.undo()
+    assert "+80" in Client().get(pages(table)["standings"]).content.decode()
+
+
+RANK_LINE = re.compile(r'<p class="big-figure">.*?</p>', re.S)
+
+
+def test_a_players_rank_line_is_that_of_the_version_before_while_its_writer_computes():
+    table = _world()
+    event = table.round.event
+    # seat 0 lost game 1 (-60): last of the eight; a Halbe won by seat 0 with 61 puts it level
+    # with everybody at 0
+    entry = table.seats.get(position=0).entry
+    personal = entry.get_link_url()
+    Client().get(pages(table)["standings"])  # the ranking of this version, kept
+    before = RANK_LINE.search(Client().get(personal).content.decode()).group(0)
+    assert "8" in before
+    services.record_hand(table=table, data=cego("halbe", 0, 61))
+    with writers.writing(event.pk, [_version(table)]):
+        assert RANK_LINE.search(Client().get(personal).content.decode()).group(0) == before
+    after = RANK_LINE.search(Client().get(personal).content.decode()).group(0)
+    assert after != before
+    assert "8" not in after.split("·")[0].split()[1]  # no longer eighth
+
+
+@override_settings(STANDINGS_AFTER_WRITES="thread")
+def test_on_the_server_a_thread_computes_the_standings_after_the_phone_has_its_answer():
+    table = _world()
+    event = table.round.event
+    url = pages(table)["standings"]
+    held = Client().get(url)
+    _post_from_the_table(table, declarer=2, points=47)
+    fresh.wait()  # the thread has computed them
+    assert cache.get(f"writing:{event.pk}:{_version(table)}") is None
+    with CaptureQueriesContext(connection) as read:
+        page = Client().get(url, HTTP_IF_NONE_MATCH=held["ETag"])
+    assert page.status_code == 200
+    assert len(read.captured_queries) == 1  # computed by the thread, not by this request
+    assert "+80" in page.content.decode()

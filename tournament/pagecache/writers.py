@@ -1,0 +1,85 @@
+"""While a write's own request computes the pages of the version it made, the others get the
+version before: a phone is not held up by a game saved at another table.
+
+Every saved game makes a new version of its event, and the first request of a new version
+computes the standings and the projector's rows (``pagecache.pages``). With a thousand players
+that took some 50 ms of the server's time, 150 under a hall's load, and every phone that asked
+in that moment waited for it, holding one of the server's threads: the hall's reads queued behind
+each saved game (``bench/load.py`` at ten times the rate: p95 of 170 ms for pages served whole
+from the cache).
+
+Now the request that saved the game computes the pages of its version right after its answer
+has gone out (``views.fresh``), and says so with a marker in the cache from the moment its
+transaction commits until the pages are kept (``at_work``, ``done``). A request that finds its
+version's page not yet kept and its version's writer at work is given the page of the version
+before, if that one is kept, without waiting (``earlier``; looking back over several writers at
+work, one version each).
+
+How old such a page can be: a page of version ``v`` is served for version ``V`` only while the
+writers of every version after ``v`` up to ``V`` are at work, from their commit until their
+pages are kept: one computation (some 50 ms for a thousand players, two or three times that
+under a hall's load at ten times its rate). A phone that asks in that moment is shown the
+standings without the newest game, and with it at its next look; the table's own phone has its
+answer as soon as the game is stored. Pages for a login (the director's, a scorer's) are never
+given the version before: they are the version itself, computed if need be. A version made by a
+write that computes nothing (the director's page for an event's settings) has no marker: its
+readers wait for it, as before. A writer that died at work leaves its marker for
+``MARKER_TIMEOUT`` seconds at most.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.core.cache import cache
+
+# a writer that died at work leaves its marker this long at most: the version before is served
+# for that long, after which the version's readers compute it themselves
+MARKER_TIMEOUT = 10
+# how many versions back a request looks: the writers at work at the same moment (36 tables
+# posting at ten times the hall's rate: two or three)
+LOOK_BACK = 6
+
+
+def _marker(event_id: int, version: int) -> str:
+    return f"writing:{event_id}:{version}"
+
+
+def at_work(event_id: int, version: int) -> None:
+    """The request that made ``version`` of the event is at work on it: from its commit on
+    (``models.versions.written``), until ``done``."""
+    cache.set(_marker(event_id, version), True, MARKER_TIMEOUT)
+
+
+def done(event_id: int, versions: list[int]) -> None:
+    """The request that made ``versions`` is about to answer: taken away, whatever happened."""
+    cache.delete_many([_marker(event_id, version) for version in versions])
+
+
+@contextmanager
+def writing(event_id: int, versions: list[int]) -> Iterator[None]:
+    """``at_work`` for the block's time (the tests' writer at work)."""
+    for version in versions:
+        at_work(event_id, version)
+    try:
+        yield
+    finally:
+        done(event_id, versions)
+
+
+def overtaken(event_id: int, version: int) -> bool:
+    """Whether the writer of the next version is at work already: it computes the pages of its
+    version, which has this one's write in it, and the writer of this one need not: the requests
+    that ask from now on read the next version, and are given it, or, while both writers are at
+    work, the version before this one."""
+    return bool(cache.get(_marker(event_id, version + 1)))
+
+
+def earlier(event_id: int, version: int) -> Iterator[int]:
+    """The versions before ``version`` whose pages may be served in its stead, newest first:
+    each only while the writers of every version after it are at work."""
+    for back in range(LOOK_BACK):
+        if not cache.get(_marker(event_id, version - back)):
+            return
+        yield version - back - 1
