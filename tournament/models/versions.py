@@ -190,6 +190,8 @@ def _note_written(made: list[tuple[int, str, int]]) -> None:
     noted, committed = _written.versions, _written.committed
 
     def note() -> None:
+        if getattr(_written, "versions", None) is not noted:
+            return  # committed after the block (an outer transaction): nobody would compute it
         for event_id, slug, version in made:
             noted.setdefault(event_id, Written(slug, [])).versions.append(version)
             if committed is not None:
@@ -197,8 +199,9 @@ def _note_written(made: list[tuple[int, str, int]]) -> None:
 
     if connection.in_atomic_block:
         # run at the commit, with the transaction's other callbacks; dropped with its
-        # transaction or savepoint, as the marker
-        transaction.on_commit(note)
+        # transaction or savepoint, as the marker; robust: what it tells may fail (a full disk
+        # under the page cache), the write has committed all the same
+        transaction.on_commit(note, robust=True)
     else:
         note()
 

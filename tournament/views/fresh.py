@@ -26,16 +26,17 @@ import io
 import logging
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 
 from django import db
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
-from django.core.handlers.wsgi import WSGIRequest
+from django.core.handlers.wsgi import WSGIRequest, get_script_name
 from django.http import Http404, HttpRequest, HttpResponse
-from django.urls import reverse
+from django.urls import reverse, set_script_prefix
 from django.utils import translation
 
 from tournament.models import versions
@@ -49,6 +50,12 @@ logger = logging.getLogger(__name__)
 # behind a proxy); a visitor's cookies, login and conditional headers are not passed on
 _KEPT_HEADERS = frozenset(
     {"HTTP_HOST", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST", "HTTP_X_FORWARDED_PORT"}
+)
+
+
+# the rest of the address: the server's name and port, the path's prefix, the scheme
+_KEPT_ENVIRON = frozenset(
+    {"SERVER_NAME", "SERVER_PORT", "SERVER_PROTOCOL", "SCRIPT_NAME", "wsgi.url_scheme"}
 )
 
 
@@ -67,32 +74,79 @@ def computes_standings(view: Callable[..., HttpResponse]) -> Callable[..., HttpR
             raise
         if not made:
             return response
-        visitors = {
-            event_id: (_anonymous_get(request, event.slug), event)
-            for event_id, event in made.items()
-        }
-        if settings.STANDINGS_AFTER_WRITES == "thread":
-            _pool().submit(_in_the_thread, visitors)
-        else:
-            # when the response is closed, after it is sent (a file's response closes its file
-            # so); the test client closes it before it returns
-            response._resource_closers.append(lambda: _after_the_answer(visitors))
+        try:
+            tasks = [
+                Task(event_id, event.slug, _anonymous_get(request, event.slug), event.versions)
+                for event_id, event in made.items()
+            ]
+            if settings.STANDINGS_AFTER_WRITES == "thread":
+                _hand_over(tasks)
+            else:
+                # when the response is closed, after it is sent (a file's response closes its
+                # file so); the test client closes it before it returns
+                response._resource_closers.append(lambda: [task.run() for task in tasks])
+        except Exception:  # the game is stored: its answer says so, the pages come later
+            logger.exception("handing over the standings after a write failed")
+            _done(made)
         return response
 
     return wrapped
 
 
+@dataclass
+class Task:
+    """The pages of an event to compute after writes, and the writers' versions to release."""
+
+    event_id: int
+    slug: str
+    visitor: HttpRequest
+    versions: list[int]
+
+    def run(self) -> None:
+        try:
+            if not writers.overtaken(self.event_id, max(self.versions)):
+                compute(self.visitor, self.event_id, self.slug)
+        finally:
+            writers.done(self.event_id, self.versions)
+
+
 _POOL: list[ThreadPoolExecutor] = []
 _POOL_LOCK = threading.Lock()
+# an event's task waiting for the thread: a later write's versions join it (it computes the
+# newest version when it runs), so that a queue never holds the same event twice and no phone is
+# given a version older than the computation under way and the one waiting
+_WAITING: dict[int, Task] = {}
 
 
-def _pool() -> ThreadPoolExecutor:
-    """This process's one thread for computing after writes, made on first use (in the server's
-    worker process, after it is forked)."""
+def _hand_over(tasks: list[Task]) -> None:
     with _POOL_LOCK:
-        if not _POOL:
+        if not _POOL:  # made on first use: in the server's worker process, after the fork
             _POOL.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="standings"))
-        return _POOL[0]
+        for task in tasks:
+            waiting = _WAITING.get(task.event_id)
+            if waiting is not None:
+                waiting.versions.extend(task.versions)
+                continue
+            _WAITING[task.event_id] = task
+            _POOL[0].submit(_in_the_thread, task.event_id).add_done_callback(_failed)
+
+
+def _in_the_thread(event_id: int) -> None:
+    with _POOL_LOCK:
+        task = _WAITING.pop(event_id)
+    try:
+        # the thread's database connection, as a request's: a connection the database has
+        # closed meanwhile (a PostgreSQL restart) is replaced, and it is given back after
+        db.close_old_connections()
+        set_script_prefix(get_script_name(task.visitor.META))
+        task.run()
+    finally:
+        db.close_old_connections()
+
+
+def _failed(future: Future) -> None:
+    if (error := future.exception()) is not None:
+        logger.error("computing the standings after a write failed", exc_info=error)
 
 
 def wait() -> None:
@@ -100,25 +154,6 @@ def wait() -> None:
     database connection closed (the tests: a test database is dropped at the end)."""
     if _POOL:
         _POOL[0].submit(db.connections.close_all).result()
-
-
-def _in_the_thread(visitors: dict[int, tuple[HttpRequest, versions.Written]]) -> None:
-    # the thread's database connection, as a request's: a connection the database has closed
-    # meanwhile (a PostgreSQL restart) is replaced, and it is given back after
-    db.close_old_connections()
-    try:
-        _after_the_answer(visitors)
-    finally:
-        db.close_old_connections()
-
-
-def _after_the_answer(visitors: dict[int, tuple[HttpRequest, versions.Written]]) -> None:
-    try:
-        for event_id, (visitor, event) in visitors.items():
-            if not writers.overtaken(event_id, max(event.versions)):
-                compute(visitor, event_id, event.slug)
-    finally:
-        _done({event_id: event for event_id, (_visitor, event) in visitors.items()})
 
 
 def _done(made: dict[int, versions.Written]) -> None:
@@ -147,7 +182,7 @@ def _anonymous_get(request: HttpRequest, slug: str) -> HttpRequest:
     environ = {
         key: value
         for key, value in request.META.items()
-        if not key.startswith("HTTP_") or key in _KEPT_HEADERS
+        if key in _KEPT_HEADERS or key in _KEPT_ENVIRON
     }
     script = environ.get("SCRIPT_NAME", "")
     environ.update(

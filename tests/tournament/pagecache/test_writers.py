@@ -14,7 +14,7 @@ from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import cego, make_user
-from tests.tournament.pagecache.test_pagecache import _world, pages
+from tests.tournament.pagecache.test_pagecache import _world, pages, post_from_the_table
 from tournament.models import Event, Table
 from tournament.pagecache import writers
 from tournament.play import services
@@ -24,27 +24,6 @@ from tournament.views import fresh, public
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _post_from_the_table(table: Table, declarer: int, points: int) -> Client:
-    """A game sent from the table's phone through its link, as the phone sends it."""
-    phone = Client()
-    link = f"/t/{table.token}/"
-    form = phone.get(link).content.decode()
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form).group(1)
-    response = phone.post(
-        link,
-        {
-            "csrfmiddlewaretoken": token,
-            "submission": "0f8fad5b-d9cb-469f-a165-70867728950e",
-            "contract": "halbe",
-            "declarer": str(declarer),
-            "declarer_points": str(points),
-            "action": "save",
-        },
-    )
-    assert response.status_code == 302, response.content.decode()[:300]
-    return phone
-
-
 def _version(table: Table) -> int:
     return Event.objects.get(pk=table.round.event_id).version
 
@@ -52,7 +31,7 @@ def _version(table: Table) -> int:
 def test_a_game_from_the_table_link_has_its_standings_ready_before_the_phone_is_answered():
     table = _world()
     standings, rows = pages(table)["standings"], pages(table)["projector rows"]
-    _post_from_the_table(table, declarer=2, points=47)  # seat 2: +20 from game 1, +60 now
+    post_from_the_table(table, declarer=2, points=47)  # seat 2: +20 from game 1, +60 now
     visitor = Client()
     for url in (standings, rows):
         with CaptureQueriesContext(connection) as read:
@@ -75,7 +54,7 @@ def test_a_phone_asking_after_the_games_commit_before_its_answer_gets_the_versio
         compute(request, event_id, slug)
 
     monkeypatch.setattr(fresh, "compute", a_phone_asks_first)
-    _post_from_the_table(table, declarer=2, points=47)
+    post_from_the_table(table, declarer=2, points=47)
     assert asked["standings"]["ETag"] == held["ETag"]
     assert "+80" not in asked["standings"].content.decode()
     assert "+80" in Client().get(url).content.decode()  # once it is answered
@@ -143,7 +122,7 @@ def test_a_writer_that_fails_computing_still_answers_and_leaves_no_marker(monkey
 
     monkeypatch.setattr(public, "event_standings", broken)
     with caplog.at_level(logging.ERROR, logger="tournament.views.fresh"):
-        _post_from_the_table(table, declarer=2, points=47)
+        post_from_the_table(table, declarer=2, points=47)
     assert table.hands.count() == 2  # the game is saved, and the phone was told so
     assert "computing the standings of event" in caplog.text
     assert cache.get(f"writing:{event.pk}:{_version(table)}") is None
@@ -178,7 +157,7 @@ def test_on_the_server_a_thread_computes_the_standings_after_the_phone_has_its_a
     event = table.round.event
     url = pages(table)["standings"]
     held = Client().get(url)
-    _post_from_the_table(table, declarer=2, points=47)
+    post_from_the_table(table, declarer=2, points=47)
     fresh.wait()  # the thread has computed them
     assert cache.get(f"writing:{event.pk}:{_version(table)}") is None
     with CaptureQueriesContext(connection) as read:
@@ -186,3 +165,17 @@ def test_on_the_server_a_thread_computes_the_standings_after_the_phone_has_its_a
     assert page.status_code == 200
     assert len(read.captured_queries) == 1  # computed by the thread, not by this request
     assert "+80" in page.content.decode()
+
+
+def test_a_page_cache_that_fails_at_the_commit_does_not_turn_a_stored_game_into_an_error(
+    monkeypatch,
+):
+    table = _world()
+
+    def full_disk(event_id, version):
+        raise OSError("No space left on device")
+
+    monkeypatch.setattr(writers, "at_work", full_disk)
+    post_from_the_table(table, declarer=2, points=47)  # answered 302: the game is stored
+    assert table.hands.count() == 2
+    assert "+80" in Client().get(pages(table)["standings"]).content.decode()
