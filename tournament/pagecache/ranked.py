@@ -77,37 +77,45 @@ def _ranking(event: Event, rows: list[Entry]) -> Ranking:
     )
 
 
-def ranking(event: Event, *, for_writer: bool = False) -> Ranking:
+def ranking(event: Event) -> Ranking:
     """The event's ranking at its version: from this process, else from the page cache, else
     computed once for all (with the rows, ``ranked``; the other requests wait for it). While the
     writer of the version computes it, the ranking of the version before, where it is kept
-    (``pagecache.writers``), unless this is the writer's own request (``for_writer``)."""
-    key = (event.pk, event.version)
+    (``pagecache.writers``)."""
+    kept = _kept_ranking(event.pk, event.version)
+    if kept is not None:
+        return kept
+    for version in writers.earlier(event.pk, event.version):
+        if (earlier := _kept_ranking(event.pk, version)) is not None:
+            return earlier
+    kept = shared_part(
+        RANKING,
+        event.pk,
+        event.version,
+        lambda: _ranking(event, ranked(event, keep_ranking=False)[1]),
+    )
+    _keep_ranking((event.pk, event.version), kept)
+    return kept
+
+
+def _kept_ranking(event_id: int, version: int) -> Ranking | None:
+    """The ranking of the version from this process, else from the page cache (then kept in
+    this process too: a personal page of each phone reads it), else None."""
+    key = (event_id, version)
     with _RANKED_LOCK:
         kept = _RANKINGS.get(key)
     if kept is None:
-        kept = cache.get(part_key(RANKING, event.pk, event.version))
-    if kept is None and not for_writer:
-        # while the writer of this version computes it, the one before (``pagecache.writers``)
-        for version in writers.earlier(event.pk, event.version):
-            with _RANKED_LOCK:
-                earlier = _RANKINGS.get((event.pk, version))
-            if earlier is None:
-                earlier = cache.get(part_key(RANKING, event.pk, version))
-            if earlier is not None:
-                return earlier
-    if kept is None:
-        kept = shared_part(
-            RANKING,
-            event.pk,
-            event.version,
-            lambda: _ranking(event, ranked(event, keep_ranking=False)[1]),
-        )
-        with _RANKED_LOCK:
-            _RANKINGS[key] = kept
-            while len(_RANKINGS) > RANKED_KEPT:
-                _RANKINGS.popitem(last=False)
+        kept = cache.get(part_key(RANKING, event_id, version))
+        if kept is not None:
+            _keep_ranking(key, kept)
     return kept
+
+
+def _keep_ranking(key: tuple[int, int], kept: Ranking) -> None:
+    with _RANKED_LOCK:
+        _RANKINGS[key] = kept
+        while len(_RANKINGS) > RANKED_KEPT:
+            _RANKINGS.popitem(last=False)
 
 
 _RANKINGS: OrderedDict[tuple[int, int], Ranking] = OrderedDict()

@@ -30,7 +30,6 @@ readers wait for it, as before. A writer that died at work leaves its marker for
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
 
 from django.core.cache import cache
 
@@ -55,17 +54,6 @@ def at_work(event_id: int, version: int) -> None:
 def done(event_id: int, versions: list[int]) -> None:
     """The request that made ``versions`` is about to answer: taken away, whatever happened."""
     cache.delete_many([_marker(event_id, version) for version in versions])
-
-
-@contextmanager
-def writing(event_id: int, versions: list[int]) -> Iterator[None]:
-    """``at_work`` for the block's time (the tests' writer at work)."""
-    for version in versions:
-        at_work(event_id, version)
-    try:
-        yield
-    finally:
-        done(event_id, versions)
 
 
 def overtaken(event_id: int, version: int) -> bool:

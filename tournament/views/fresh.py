@@ -194,7 +194,6 @@ def _anonymous_get(request: HttpRequest, slug: str) -> HttpRequest:
             "wsgi.input": io.BytesIO(),
         }
     )
-    environ.pop("CONTENT_TYPE", None)
     visitor = WSGIRequest(environ)
     visitor.user = AnonymousUser()
     visitor.LANGUAGE_CODE = settings.LANGUAGE_CODE

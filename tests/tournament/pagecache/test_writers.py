@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from django.core.cache import cache
@@ -22,6 +24,17 @@ from tournament.views import fresh, public
 
 # each write in a transaction of its own, as on the day: a version per write
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@contextmanager
+def writer_at_work(event_id: int, versions: list[int]) -> Iterator[None]:
+    """The writer of ``versions`` at work on their pages for the block's time."""
+    for version in versions:
+        writers.at_work(event_id, version)
+    try:
+        yield
+    finally:
+        writers.done(event_id, versions)
 
 
 def _version(table: Table) -> int:
@@ -67,7 +80,7 @@ def test_while_the_writer_computes_its_version_a_phone_gets_the_version_before()
     phone = Client()
     held = {url: phone.get(url) for url in (standings, rows)}  # the version before, kept
     services.record_hand(table=table, data=cego("halbe", 2, 47))  # seat 2 to +80
-    with writers.writing(event.pk, [_version(table)]):  # its writer still at work
+    with writer_at_work(event.pk, [_version(table)]):  # its writer still at work
         for url in (standings, rows):
             before = Client().get(url)
             assert before["ETag"] == held[url]["ETag"]
@@ -96,7 +109,7 @@ def test_the_version_before_only_while_every_writer_since_it_is_still_at_work():
     newest = _version(table)
     # the writer of the game between has answered (no marker): the page it answered after
     # must not be hidden by the newest writer's work
-    with writers.writing(event.pk, [newest]):
+    with writer_at_work(event.pk, [newest]):
         page = Client().get(standings)
     assert page["ETag"] != kept["ETag"]
     assert page.content != kept.content
@@ -109,7 +122,7 @@ def test_the_version_before_only_while_every_writer_since_it_is_still_at_work():
     between = _version(table)
     services.record_hand(table=table, data=cego("halbe", 3, 61))
     newest = _version(table)
-    with writers.writing(event.pk, [between]), writers.writing(event.pk, [newest]):
+    with writer_at_work(event.pk, [between]), writer_at_work(event.pk, [newest]):
         assert Client().get(standings)["ETag"] == kept["ETag"]  # both writers still at work
 
 
@@ -144,7 +157,7 @@ def test_a_players_rank_line_is_that_of_the_version_before_while_its_writer_comp
     before = RANK_LINE.search(Client().get(personal).content.decode()).group(0)
     assert "8" in before
     services.record_hand(table=table, data=cego("halbe", 0, 61))
-    with writers.writing(event.pk, [_version(table)]):
+    with writer_at_work(event.pk, [_version(table)]):
         assert RANK_LINE.search(Client().get(personal).content.decode()).group(0) == before
     after = RANK_LINE.search(Client().get(personal).content.decode()).group(0)
     assert after != before
