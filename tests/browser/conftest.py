@@ -73,9 +73,31 @@ def phone(browser):
     context.close()
 
 
+# resolves once the browser has painted the page twice: a capture asked for before the first
+# frame is painted is what Chromium refuses with "Unable to capture screenshot"
+_PAINTED = """() => new Promise(done =>
+  requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"""
+
+
 def shoot(page, name: str) -> None:
+    """A full-page screenshot of what the page shows now, for a person to look at. Chromium now
+    and then refuses a capture outright ("Unable to capture screenshot", a protocol error, not
+    a page's fault) and takes the same picture when asked again a moment later: that one error
+    earns one more try after the page has painted again; any other error, or a second refusal,
+    fails the test."""
+    from playwright.sync_api import Error
+
     SCREENSHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    path = str(SCREENSHOTS / f"{name}.png")
+    page.evaluate(_PAINTED)
+    try:
+        page.screenshot(path=path, full_page=True)
+    except Error as refused:
+        if "Unable to capture screenshot" not in str(refused):
+            raise
+        page.wait_for_timeout(250)
+        page.evaluate(_PAINTED)
+        page.screenshot(path=path, full_page=True)
 
 
 def log_in(page, base: str, username: str, password: str) -> None:
