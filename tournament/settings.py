@@ -228,9 +228,12 @@ CACHES = {
 }
 
 # where the standings of a version a saved game made are computed (tournament.views.fresh): by a
-# thread of the writing request's process, after its answer; "inline" when its response is
-# closed (the tests, whose requests share one database transaction)
-STANDINGS_AFTER_WRITES = "thread"
+# process of its own beside the writing request's process, after its answer; by a thread of that
+# process where no other process shares the page cache (locmem://); "inline" when its response
+# is closed (the tests, whose requests share one database transaction)
+STANDINGS_AFTER_WRITES = (
+    "thread" if CACHES["default"]["BACKEND"].endswith("LocMemCache") else "process"
+)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

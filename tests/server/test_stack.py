@@ -72,9 +72,9 @@ def test_a_game_saved_through_one_server_is_on_the_other_servers_standings_a_mom
 
     save_a_game(stack, stack_database, port=first)
 
-    # the first server's thread computes the new standings right after the phone's answer
-    # (tournament.views.fresh); a phone asking before they are kept is shown the standings before
-    # the game, never anything else, and the new ones a moment later
+    # the first server computes the new standings right after the phone's answer, in the process
+    # beside the one that answered (tournament.views.fresh); a phone asking before they are kept
+    # is shown the standings before the game, never anything else, and the new ones a moment later
     deadline = time.monotonic() + 10
     while (after := standings(reader.get(STANDINGS, port=second))) == before:
         assert time.monotonic() < deadline, "the game is not on the other server's standings"
@@ -91,7 +91,7 @@ def test_a_new_version_is_computed_once_by_both_servers_together(stack, stack_da
     statuses = read_at_once(stack, STANDINGS, readers=40)
     assert statuses == Counter({200: 40})
     _written_down(stack, version)
-    # by the saving server's thread, or by one of the readers: once for all
+    # by the saving server's computing process, or by one of the readers: once for all
     new = computed(stack).count(version)
     assert new == 1, f"the new version was computed {new} times"
     # both servers took their share of the 40 reads (nginx spreads them)
@@ -99,8 +99,27 @@ def test_a_new_version_is_computed_once_by_both_servers_together(stack, stack_da
         assert stack.app_log(port).read_text().count(f"GET {STANDINGS} ") >= 5
 
 
+def test_the_standings_after_a_game_are_computed_beside_the_server_process_that_saved_it(
+    stack, stack_database
+):
+    """Not by a thread of the process that answers the phones (it shared that process's
+    interpreter lock with them), but by a process of its own beside it (tournament.views.fresh)."""
+    save_a_game(stack, stack_database)
+    version = event_version(stack_database)
+    _written_down(stack, version)
+    line = rf"\[pid (\d+)\] computed standings of \d+ at version {version}"
+    pids = re.findall(line, stack.logs())
+    assert len(pids) == 1
+    command = Path(f"/proc/{pids[0]}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    assert "manage.py standings_after_writes" in command
+    status = Path(f"/proc/{pids[0]}/status").read_text()
+    parent = re.search(r"^PPid:\s+(\d+)", status, re.M).group(1)
+    assert "gunicorn" in Path(f"/proc/{parent}/cmdline").read_bytes().decode(errors="replace")
+    assert int(parent) not in stack.pids  # a worker, not the master
+
+
 def _written_down(stack: recipe.Stack, version: str) -> None:
-    """Until the saving server's thread has computed the version (and written so in its log)."""
+    """Until the saving server has computed the version (and written so in its log)."""
     deadline = time.monotonic() + 10
     while version not in computed(stack):
         assert time.monotonic() < deadline, f"version {version} was never computed"
@@ -215,10 +234,11 @@ def test_redis_stopped_mid_run_costs_speed_not_answers(stack, stack_database):
         stack.start_redis()
     # back: the next version is computed once, then served from the cache again
     save_a_game(stack, stack_database)
-    seen = len(computed(stack))
+    version = event_version(stack_database)
     for _ in range(6):
         assert reader.get(STANDINGS).status == 200
-    assert len(computed(stack)[seen:]) == 1
+    _written_down(stack, version)
+    assert computed(stack).count(version) == 1
 
 
 def test_the_nightly_backup_writes_a_dump_pg_restore_reads(stack, stack_database, tmp_path):

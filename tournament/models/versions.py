@@ -30,6 +30,7 @@ that reuses its id.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -42,6 +43,8 @@ from django.db.models.signals import post_delete, post_save
 
 from tournament import models
 from tournament.models import Event, Season
+
+logger = logging.getLogger(__name__)
 
 
 class _Marker:
@@ -169,32 +172,63 @@ class Written:
 @contextmanager
 def written(
     committed: Callable[[int, int], None] | None = None,
+    withdrawn: Callable[[int, int], None] | None = None,
 ) -> Iterator[dict[int, Written]]:
     """The versions this block's writes make, by event, once their transaction has committed
     (a version of a transaction rolled back is not there): the request of a saved game
     computes the standings of the version it made (``views.fresh``). ``committed(event_id,
-    version)`` is called at each commit, as the commit's own callback. A game's change of its event
-    is read from the statement that makes it (``RETURNING``): no query of its own; a change of
-    several events (a player's row) reads their versions with one more."""
+    version)`` is called for each: where the block began outside any transaction (a request's
+    view), as soon as the write has made the version, before it commits, so that no other
+    request can see the version before it is told; else at the commit, as the commit's own
+    callback. A version told before its commit whose transaction is rolled back is
+    ``withdrawn(event_id, version)`` when the block ends. A game's change of its event is read
+    from the statement that makes it (``RETURNING``): no query of its own; a change of several
+    events (a player's row) reads their versions with one more."""
     if getattr(_written, "versions", None) is not None:
         yield _written.versions
         return
     _written.versions, _written.committed = {}, committed
+    # a block begun outside a transaction commits its writes within it: told at the write;
+    # within one (a test's), its writes commit after it, if ever: told at the commit
+    _written.early = not connection.in_atomic_block
+    _written.told = told = []
     try:
         yield _written.versions
     finally:
-        _written.versions = _written.committed = None
+        made = _written.versions
+        _written.versions = _written.committed = _written.told = None
+        for event_id, version in told:
+            if (
+                withdrawn is not None
+                and version not in made.get(event_id, Written("", [])).versions
+            ):
+                try:
+                    withdrawn(event_id, version)
+                except Exception:
+                    logger.exception("withdrawing version %s of event %s failed", version, event_id)
 
 
 def _note_written(made: list[tuple[int, str, int]]) -> None:
     noted, committed = _written.versions, _written.committed
+    early = committed is not None and _written.early and connection.in_atomic_block
+    if early:
+        # told now, before the commit: a marker of a version rolled back names a version nobody
+        # reads, and goes by itself (``pagecache.writers.MARKER_TIMEOUT``)
+        # reads nothing back: what it tells may fail (a full disk under the page cache), the
+        # write goes on all the same
+        for event_id, _slug, version in made:
+            _written.told.append((event_id, version))
+            try:
+                committed(event_id, version)
+            except Exception:
+                logger.exception("telling version %s of event %s failed", version, event_id)
 
     def note() -> None:
         if getattr(_written, "versions", None) is not noted:
             return  # committed after the block (an outer transaction): nobody would compute it
         for event_id, slug, version in made:
             noted.setdefault(event_id, Written(slug, [])).versions.append(version)
-            if committed is not None:
+            if committed is not None and not early:
                 committed(event_id, version)
 
     if connection.in_atomic_block:

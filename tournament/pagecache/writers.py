@@ -56,14 +56,6 @@ def done(event_id: int, versions: list[int]) -> None:
     cache.delete_many([_marker(event_id, version) for version in versions])
 
 
-def overtaken(event_id: int, version: int) -> bool:
-    """Whether the writer of the next version is at work already: it computes the pages of its
-    version, which has this one's write in it, and the writer of this one need not: the requests
-    that ask from now on read the next version, and are given it, or, while both writers are at
-    work, the version before this one."""
-    return bool(cache.get(_marker(event_id, version + 1)))
-
-
 def earlier(event_id: int, version: int) -> Iterator[int]:
     """The versions before ``version`` whose pages may be served in its stead, newest first:
     each only while the writers of every version after it are at work."""

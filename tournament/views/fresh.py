@@ -12,18 +12,35 @@ table's phone is answered as soon as its game is stored, and its connection is f
 request at once (computed in the request itself, after the answer, it held the phone's kept-alive
 connection until done: the table's next page waited for the standings).
 
-``settings.STANDINGS_AFTER_WRITES``: "thread" (the server) or "inline" (the tests: the test
-client's request and its computation share the test's database transaction, which another
-thread does not see; the computation then runs when the response is closed, before the test
-goes on).
+``settings.STANDINGS_AFTER_WRITES``:
+
+- "process" (the server): a process of its own beside each server process computes them
+  (``manage.py standings_after_writes``, started with the server process's first write or
+  when gunicorn has loaded the app, ended when its server process ends). In a thread of the
+  server process the computation shared that process's interpreter lock with the requests it
+  answered meanwhile: the table's phone loading its link page again right after its game, in
+  the same process over its kept-alive connection, waited for the lock each time its request
+  read the database or the cache (p95 168-225 ms for a thousand players, ``bench/load.py``).
+  The operating system shares the cores between processes far more finely. The process reads
+  the games to compute from a pipe; what arrived together is computed once per event.
+- "thread": a thread of the writing request's process (where no other process can share the
+  page cache: ``locmem://``).
+- "inline": when the response is closed (the tests: the test client's request and its
+  computation share the test's database transaction, which another process does not see; the
+  computation then runs before the test goes on).
 
 The views that write a table's games and sheets say so with ``@computes_standings``.
 """
 
 from __future__ import annotations
 
+import fcntl
 import io
+import json
 import logging
+import os
+import subprocess
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -36,7 +53,7 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.core.handlers.wsgi import WSGIRequest, get_script_name
 from django.http import Http404, HttpRequest, HttpResponse
-from django.urls import reverse, set_script_prefix
+from django.urls import resolve, reverse, set_script_prefix
 from django.utils import translation
 
 from tournament.models import versions
@@ -67,7 +84,7 @@ def computes_standings(view: Callable[..., HttpResponse]) -> Callable[..., HttpR
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         made: dict[int, versions.Written] = {}
         try:
-            with versions.written(committed=writers.at_work) as made:
+            with versions.written(committed=writers.at_work, withdrawn=_withdrawn) as made:
                 response = view(request, *args, **kwargs)
         except BaseException:
             _done(made)
@@ -75,11 +92,14 @@ def computes_standings(view: Callable[..., HttpResponse]) -> Callable[..., HttpR
         if not made:
             return response
         try:
+            address = _address(request)
             tasks = [
-                Task(event_id, event.slug, _anonymous_get(request, event.slug), event.versions)
+                Task(event_id, event.slug, address, event.versions)
                 for event_id, event in made.items()
             ]
-            if settings.STANDINGS_AFTER_WRITES == "thread":
+            if settings.STANDINGS_AFTER_WRITES == "process":
+                _to_the_process(tasks)
+            elif settings.STANDINGS_AFTER_WRITES == "thread":
                 _hand_over(tasks)
             else:
                 # when the response is closed, after it is sent (a file's response closes its
@@ -95,19 +115,47 @@ def computes_standings(view: Callable[..., HttpResponse]) -> Callable[..., HttpR
 
 @dataclass
 class Task:
-    """The pages of an event to compute after writes, and the writers' versions to release."""
+    """The pages of an event to compute after writes, at the address the writing request came
+    to (``_address``), and the writers' versions to release."""
 
     event_id: int
     slug: str
-    visitor: HttpRequest
+    address: dict[str, str]
     versions: list[int]
 
     def run(self) -> None:
+        # computed even where the next version's writer is at work already: the pages are those
+        # of the event's version now (``compute``), kept once whoever comes first; a writer that
+        # left them to the next one would take its marker away before they are kept, and the
+        # phones between the two would compute them themselves (``writers.earlier``)
         try:
-            if not writers.overtaken(self.event_id, max(self.versions)):
-                compute(self.visitor, self.event_id, self.slug)
+            compute(_anonymous_get(self.address, self.slug), self.event_id, self.slug)
         finally:
             writers.done(self.event_id, self.versions)
+
+    def line(self) -> bytes:
+        """The task as one line of the pipe to the computing process."""
+        return json.dumps([self.event_id, self.slug, self.address, self.versions]).encode() + b"\n"
+
+    @classmethod
+    def read(cls, lines: list[bytes]) -> list[Task]:
+        """The tasks of the lines read together, one per event: its versions joined, computed
+        once, at the newest version (``compute``) and the address of its latest write."""
+        tasks: dict[int, Task] = {}
+        for line in lines:
+            if not line.strip():
+                continue
+            try:
+                event_id, slug, address, numbers = json.loads(line)
+            except ValueError:
+                logger.error("a line the standings' process cannot read: %r", line[:200])
+                continue
+            if (task := tasks.get(event_id)) is not None:
+                task.versions.extend(numbers)
+                task.address = address
+            else:
+                tasks[event_id] = Task(event_id, slug, address, list(numbers))
+        return list(tasks.values())
 
 
 _POOL: list[ThreadPoolExecutor] = []
@@ -138,7 +186,7 @@ def _in_the_thread(event_id: int) -> None:
         # the thread's database connection, as a request's: a connection the database has
         # closed meanwhile (a PostgreSQL restart) is replaced, and it is given back after
         db.close_old_connections()
-        set_script_prefix(get_script_name(task.visitor.META))
+        set_script_prefix(task.address.get("SCRIPT_NAME") or "/")
         task.run()
     finally:
         db.close_old_connections()
@@ -149,11 +197,89 @@ def _failed(future: Future) -> None:
         logger.error("computing the standings after a write failed", exc_info=error)
 
 
+# the computing process of this server process, made on first use (``computer``)
+_PROCESS: list[subprocess.Popen] = []
+
+
+def computer() -> subprocess.Popen:
+    """This server process's computing process, started if it is not running: the same Python
+    and settings, reading tasks from its standard input; its log goes where the server's goes.
+    It ends when its input closes, that is when this process ends."""
+    with _POOL_LOCK:
+        if _PROCESS and _PROCESS[0].poll() is None:
+            return _PROCESS[0]
+        if _PROCESS:
+            ended = _PROCESS.pop()
+            logger.error("the standings' process ended (%s); starting another", ended.returncode)
+            ended.stdin.close()
+        env = {**os.environ, "DJANGO_SETTINGS_MODULE": settings.SETTINGS_MODULE}
+        process = subprocess.Popen(
+            [sys.executable, str(settings.BASE_DIR / "manage.py"), "standings_after_writes"],
+            stdin=subprocess.PIPE,
+            env=env,
+            cwd=settings.BASE_DIR,
+        )
+        # a process that has fallen behind by a full pipe (some 200 games) is not waited for: the
+        # writes' markers are taken away, and the readers compute the pages themselves
+        fd = process.stdin.fileno()
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_NONBLOCK)
+        _PROCESS.append(process)
+        return process
+
+
+def _to_the_process(tasks: list[Task]) -> None:
+    """Hand the tasks to the computing process in one write (a pipe keeps a write of this size
+    whole); the process ended meanwhile is started again for them."""
+    lines = b"".join(task.line() for task in tasks)
+    for attempt in (1, 2):
+        process = computer()
+        try:
+            with _POOL_LOCK:
+                written = os.write(process.stdin.fileno(), lines)
+            if written != len(lines):
+                raise BlockingIOError("the pipe took part of the tasks")
+            return
+        except BrokenPipeError:
+            process.wait(timeout=5)
+            if attempt == 2:
+                raise
+        except BlockingIOError:
+            for task in tasks:
+                writers.done(task.event_id, task.versions)
+            logger.error("the standings' process is behind: its pipe is full")
+            return
+
+
+def serve_tasks(fd: int) -> None:
+    """The computing process's loop (``manage.py standings_after_writes``): the tasks read at
+    once are computed once per event; what arrives meanwhile waits in the pipe and is read
+    together next. Returns when the server process has closed the pipe."""
+    rest = b""
+    while True:
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return
+        *lines, rest = (rest + chunk).split(b"\n")
+        for task in Task.read(lines):
+            db.close_old_connections()
+            set_script_prefix(task.address.get("SCRIPT_NAME") or "/")
+            try:
+                task.run()
+            except Exception:
+                logger.exception("computing the standings of event %s failed", task.event_id)
+        db.close_old_connections()
+
+
 def wait() -> None:
     """Until every computation handed to this process's thread so far is done, and the thread's
     database connection closed (the tests: a test database is dropped at the end)."""
     if _POOL:
         _POOL[0].submit(db.connections.close_all).result()
+
+
+def _withdrawn(event_id: int, version: int) -> None:
+    """A version told at its write whose transaction was rolled back: nobody is at work on it."""
+    writers.done(event_id, [version])
 
 
 def _done(made: dict[int, versions.Written]) -> None:
@@ -175,15 +301,23 @@ def compute(visitor: HttpRequest, event_id: int, slug: str) -> None:
         logger.exception("computing the standings of event %s after a write failed", event_id)
 
 
-def _anonymous_get(request: HttpRequest, slug: str) -> HttpRequest:
-    """A GET of the event's standings by a visitor without a login, a cookie or a page held, at
-    the address the writing request came to, as the middleware would hand it to the view."""
-    path = reverse("event_standings", args=[slug])
-    environ = {
-        key: value
+def _address(request: HttpRequest) -> dict[str, str]:
+    """What of the writing request the pages' links are made of: its host, port, scheme and the
+    path's prefix (``get_script_name``), never its cookies or login."""
+    address = {
+        key: str(value)
         for key, value in request.META.items()
         if key in _KEPT_HEADERS or key in _KEPT_ENVIRON
     }
+    address["SCRIPT_NAME"] = get_script_name(request.META)
+    return address
+
+
+def _anonymous_get(address: dict[str, str], slug: str) -> HttpRequest:
+    """A GET of the event's standings by a visitor without a login, a cookie or a page held, at
+    the ``address`` the writing request came to, as the middleware would hand it to the view."""
+    path = reverse("event_standings", args=[slug])
+    environ: dict[str, Any] = dict(address)
     script = environ.get("SCRIPT_NAME", "")
     environ.update(
         {
@@ -195,6 +329,8 @@ def _anonymous_get(request: HttpRequest, slug: str) -> HttpRequest:
         }
     )
     visitor = WSGIRequest(environ)
+    # as the URL resolver hands it to the view: the page's help link is chosen by its name
+    visitor.resolver_match = resolve(path.removeprefix(script) if script else path)
     visitor.user = AnonymousUser()
     visitor.LANGUAGE_CODE = settings.LANGUAGE_CODE
     setattr(visitor, FOR_WRITER, True)

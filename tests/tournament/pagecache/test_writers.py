@@ -5,14 +5,17 @@ tournament.pagecache.writers): never a page older than a write that has been ans
 from __future__ import annotations
 
 import logging
+import os
 import re
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from django.core.cache import cache
-from django.db import connection
-from django.test import Client, override_settings
+from django.db import connection, transaction
+from django.test import Client, RequestFactory, override_settings
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import cego, make_user
@@ -192,3 +195,128 @@ def test_a_page_cache_that_fails_at_the_commit_does_not_turn_a_stored_game_into_
     post_from_the_table(table, declarer=2, points=47)  # answered 302: the game is stored
     assert table.hands.count() == 2
     assert "+80" in Client().get(pages(table)["standings"]).content.decode()
+
+
+def test_the_writer_is_at_work_from_its_write_on_not_only_from_its_commit(monkeypatch):
+    """Between the commit of a game and its writer's word another process could see the new
+    version with nobody at work on it, and compute it itself while the phones waited for it
+    (bench/load.py: 13 computations by readers in a run at ten times the rate): the writer says
+    so while its transaction is still open."""
+    table = _world()
+    event = table.round.event
+    told = []
+    at_work = writers.at_work
+
+    def tell(event_id, version):
+        told.append((event_id, version, connection.in_atomic_block))
+        at_work(event_id, version)
+
+    monkeypatch.setattr(writers, "at_work", tell)
+    post_from_the_table(table, declarer=2, points=47)
+    assert told == [(event.pk, _version(table), True)]  # once, before the commit
+
+
+def test_the_writer_of_a_game_rolled_back_computes_nothing(monkeypatch):
+    table = _world()
+    event = table.round.event
+    computed = []
+    monkeypatch.setattr(fresh, "compute", lambda *args: computed.append(args))
+    before = _version(table)
+
+    @fresh.computes_standings
+    def fails_after_the_game(request):
+        with transaction.atomic():
+            services.record_hand(table=table, data=cego("halbe", 2, 47))
+            raise RuntimeError("the request fails after the game in its transaction")
+
+    with pytest.raises(RuntimeError):
+        fails_after_the_game(RequestFactory().post("/t/x/"))
+    assert table.hands.count() == 1 and _version(table) == before  # nothing stored
+    assert computed == []
+    assert cache.get(f"writing:{event.pk}:{before + 1}") is None  # its word taken back
+
+
+def _tasks_through_a_pipe(*lines: bytes) -> None:
+    """The computing process's loop over ``lines`` written at once, as a server process writes
+    them, until the pipe closes (``fresh.serve_tasks``)."""
+    read, write = os.pipe()
+    os.write(write, b"".join(lines))
+    os.close(write)
+    try:
+        fresh.serve_tasks(read)
+    finally:
+        os.close(read)
+
+
+def test_the_computing_process_computes_the_games_it_read_together_once(monkeypatch, caplog):
+    table = _world()
+    event = table.round.event
+    url = pages(table)["standings"]
+    before = Client().get(url)
+    address = {"HTTP_HOST": "testserver", "SERVER_NAME": "testserver", "SERVER_PORT": "80"}
+    services.record_hand(table=table, data=cego("halbe", 2, 47))
+    first = _version(table)
+    services.record_hand(table=table, data=cego("halbe", 3, 61))
+    second = _version(table)
+    tasks = [fresh.Task(event.pk, event.slug, address, [v]) for v in (first, second)]
+    for task in tasks:
+        writers.at_work(event.pk, task.versions[0])
+    computed = []
+    compute = fresh.compute
+
+    def counted(request, event_id, slug):
+        computed.append(event_id)
+        compute(request, event_id, slug)
+
+    monkeypatch.setattr(fresh, "compute", counted)
+    with caplog.at_level(logging.ERROR, logger="tournament.views.fresh"):
+        _tasks_through_a_pipe(tasks[0].line(), b"not a task\n", tasks[1].line())
+    assert computed == [event.pk]  # both games' version, once
+    assert "a line the standings' process cannot read" in caplog.text
+    for version in (first, second):
+        assert cache.get(f"writing:{event.pk}:{version}") is None
+    with CaptureQueriesContext(connection) as read:
+        page = Client().get(url)
+    assert len(read.captured_queries) == 1  # kept by the process: nothing computed here
+    assert page["ETag"] != before["ETag"]
+    cache.clear()
+    # the newest version, as a visitor's request computes it (its help link too)
+    assert Client().get(url).content == page.content
+
+
+@pytest.fixture
+def no_computing_process():
+    """The test's own computing process, ended after it."""
+    fresh._PROCESS.clear()
+    yield
+    for process in fresh._PROCESS:
+        process.stdin.close()
+        process.wait(timeout=60)
+    fresh._PROCESS.clear()
+
+
+def test_the_computing_process_runs_beside_the_server_process_and_ends_with_it(
+    no_computing_process,
+):
+    process = fresh.computer()
+    assert process.poll() is None
+    assert fresh.computer() is process  # one per server process
+    command = Path(f"/proc/{process.pid}/cmdline").read_bytes().split(b"\0")
+    assert b"standings_after_writes" in command
+    # once it has started: the readers' requests come first when the cores are busy
+    deadline = time.monotonic() + 60
+    while os.getpriority(os.PRIO_PROCESS, process.pid) <= os.getpriority(os.PRIO_PROCESS, 0):
+        assert time.monotonic() < deadline and process.poll() is None
+        time.sleep(0.05)
+    process.stdin.close()  # the server process ends: its pipe closes
+    assert process.wait(timeout=60) == 0
+
+
+def test_a_computing_process_that_died_is_started_again(no_computing_process, caplog):
+    process = fresh.computer()
+    process.kill()
+    process.wait(timeout=60)
+    with caplog.at_level(logging.ERROR, logger="tournament.views.fresh"):
+        again = fresh.computer()
+    assert again is not process and again.poll() is None
+    assert "the standings' process ended" in caplog.text
