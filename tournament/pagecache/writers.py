@@ -8,23 +8,25 @@ in that moment waited for it, holding one of the server's threads: the hall's re
 each saved game (``bench/load.py`` at ten times the rate: p95 of 170 ms for pages served whole
 from the cache).
 
-Now the request that saved the game computes the pages of its version right after its answer
-has gone out (``views.fresh``), and says so with a marker in the cache from the moment its
-transaction commits until the pages are kept (``at_work``, ``done``). A request that finds its
+Now the request that saved the game has the pages of its version computed right after its
+answer has gone out, by a process beside its own (``views.fresh``), and says so with a marker in
+the cache from the moment it writes the version, before its transaction commits, until the pages
+are kept (``at_work``, ``done``): no other request can see the version before the marker. A request that finds its
 version's page not yet kept and its version's writer at work is given the page of the version
 before, if that one is kept, without waiting (``earlier``; looking back over several writers at
 work, one version each).
 
 How old such a page can be: a page of version ``v`` is served for version ``V`` only while the
-writers of every version after ``v`` up to ``V`` are at work, from their commit until their
+writers of every version after ``v`` up to ``V`` are at work, from their write until their
 pages are kept: one computation (some 50 ms for a thousand players, two or three times that
 under a hall's load at ten times its rate). A phone that asks in that moment is shown the
 standings without the newest game, and with it at its next look; the table's own phone has its
 answer as soon as the game is stored. Pages for a login (the director's, a scorer's) are never
 given the version before: they are the version itself, computed if need be. A version made by a
 write that computes nothing (the director's page for an event's settings) has no marker: its
-readers wait for it, as before. A writer that died at work leaves its marker for
-``MARKER_TIMEOUT`` seconds at most.
+readers wait for it, as before. A writer that died at work (or whose process for the pages died)
+leaves its marker for ``MARKER_TIMEOUT`` seconds at most; a writer whose transaction was rolled
+back, or whose process for the pages is too far behind to take more, takes its marker back.
 """
 
 from __future__ import annotations
@@ -46,8 +48,8 @@ def _marker(event_id: int, version: int) -> str:
 
 
 def at_work(event_id: int, version: int) -> None:
-    """The request that made ``version`` of the event is at work on it: from its commit on
-    (``models.versions.written``), until ``done``."""
+    """The request that made ``version`` of the event is at work on it: from its write on,
+    before its commit (``models.versions.written``), until ``done``."""
     cache.set(_marker(event_id, version), True, MARKER_TIMEOUT)
 
 

@@ -301,13 +301,14 @@ def test_the_computing_process_runs_beside_the_server_process_and_ends_with_it(
     process = fresh.computer()
     assert process.poll() is None
     assert fresh.computer() is process  # one per server process
-    command = Path(f"/proc/{process.pid}/cmdline").read_bytes().split(b"\0")
-    assert b"standings_after_writes" in command
-    # once it has started: the readers' requests come first when the cores are busy
+    # once it has started (its command line is there a moment after it is made): the readers'
+    # requests come first when the cores are busy
     deadline = time.monotonic() + 60
     while os.getpriority(os.PRIO_PROCESS, process.pid) <= os.getpriority(os.PRIO_PROCESS, 0):
         assert time.monotonic() < deadline and process.poll() is None
         time.sleep(0.05)
+    command = Path(f"/proc/{process.pid}/cmdline").read_bytes().split(b"\0")
+    assert b"standings_after_writes" in command
     process.stdin.close()  # the server process ends: its pipe closes
     assert process.wait(timeout=60) == 0
 
