@@ -46,10 +46,11 @@ out of games (the 25th post is refused and counts as an error).
 Figures per event, for the run at ``--scale`` (10x): reads per second achieved, p50/p95/p99 per
 endpoint, 200s and 304s, errors, the server's CPU in cores (utime + stime of gunicorn's master,
 its workers and the processes beside them that compute the standings after writes, from /proc,
-over the window; not the database server's), and whether every game answered as stored is stored exactly
-once. Targets: no error (so the server kept the scheduled rate), read p95 < 100 ms, post p95 <
-150 ms, server CPU < 1.5 cores. A run at the hall's own rate (1x) is printed as ``info`` to
-compare, and so is the generator's own CPU, which shares the machine's cores with the server.
+over the window; not the database server's), and whether every game answered as stored is
+stored exactly once. Targets: no error (so the server kept the scheduled rate), read p95 <
+100 ms, post p95 < 150 ms, server CPU < 1.5 cores. A run at the hall's own rate (1x) is printed
+as ``info`` to compare, and so is the generator's own CPU, which shares the machine's cores with
+the server.
 """
 
 from __future__ import annotations

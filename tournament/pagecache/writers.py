@@ -11,10 +11,10 @@ from the cache).
 Now the request that saved the game has the pages of its version computed right after its
 answer has gone out, by a process beside its own (``views.fresh``), and says so with a marker in
 the cache from the moment it writes the version, before its transaction commits, until the pages
-are kept (``at_work``, ``done``): no other request can see the version before the marker. A request that finds its
-version's page not yet kept and its version's writer at work is given the page of the version
-before, if that one is kept, without waiting (``earlier``; looking back over several writers at
-work, one version each).
+are kept (``at_work``, ``done``): no other request can see the version before the marker. A
+request that finds its version's page not yet kept and its version's writer at work is given the
+page of the version before, if that one is kept, without waiting (``earlier``; looking back over
+several writers at work, one version each).
 
 How old such a page can be: a page of version ``v`` is served for version ``V`` only while the
 writers of every version after ``v`` up to ``V`` are at work, from their write until their
