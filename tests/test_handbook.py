@@ -44,7 +44,7 @@ from tests.tournament.views.test_page_access import (
 )
 from tournament import handbook
 from tournament import urls as tournament_urls
-from tournament.models import CashItem, Entry, EntryFee, FeeCategory, Seat, Team
+from tournament.models import CashItem, Entry, EntryFee, FeeCategory, Player, Seat, Team
 from tournament.pagecache import ranked
 from tournament.play import services as play_services
 from tournament.register import checkin
@@ -263,6 +263,11 @@ def before_the_draw(season) -> list[World]:
     Entry.objects.filter(pk=waiting.pk).update(status=Entry.Status.WAITING)
     for entry in entries[:4]:
         checkin.check_in(entry=entry)
+    # one of the same name removed as not come: the desk's search for the world's player shows
+    # how such a player is brought back
+    gone = make_entries(event, 1)[0]
+    Player.objects.filter(pk=gone.player_id).update(last_name=entries[5].player.last_name)
+    Entry.objects.filter(pk=gone.pk).update(status=Entry.Status.WITHDRAWN)
     category = FeeCategory.objects.create(event=event, name="Voll", amount_cents=1500)
     EntryFee.objects.create(
         entry=entries[0], category=category, status=EntryFee.Status.CASH, paid_cents=1500

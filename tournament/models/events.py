@@ -387,6 +387,10 @@ class Entry(models.Model):
     def is_waiting(self) -> bool:
         return self.status == self.Status.WAITING
 
+    @property
+    def is_withdrawn(self) -> bool:
+        return self.status == self.Status.WITHDRAWN
+
     def get_link_url(self) -> str:
         """The player's personal link: no login, the token is the permission."""
         return reverse("personal_link", args=[self.token])

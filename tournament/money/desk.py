@@ -29,9 +29,12 @@ def _fee(entry: Entry, fee_status: str, user: Any) -> None:
 
 
 @transaction.atomic
-def check_in(*, entry: Entry, fee_status: str = "", user: Any = None) -> tuple[Entry, bool]:
-    """Present, and the fee as the desk says; ``checkin.check_in`` says whether this tap did it."""
-    entry, done = checkin.check_in(entry=entry, user=user)
+def check_in(
+    *, entry: Entry, fee_status: str = "", user: Any = None, reinstate: bool = False
+) -> tuple[Entry, bool]:
+    """Present (``reinstate``: a withdrawn player back in the event too), and the fee as the desk
+    says; ``checkin.check_in`` says whether this tap did it."""
+    entry, done = checkin.check_in(entry=entry, user=user, reinstate=reinstate)
     _fee(entry, fee_status, user)
     return entry, done
 

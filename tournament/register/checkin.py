@@ -79,7 +79,8 @@ def refused(entry: Entry) -> str:
     """Why the desk cannot check the entry in, or ""."""
     if entry.status == Entry.Status.WITHDRAWN:
         return _(
-            "%(player)s is withdrawn (cancelled). Reinstate the player on the player list first."
+            "%(player)s is withdrawn. If the player has come after all, tap “Back in the "
+            "event and check in”."
         ) % {"player": entry.player}
     if entry.event.status == Event.Status.FINISHED:
         return _("The event is finished.")
@@ -87,17 +88,26 @@ def refused(entry: Entry) -> str:
 
 
 @transaction.atomic
-def check_in(*, entry: Entry, user: User = None) -> tuple[Entry, bool]:
+def check_in(*, entry: Entry, user: User = None, reinstate: bool = False) -> tuple[Entry, bool]:
     """Mark the player present (a waiting-list player who came is admitted: the director decides
-    at the desk). Returns the entry and whether this tap checked them in (False: another desk
-    did a moment ago; nothing changes)."""
+    at the desk). With ``reinstate``, a withdrawn player who came after all (removed as not come
+    before the draw, or cancelled) is back in the event and present in the same tap: the desk's
+    explicit button for that player, never a side effect of a plain check-in. Returns the entry
+    and whether this tap checked them in (False: another desk did a moment ago; nothing
+    changes)."""
     entry = Entry.objects.select_for_update().select_related("player", "event").get(pk=entry.pk)
-    if reason := refused(entry):
+    reinstated = reinstate and entry.status == Entry.Status.WITHDRAWN
+    if reinstated and entry.event.status == Event.Status.FINISHED:
+        raise Refused(_("The event is finished."))
+    if not reinstated and (reason := refused(entry)):
         raise Refused(reason)
     if entry.present_at is not None and entry.status == Entry.Status.ACTIVE:
         return entry, False
     reason = "checked in"
-    if entry.status == Entry.Status.WAITING:
+    if reinstated:
+        entry.status = Entry.Status.ACTIVE
+        reason = "came after all: back in the event and checked in at the desk"
+    elif entry.status == Entry.Status.WAITING:
         entry.status = Entry.Status.ACTIVE
         reason = "checked in from the waiting list"
     entry.present_at = timezone.now()
@@ -108,7 +118,9 @@ def check_in(*, entry: Entry, user: User = None) -> tuple[Entry, bool]:
 @transaction.atomic
 def undo_check_in(*, entry: Entry, user: User = None) -> Entry:
     """A tap on the wrong player: not present after all (until the player is seated)."""
-    entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    entry = Entry.objects.select_for_update().select_related("player", "event").get(pk=entry.pk)
+    if entry.event.status == Event.Status.FINISHED:
+        raise Refused(_("The event is finished."))
     if entry.seats.filter(table__isnull=False).exists():
         raise Refused(
             _("%(player)s has been seated already; withdraw the player on the player list.")

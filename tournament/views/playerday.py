@@ -253,11 +253,17 @@ def checkin_desk(request: HttpRequest, slug: str) -> HttpResponse:
                     if (request.POST.get("entry") or "").isdigit()
                     else 0,
                 )
-                if action == "check_in":
+                if action in ("check_in", "reinstate"):
+                    was_withdrawn = entry.status == Entry.Status.WITHDRAWN
                     entry, done = desk.check_in(
-                        entry=entry, fee_status=_desk_fee(request), user=request.user
+                        entry=entry,
+                        fee_status=_desk_fee(request),
+                        user=request.user,
+                        reinstate=action == "reinstate",
                     )
-                    if done:
+                    if done and was_withdrawn:
+                        messages.success(request, _back_in(event, entry))
+                    elif done:
                         messages.success(
                             request,
                             _("%(player)s (%(n)s) is checked in.")
@@ -318,6 +324,29 @@ def checkin_desk(request: HttpRequest, slug: str) -> HttpResponse:
             "drawn": event.rounds.exclude(status=Round.Status.DRAFT).exists(),
         },
     )
+
+
+def _back_in(event: Event, entry: Entry) -> str:
+    """What the desk is told when a withdrawn player is back in the event: from which draw the
+    player is seated."""
+    said = _("%(player)s (%(n)s) is back in the event and checked in.") % {
+        "player": entry.player,
+        "n": entry.start_number,
+    }
+    drawn = event.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
+    if drawn is not None and drawn.status == Round.Status.SEATED:
+        return (
+            said
+            + " "
+            + _(
+                "The seats of round %(n)s are drawn already: draw them again to seat the player "
+                "now, or the player is seated from the next round."
+            )
+            % {"n": drawn.number}
+        )
+    if drawn is not None:
+        return said + " " + _("The player is seated from the next round's draw.")
+    return said
 
 
 def _desk_fee(request: HttpRequest) -> str:

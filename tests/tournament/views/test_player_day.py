@@ -524,3 +524,78 @@ def test_registrations_travel_to_the_hall_in_the_bundle_with_their_personal_link
         assert hall[name].token == token
         page = en().get(reverse("personal_link", args=[token]))
         assert page.status_code == 200 and f"{name} Vorher" in page.content.decode()
+
+
+def test_a_player_removed_as_not_come_who_comes_after_all_is_back_in_one_tap_at_the_desk():
+    event = make_event()
+    FeeCategory.objects.create(event=event, name="Startgeld", amount_cents=1200)
+    entries = make_entries(event, 8)
+    client = desk(event)
+    for entry in entries[:7]:
+        client.post(
+            reverse("checkin", args=[event.slug]), {"action": "check_in", "entry": entry.pk}
+        )
+    play_services.add_round(event=event)
+    client.post(reverse("remove_missing", args=[event.slug]), {"round": "1"})
+    late = Entry.objects.get(pk=entries[7].pk)
+    assert late.status == Entry.Status.WITHDRAWN
+    # the desk finds the player, says why a plain check-in does not do, and offers the way back
+    name = late.player.last_name
+    page = client.get(reverse("checkin", args=[event.slug]), {"q": name}).content.decode()
+    assert "Back in the event and check in · paid €12.00 cash" in page
+    plain = client.post(
+        reverse("checkin", args=[event.slug]),
+        {"action": "check_in", "entry": late.pk, "q": name},
+        follow=True,
+    )
+    assert "tap “Back in the event and check in”" in " ".join(messages_of(plain))
+    late.refresh_from_db()
+    assert late.status == Entry.Status.WITHDRAWN and late.present_at is None
+    # one tap: back in, present, the fee taken; the draw seats the player
+    back = client.post(
+        reverse("checkin", args=[event.slug]),
+        {"action": "reinstate", "entry": late.pk, "fee": "cash", "q": name},
+        follow=True,
+    )
+    assert "is back in the event and checked in" in " ".join(messages_of(back))
+    late.refresh_from_db()
+    assert late.status == Entry.Status.ACTIVE and late.present_at is not None
+    assert late.fee.status == EntryFee.Status.CASH and late.fee.paid_cents == 1200
+    assert "came after all" in late.history.first().history_change_reason
+    client.post(reverse("round_action", args=[event.slug, 1, "draw"]))
+    seated = set(Seat.objects.filter(round__event=event).values_list("entry_id", flat=True))
+    assert seated == {e.pk for e in entries}
+
+
+def test_a_player_back_after_the_draw_is_told_when_they_are_seated():
+    event = make_event()
+    entries = make_entries(event, 5)
+    client = desk(event)
+    for entry in entries[:4]:
+        client.post(
+            reverse("checkin", args=[event.slug]), {"action": "check_in", "entry": entry.pk}
+        )
+    play_services.add_round(event=event)
+    client.post(reverse("remove_missing", args=[event.slug]), {"round": "1"})
+    client.post(reverse("round_action", args=[event.slug, 1, "draw"]))
+    back = client.post(
+        reverse("checkin", args=[event.slug]),
+        {"action": "reinstate", "entry": entries[4].pk},
+        follow=True,
+    )
+    told = " ".join(messages_of(back))
+    assert "The seats of round 1 are drawn already: draw them again" in told
+    # after the event: nobody comes back
+    other = make_entries(event, 1)[0]
+    other.status = Entry.Status.WITHDRAWN
+    other.save()
+    event.status = event.Status.FINISHED
+    event.save()
+    refused = client.post(
+        reverse("checkin", args=[event.slug]),
+        {"action": "reinstate", "entry": other.pk},
+        follow=True,
+    )
+    assert "The event is finished." in " ".join(messages_of(refused))
+    other.refresh_from_db()
+    assert other.status == Entry.Status.WITHDRAWN
