@@ -169,7 +169,7 @@ HUGE = str(10**30)
 def played(*tables: list[int], finish: bool = True) -> tuple[Event, list[Entry]]:
     """An event of one round whose tables end on the given totals; the entries are returned in
     the order of the totals (table by table, seat by seat)."""
-    event = make_event(hands_per_round={"*": 1})
+    event = make_event(hands_per_round={"*": 1}, rounds_planned=1)
     make_entries(event, 4 * len(tables))
     rnd = make_round(event)
     entries = []

@@ -90,6 +90,13 @@ def test_the_organiser_enters_prizes_and_fees_finishes_and_prints(live_server, d
     desktop.wait_for_selector(".messages li")
     assert event.prizes.count() == 5
 
+    # one round of the two planned: the page says so and finishes only when told to end here
+    assert "1 von 2 geplanten Durchgängen gespielt." in desktop.inner_text("main")
+    desktop.click("button[name=action][value=finish]")
+    desktop.wait_for_selector(".messages li")
+    assert "„Mit weniger Durchgängen beenden“ ankreuzen" in desktop.inner_text(".messages")
+    assert Event.objects.get(pk=event.pk).status != Event.Status.FINISHED
+    desktop.check("input[name=fewer_rounds]")
     desktop.click("button[name=action][value=finish]")
     desktop.wait_for_selector("button[name=action][value=reopen]")
     assert Event.objects.get(pk=event.pk).status == Event.Status.FINISHED
@@ -181,6 +188,7 @@ def test_the_prize_giving_says_why_a_player_in_line_has_another_prize(
     log_in(desktop, live_server.url, "kasse", "prizes-test-2026")
     base = f"{live_server.url}/turnier/{event.slug}"
     desktop.goto(f"{base}/preise/")
+    desktop.check("input[name=fewer_rounds]")  # one round of the two planned: ends here
     desktop.click("button[name=action][value=finish]")
     desktop.wait_for_selector("button[name=action][value=reopen]")
 

@@ -73,6 +73,21 @@ class FeeCategoryForm(LabelledCells, forms.Form):
         single_line(name)
         return name
 
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        # a fee with a name and no amount would be saved as free: the organiser says so with a
+        # 0, or clears the name of a suggested fee the event does not charge
+        if cleaned.get("name") and not str(self.data.get(self.add_prefix("amount"), "")).strip():
+            self.add_error(
+                "amount",
+                _(
+                    "Give the amount of “%(name)s” (0 for a free fee), or clear its name to "
+                    "leave it out."
+                )
+                % {"name": cleaned["name"]},
+            )
+        return cleaned
+
 
 class CashItemForm(forms.Form):
     description = forms.CharField(label=_("item"), max_length=200, validators=[single_line])

@@ -10,13 +10,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tournament import access
 from tournament.access import ORGANISER
 from tournament.core import errors
 from tournament.core.fields import ReasonForm, whole_number
-from tournament.models import CashItem, EntryFee, Event, FeeCategory, Prize
+from tournament.models import CashItem, EntryFee, Event, FeeCategory, Prize, Round
 from tournament.money import cashbook, fees, prizes
 from tournament.money.forms import CashItemForm, FeeCategoryFormSet, PrizeFormSet, PrizeSettingsForm
 from tournament.views.common import event_or_404, protected, refused
@@ -86,6 +87,7 @@ def prize_table(request: HttpRequest, slug: str) -> HttpResponse:
             "settings_form": settings_form,
             "giving": giving,
             "reopen_form": ReasonForm(),
+            "rounds_played": _rounds_played(event),
         },
     )
 
@@ -105,11 +107,32 @@ def event_finish(request: HttpRequest, slug: str) -> HttpResponse:
             prizes.reopen_event(event=event, reason=form.cleaned_data["reason"], user=request.user)
             messages.success(request, _("The event is open again."))
         else:
+            played = _rounds_played(event)
+            if played < event.rounds_planned and not request.POST.get("fewer_rounds"):
+                # a day cut short is the director's decision, never a slip of the finger: the
+                # form asks for it in so many words
+                raise errors.Refused(
+                    ngettext(
+                        "%(played)s of the %(planned)s planned rounds has been played. If the "
+                        "event ends here, tick “End with fewer rounds” and finish "
+                        "again.",
+                        "%(played)s of the %(planned)s planned rounds have been played. If the "
+                        "event ends here, tick “End with fewer rounds” and finish "
+                        "again.",
+                        played,
+                    )
+                    % {"played": played, "planned": event.rounds_planned}
+                )
             prizes.finish_event(event=event, user=request.user)
             messages.success(request, _("The event is finished: the prizes are assigned."))
     except errors.Refused as exc:
         refused(request, exc)
     return redirect("prize_table", slug=event.slug)
+
+
+def _rounds_played(event: Event) -> int:
+    """The event's rounds that are closed: those that count when it is finished."""
+    return event.rounds.filter(status=Round.Status.CLOSED).count()
 
 
 def _giving_for(request: HttpRequest, event: Event) -> prizes.PrizeGiving:

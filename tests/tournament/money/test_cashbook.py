@@ -14,7 +14,7 @@ from openpyxl import load_workbook
 from tests.factories import make_entries, make_event, make_round, make_user
 from tests.helpers import played, prize
 from tournament.core.formatting import euros
-from tournament.models import CashItem, FeeCategory, Player
+from tournament.models import CashItem, Event, FeeCategory, Player, PrizeAssignment
 from tournament.money import cashbook, fees
 from tournament.paper import exports
 from tournament.play import services
@@ -229,3 +229,29 @@ def test_the_money_pages_cost_the_same_queries_for_8_players_and_40(organiser, n
             assert organiser.get(url).status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1], counts
+
+
+def test_an_event_ends_with_fewer_rounds_than_planned_only_when_the_director_says_so(organiser):
+    event, _e = played([60, 20, -30, -50], finish=False)
+    Event.objects.filter(pk=event.pk).update(rounds_planned=2)
+    url = reverse("event_finish", args=[event.slug])
+    page = organiser.get(reverse("prize_table", args=[event.slug])).content.decode()
+    assert "1 of 2 planned rounds have been played." in page
+    assert 'name="fewer_rounds"' in page
+    refused = organiser.post(url, {"action": "finish"}, follow=True)
+    assert "1 of the 2 planned rounds has been played" in refused.content.decode()
+    assert "tick “End with fewer rounds”" in refused.content.decode()
+    event.refresh_from_db()
+    assert event.status == "running" and not PrizeAssignment.objects.filter(event=event).exists()
+    organiser.post(url, {"action": "finish", "fewer_rounds": "1"})
+    event.refresh_from_db()
+    assert event.status == "finished"
+
+
+def test_an_event_that_played_its_planned_rounds_finishes_without_being_asked(organiser):
+    event, _e = played([60, 20, -30, -50], finish=False)
+    page = organiser.get(reverse("prize_table", args=[event.slug])).content.decode()
+    assert 'name="fewer_rounds"' not in page
+    organiser.post(reverse("event_finish", args=[event.slug]), {"action": "finish"})
+    event.refresh_from_db()
+    assert event.status == "finished"

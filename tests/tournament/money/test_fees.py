@@ -192,6 +192,37 @@ def test_an_amount_with_a_thousands_mark_is_refused_with_a_message(organiser):
     assert not FeeCategory.objects.filter(event=event).exists()
 
 
+def test_a_suggested_fee_left_without_an_amount_is_not_saved_as_free(organiser):
+    """The page suggests "Members (reduced)" without an amount: saved as it is, it would be a
+    free fee that nobody chose."""
+    event = make_event()
+    data = {
+        "fee-TOTAL_FORMS": "3",
+        "fee-INITIAL_FORMS": "0",
+        "fee-0-name": "Full fee",
+        "fee-0-amount": "15",
+        "fee-1-name": "Members (reduced)",
+        "fee-1-amount": "",
+        "fee-2-name": "Juniors (free)",
+        "fee-2-amount": "0",
+        "fee-2-player_category": "jugend",
+    }
+    url = reverse("fee_categories", args=[event.slug])
+    response = organiser.post(url, data)
+    assert response.status_code == 200
+    assert (
+        "Give the amount of “Members (reduced)” (0 for a free fee), or clear its name to leave "
+        "it out." in response.content.decode()
+    )
+    assert not FeeCategory.objects.filter(event=event).exists()
+    # cleared: the event does not charge it
+    assert organiser.post(url, {**data, "fee-1-name": ""}).status_code == 302
+    assert list(FeeCategory.objects.filter(event=event).values_list("name", "amount_cents")) == [
+        ("Full fee", 1500),
+        ("Juniors (free)", 0),
+    ]
+
+
 def test_an_unknown_fee_status_is_refused_without_a_change(organiser):
     event = make_event()
     fees(event)

@@ -49,7 +49,7 @@ def organiser(client):
 
 def twelve_players() -> tuple[Event, dict[int, Entry]]:
     """One round of three tables, closed, not finished; the entries by rank (1 to 12)."""
-    event = make_event(hands_per_round={"*": 1})
+    event = make_event(hands_per_round={"*": 1}, rounds_planned=1)
     make_entries(event, 12)
     rnd = make_round(event)
     entries = []
@@ -251,7 +251,7 @@ def test_finishing_with_players_tied_on_a_prize_place_asks_for_the_lot_first(org
 def test_the_stored_prize_giving_costs_one_query_for_8_players_and_40(organiser):
     counts = []
     for players in (8, 40):
-        event = make_event(hands_per_round={"*": 1})
+        event = make_event(hands_per_round={"*": 1}, rounds_planned=1)
         make_entries(event, players)
         rnd = make_round(event)
         for number, table in enumerate(rnd.tables.order_by("number")):

@@ -415,7 +415,7 @@ def correct_hand() -> Write:
 
 
 def finish_event() -> Write:
-    event = make_event(hands_per_round={"4": 1})
+    event = make_event(hands_per_round={"4": 1}, rounds_planned=1)
     make_entries(event, 4)
     rnd = make_round(event)
     play_services.record_hand(table=rnd.tables.get(), data=cego())
