@@ -154,22 +154,22 @@ def test_a_fee_used_by_players_cannot_be_removed():
     assert FeeCategory.objects.filter(event=event).count() == 3
 
 
+def fees_form(*rows: tuple[str, ...]) -> dict[str, str]:
+    """The fees page's form as sent: a row per fee (name, amount as typed, default category)."""
+    data = {"fee-TOTAL_FORMS": str(len(rows)), "fee-INITIAL_FORMS": "0"}
+    for i, (name, amount, *category) in enumerate(rows):
+        data |= {f"fee-{i}-name": name, f"fee-{i}-amount": amount}
+        if category:
+            data[f"fee-{i}-player_category"] = category[0]
+    return data
+
+
 def test_the_fees_page_saves_amounts_typed_in_euros(organiser):
     event = make_event()
     url = reverse("fee_categories", args=[event.slug])
     form = organiser.get(url)
     assert b"Juniors (free)" in form.content
-    data = {
-        "fee-TOTAL_FORMS": "3",
-        "fee-INITIAL_FORMS": "0",
-        "fee-0-name": "Voll",
-        "fee-0-amount": "15",
-        "fee-1-name": "Mitglied",
-        "fee-1-amount": "12,50",
-        "fee-2-name": "Jugend",
-        "fee-2-amount": "0",
-        "fee-2-player_category": "jugend",
-    }
+    data = fees_form(("Voll", "15"), ("Mitglied", "12,50"), ("Jugend", "0", "jugend"))
     assert organiser.post(url, data).status_code == 302
     assert list(FeeCategory.objects.filter(event=event).values_list("name", "amount_cents")) == [
         ("Voll", 1500),
@@ -180,12 +180,7 @@ def test_the_fees_page_saves_amounts_typed_in_euros(organiser):
 
 def test_an_amount_with_a_thousands_mark_is_refused_with_a_message(organiser):
     event = make_event()
-    data = {
-        "fee-TOTAL_FORMS": "1",
-        "fee-INITIAL_FORMS": "0",
-        "fee-0-name": "Voll",
-        "fee-0-amount": "1.500",
-    }
+    data = fees_form(("Voll", "1.500"))
     response = organiser.post(reverse("fee_categories", args=[event.slug]), data)
     assert response.status_code == 200
     assert b"no thousands separator" in response.content
@@ -196,17 +191,9 @@ def test_a_suggested_fee_left_without_an_amount_is_not_saved_as_free(organiser):
     """The page suggests "Members (reduced)" without an amount: saved as it is, it would be a
     free fee that nobody chose."""
     event = make_event()
-    data = {
-        "fee-TOTAL_FORMS": "3",
-        "fee-INITIAL_FORMS": "0",
-        "fee-0-name": "Full fee",
-        "fee-0-amount": "15",
-        "fee-1-name": "Members (reduced)",
-        "fee-1-amount": "",
-        "fee-2-name": "Juniors (free)",
-        "fee-2-amount": "0",
-        "fee-2-player_category": "jugend",
-    }
+    data = fees_form(
+        ("Full fee", "15"), ("Members (reduced)", ""), ("Juniors (free)", "0", "jugend")
+    )
     url = reverse("fee_categories", args=[event.slug])
     response = organiser.post(url, data)
     assert response.status_code == 200

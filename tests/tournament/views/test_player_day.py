@@ -526,17 +526,24 @@ def test_registrations_travel_to_the_hall_in_the_bundle_with_their_personal_link
         assert page.status_code == 200 and f"{name} Vorher" in page.content.decode()
 
 
-def test_a_player_removed_as_not_come_who_comes_after_all_is_back_in_one_tap_at_the_desk():
-    event = make_event()
-    FeeCategory.objects.create(event=event, name="Startgeld", amount_cents=1200)
-    entries = make_entries(event, 8)
+def one_did_not_come(event, players: int) -> tuple[Client, list[Entry]]:
+    """All but the last of ``players`` checked in at the desk, round 1 added and the last one
+    removed as not come, as the director does before the draw; the desk and the entries."""
+    entries = make_entries(event, players)
     client = desk(event)
-    for entry in entries[:7]:
+    for entry in entries[:-1]:
         client.post(
             reverse("checkin", args=[event.slug]), {"action": "check_in", "entry": entry.pk}
         )
     play_services.add_round(event=event)
     client.post(reverse("remove_missing", args=[event.slug]), {"round": "1"})
+    return client, entries
+
+
+def test_a_player_removed_as_not_come_who_comes_after_all_is_back_in_one_tap_at_the_desk():
+    event = make_event()
+    FeeCategory.objects.create(event=event, name="Startgeld", amount_cents=1200)
+    client, entries = one_did_not_come(event, 8)
     late = Entry.objects.get(pk=entries[7].pk)
     assert late.status == Entry.Status.WITHDRAWN
     # the desk finds the player, says why a plain check-in does not do, and offers the way back
@@ -569,14 +576,7 @@ def test_a_player_removed_as_not_come_who_comes_after_all_is_back_in_one_tap_at_
 
 def test_a_player_back_after_the_draw_is_told_when_they_are_seated():
     event = make_event()
-    entries = make_entries(event, 5)
-    client = desk(event)
-    for entry in entries[:4]:
-        client.post(
-            reverse("checkin", args=[event.slug]), {"action": "check_in", "entry": entry.pk}
-        )
-    play_services.add_round(event=event)
-    client.post(reverse("remove_missing", args=[event.slug]), {"round": "1"})
+    client, entries = one_did_not_come(event, 5)
     client.post(reverse("round_action", args=[event.slug, 1, "draw"]))
     back = client.post(
         reverse("checkin", args=[event.slug]),
