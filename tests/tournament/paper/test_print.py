@@ -406,6 +406,8 @@ def test_the_director_is_warned_when_the_qr_codes_would_reach_only_this_machine(
     warning = html.split('<p class="warning" role="alert">', 1)[1].split("</p>", 1)[0]
     assert "Phones in the hall cannot open these QR codes." in warning
     assert address in warning
+    # where the address is set: the event's settings, not the event page itself
+    assert "in the event's settings (the event page's Settings button)" in warning
     assert reverse("event_edit", args=[rnd.event.slug]) in html  # where to change it
 
 
