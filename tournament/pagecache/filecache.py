@@ -21,6 +21,7 @@ import fcntl
 import hashlib
 import os
 import pickle
+import threading
 import time
 import zlib
 from collections.abc import Iterator
@@ -35,6 +36,10 @@ from django.core.cache.backends.filebased import FileBasedCache
 LOCK_FILES = 256
 
 
+# set while a thread writes without looking at the folder's size (``set_quickly``)
+_quick = threading.local()
+
+
 class PageFileCache(FileBasedCache):
     cull_every = 60.0  # seconds between two looks at the folder's size, per process
 
@@ -42,7 +47,18 @@ class PageFileCache(FileBasedCache):
         super().__init__(*args, **kwargs)
         self._looked = -float("inf")
 
+    def set_quickly(self, key: str, value: Any, timeout: Any) -> None:
+        """``set`` without a look at the folder's size: a writer's marker, written while its
+        transaction holds the database's write lock (``pagecache.writers.at_work``)."""
+        _quick.on = True
+        try:
+            self.set(key, value, timeout)
+        finally:
+            _quick.on = False
+
     def _cull(self) -> None:
+        if getattr(_quick, "on", False):
+            return
         now = time.monotonic()
         if now - self._looked < self.cull_every:
             return

@@ -34,6 +34,7 @@ The views that write a table's games and sheets say so with ``@computes_standing
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import io
 import json
@@ -152,7 +153,7 @@ class Task:
                 continue
             if (task := tasks.get(event_id)) is not None:
                 task.versions.extend(numbers)
-                task.address = address
+                task.slug, task.address = slug, address  # the latest write's (a renamed event)
             else:
                 tasks[event_id] = Task(event_id, slug, address, list(numbers))
         return list(tasks.values())
@@ -174,6 +175,7 @@ def _hand_over(tasks: list[Task]) -> None:
             waiting = _WAITING.get(task.event_id)
             if waiting is not None:
                 waiting.versions.extend(task.versions)
+                waiting.slug, waiting.address = task.slug, task.address
                 continue
             _WAITING[task.event_id] = task
             _POOL[0].submit(_in_the_thread, task.event_id).add_done_callback(_failed)
@@ -228,26 +230,29 @@ def computer() -> subprocess.Popen:
 
 
 def _to_the_process(tasks: list[Task]) -> None:
-    """Hand the tasks to the computing process in one write (a pipe keeps a write of this size
-    whole); the process ended meanwhile is started again for them."""
-    lines = b"".join(task.line() for task in tasks)
-    for attempt in (1, 2):
-        process = computer()
-        try:
-            with _POOL_LOCK:
-                written = os.write(process.stdin.fileno(), lines)
-            if written != len(lines):
-                raise BlockingIOError("the pipe took part of the tasks")
-            return
-        except BrokenPipeError:
-            process.wait(timeout=5)
-            if attempt == 2:
-                raise
-        except BlockingIOError:
-            for task in tasks:
-                writers.done(task.event_id, task.versions)
-            logger.error("the standings' process is behind: its pipe is full")
-            return
+    """Hand the tasks to the computing process, a line per write: a line is shorter than the
+    pipe's atomic size (``_address`` keeps it so), so a write puts the whole line in the pipe or
+    nothing, never a part that the next line would be read with. The process ended meanwhile
+    (or replaced by another request's thread) is started again for them."""
+    for number, task in enumerate(tasks):
+        line = task.line()
+        for attempt in (1, 2):
+            process = computer()
+            try:
+                with _POOL_LOCK:
+                    os.write(process.stdin.fileno(), line)
+                break
+            except (BrokenPipeError, ValueError) as gone:  # ended, or replaced meanwhile
+                if isinstance(gone, BrokenPipeError):
+                    with contextlib.suppress(subprocess.TimeoutExpired):
+                        process.wait(timeout=5)  # so that ``computer`` starts another
+                if attempt == 2:
+                    raise
+            except BlockingIOError:
+                for behind in tasks[number:]:
+                    writers.done(behind.event_id, behind.versions)
+                logger.error("the standings' process is behind: its pipe is full")
+                return
 
 
 def serve_tasks(fd: int) -> None:
@@ -305,12 +310,17 @@ def _address(request: HttpRequest) -> dict[str, str]:
     """What of the writing request the pages' links are made of: its host, port, scheme and the
     path's prefix (``get_script_name``), never its cookies or login."""
     address = {
-        key: str(value)
+        key: str(value)[:ADDRESS_PART]
         for key, value in request.META.items()
         if key in _KEPT_HEADERS or key in _KEPT_ENVIRON
     }
-    address["SCRIPT_NAME"] = get_script_name(request.META)
+    address["SCRIPT_NAME"] = get_script_name(request.META)[:ADDRESS_PART]
     return address
+
+
+# the longest part of an address a task carries: a task's line stays well below the 4,096 bytes
+# a pipe takes whole (a host or prefix longer than this is no address of this server)
+ADDRESS_PART = 200
 
 
 def _anonymous_get(address: dict[str, str], slug: str) -> HttpRequest:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import select
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -321,3 +322,34 @@ def test_a_computing_process_that_died_is_started_again(no_computing_process, ca
         again = fresh.computer()
     assert again is not process and again.poll() is None
     assert "the standings' process ended" in caplog.text
+
+
+def test_games_of_a_renamed_event_read_together_are_computed_at_its_new_address():
+    address = {"HTTP_HOST": "testserver"}
+    first = fresh.Task(7, "altes-turnier", address, [3]).line()
+    renamed = fresh.Task(7, "neues-turnier", address, [4]).line()
+    (task,) = fresh.Task.read([first, renamed])
+    assert (task.slug, task.versions) == ("neues-turnier", [3, 4])
+
+
+def test_a_task_stays_one_line_the_pipe_takes_whole_whatever_the_request_sent():
+    request = RequestFactory().post(
+        "/t/x/", HTTP_HOST="h" * 5000, HTTP_X_FORWARDED_HOST="f" * 5000, SCRIPT_NAME="/p" * 3000
+    )
+    line = fresh.Task(7, "turnier", fresh._address(request), list(range(50))).line()
+    assert len(line) < select.PIPE_BUF and line.count(b"\n") == 1
+
+
+def test_a_writers_marker_does_not_make_the_file_cache_look_at_its_folder(tmp_path, monkeypatch):
+    from tournament.pagecache.filecache import PageFileCache
+
+    files = PageFileCache(str(tmp_path), {})
+    looked = []
+    monkeypatch.setattr(
+        "django.core.cache.backends.filebased.FileBasedCache._cull", lambda self: looked.append(1)
+    )
+    monkeypatch.setattr(writers, "cache", files)
+    writers.at_work(7, 3)
+    assert looked == [] and files.get("writing:7:3") is True
+    files.set("page", "x", 60)  # any other write looks (once a minute)
+    assert looked == [1]

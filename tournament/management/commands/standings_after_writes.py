@@ -16,6 +16,8 @@ NICENESS = 10
 
 
 class Command(BaseCommand):
+    # started with every gunicorn worker: the server's own start has run the checks
+    requires_system_checks: list[str] = []
     help = (
         "Compute the standings and projector rows of the versions a server process's writes "
         "made, as it hands them over on standard input (one JSON line per event); ends when "
