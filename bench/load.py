@@ -58,7 +58,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gzip
-import json as jsonlib
+import json
 import math
 import os
 import random
@@ -642,9 +642,9 @@ class Hall:
                     for name, morsel in r.cookies.items():  # the message of the stored game
                         link.cookies[name] = morsel.value
                     if r.status == 200:
-                        json = jsonlib.loads(answer)
-                        stored = bool(json.get("ok"))
-                        link.next_number = int(json.get("next_number") or link.next_number + 1)
+                        said = json.loads(answer)
+                        stored = bool(said.get("ok"))
+                        link.next_number = int(said.get("next_number") or link.next_number + 1)
             except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
                 self.unanswered.append(key)
                 if counted:

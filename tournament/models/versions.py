@@ -212,10 +212,8 @@ def _note_written(made: list[tuple[int, str, int]]) -> None:
     noted, committed = _written.versions, _written.committed
     early = committed is not None and _written.early and connection.in_atomic_block
     if early:
-        # told now, before the commit: a marker of a version rolled back names a version nobody
-        # reads, and goes by itself (``pagecache.writers.MARKER_TIMEOUT``)
-        # reads nothing back: what it tells may fail (a full disk under the page cache), the
-        # write goes on all the same
+        # told now, before the commit (taken back at the block's end if it is rolled back); what
+        # it tells may fail (a full disk under the page cache), the write goes on all the same
         for event_id, _slug, version in made:
             _written.told.append((event_id, version))
             try:

@@ -77,7 +77,8 @@ class FeeCategoryForm(LabelledCells, forms.Form):
         cleaned = super().clean()
         # a fee with a name and no amount would be saved as free: the organiser says so with a
         # 0, or clears the name of a suggested fee the event does not charge
-        if cleaned.get("name") and not str(self.data.get(self.add_prefix("amount"), "")).strip():
+        # (the amount as typed: the field cleans a blank one to 0)
+        if cleaned.get("name") and not (self["amount"].data or "").strip():
             self.add_error(
                 "amount",
                 _(

@@ -57,7 +57,8 @@ def at_work(event_id: int, version: int) -> None:
 
 
 def done(event_id: int, versions: list[int]) -> None:
-    """The request that made ``versions`` is about to answer: taken away, whatever happened."""
+    """The pages of ``versions`` are kept, or will not be computed for their writer (it failed,
+    its transaction was rolled back): the markers are taken away, whatever happened."""
     cache.delete_many([_marker(event_id, version) for version in versions])
 
 

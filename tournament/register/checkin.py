@@ -75,9 +75,10 @@ def search(event: Event, text: str) -> list[Entry]:
     return found[:SHOWN]
 
 
-def refused(entry: Entry) -> str:
-    """Why the desk cannot check the entry in, or ""."""
-    if entry.status == Entry.Status.WITHDRAWN:
+def refused(entry: Entry, reinstating: bool = False) -> str:
+    """Why the desk cannot check the entry in (``reinstating``: a withdrawn one back in the
+    event too), or ""."""
+    if entry.status == Entry.Status.WITHDRAWN and not reinstating:
         return _(
             "%(player)s is withdrawn. If the player has come after all, tap “Back in the "
             "event and check in”."
@@ -96,11 +97,9 @@ def check_in(*, entry: Entry, user: User = None, reinstate: bool = False) -> tup
     and whether this tap checked them in (False: another desk did a moment ago; nothing
     changes)."""
     entry = Entry.objects.select_for_update().select_related("player", "event").get(pk=entry.pk)
-    reinstated = reinstate and entry.status == Entry.Status.WITHDRAWN
-    if reinstated and entry.event.status == Event.Status.FINISHED:
-        raise Refused(_("The event is finished."))
-    if not reinstated and (reason := refused(entry)):
+    if reason := refused(entry, reinstate):
         raise Refused(reason)
+    reinstated = reinstate and entry.status == Entry.Status.WITHDRAWN
     if entry.present_at is not None and entry.status == Entry.Status.ACTIVE:
         return entry, False
     reason = "checked in"

@@ -1,16 +1,16 @@
-"""The standings of the version a saved game made are computed by its own request's process,
-right after the game is answered, while the phones asking meanwhile get the version before.
+"""The standings of the version a saved game made are computed for its own request, right after
+the game is answered, while the phones asking meanwhile get the version before.
 
 A saved game makes a new version of its event (``models.versions``). The standings and the
 projector's rows of that version used to be computed by whichever phone asked first, while the
 others that asked in that moment waited for it (``pagecache.pages``); with a thousand players the
 hall's reads queued behind every saved game (``bench/load.py``). Now the request that wrote hands
-them, once its answer is made, to a thread of its own process that computes them as an anonymous
-visitor in the default language gets them; from the write's commit until they are kept, the phones
-that ask are given the version before (``pagecache.writers``: one computation at most). The
-table's phone is answered as soon as its game is stored, and its connection is free for its next
-request at once (computed in the request itself, after the answer, it held the phone's kept-alive
-connection until done: the table's next page waited for the standings).
+them, once its answer is made, to a process beside its own (below), which computes them as an
+anonymous visitor in the default language gets them; from the write until they are kept, the
+phones that ask are given the version before (``pagecache.writers``: one computation at most).
+The table's phone is answered as soon as its game is stored, and its connection is free for its
+next request at once (computed in the request itself, after the answer, it held the phone's
+kept-alive connection until done: the table's next page waited for the standings).
 
 ``settings.STANDINGS_AFTER_WRITES``:
 
@@ -124,6 +124,17 @@ class Task:
     address: dict[str, str]
     versions: list[int]
 
+    def run_apart(self) -> None:
+        """``run`` in a thread or process of its own, as a request runs: its database connection
+        checked before (replaced if the database closed it meanwhile) and after, and the path's
+        prefix of the writing request's address."""
+        db.close_old_connections()
+        set_script_prefix(self.address.get("SCRIPT_NAME") or "/")
+        try:
+            self.run()
+        finally:
+            db.close_old_connections()
+
     def run(self) -> None:
         # computed even where the next version's writer is at work already: the pages are those
         # of the event's version now (``compute``), kept once whoever comes first; a writer that
@@ -184,14 +195,7 @@ def _hand_over(tasks: list[Task]) -> None:
 def _in_the_thread(event_id: int) -> None:
     with _POOL_LOCK:
         task = _WAITING.pop(event_id)
-    try:
-        # the thread's database connection, as a request's: a connection the database has
-        # closed meanwhile (a PostgreSQL restart) is replaced, and it is given back after
-        db.close_old_connections()
-        set_script_prefix(task.address.get("SCRIPT_NAME") or "/")
-        task.run()
-    finally:
-        db.close_old_connections()
+    task.run_apart()
 
 
 def _failed(future: Future) -> None:
@@ -266,13 +270,10 @@ def serve_tasks(fd: int) -> None:
             return
         *lines, rest = (rest + chunk).split(b"\n")
         for task in Task.read(lines):
-            db.close_old_connections()
-            set_script_prefix(task.address.get("SCRIPT_NAME") or "/")
             try:
-                task.run()
+                task.run_apart()
             except Exception:
                 logger.exception("computing the standings of event %s failed", task.event_id)
-        db.close_old_connections()
 
 
 def wait() -> None:
@@ -328,11 +329,11 @@ def _anonymous_get(address: dict[str, str], slug: str) -> HttpRequest:
     the ``address`` the writing request came to, as the middleware would hand it to the view."""
     path = reverse("event_standings", args=[slug])
     environ: dict[str, Any] = dict(address)
-    script = environ.get("SCRIPT_NAME", "")
+    path_info = path.removeprefix(environ.get("SCRIPT_NAME", ""))
     environ.update(
         {
             "REQUEST_METHOD": "GET",
-            "PATH_INFO": path.removeprefix(script) if script else path,
+            "PATH_INFO": path_info,
             "QUERY_STRING": "",
             "CONTENT_LENGTH": "0",
             "wsgi.input": io.BytesIO(),
@@ -340,7 +341,7 @@ def _anonymous_get(address: dict[str, str], slug: str) -> HttpRequest:
     )
     visitor = WSGIRequest(environ)
     # as the URL resolver hands it to the view: the page's help link is chosen by its name
-    visitor.resolver_match = resolve(path.removeprefix(script) if script else path)
+    visitor.resolver_match = resolve(path_info)
     visitor.user = AnonymousUser()
     visitor.LANGUAGE_CODE = settings.LANGUAGE_CODE
     setattr(visitor, FOR_WRITER, True)
