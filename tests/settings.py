@@ -31,11 +31,6 @@ if DATABASES["default"]["ENGINE"] == "tournament.sqlite":  # noqa: F405
         "NAME": os.path.join(tempfile.gettempdir(), f"cego-test-{os.getpid()}.sqlite3")
     }
 
-# the standings after a saved game computed when its response is closed, which the test client
-# does before it returns: a thread of its own would not see the test's transaction
-# (tournament.views.fresh; tests/tournament/pagecache/test_writers.py tries the thread)
-STANDINGS_AFTER_WRITES = "inline"
-
 # the page cache (tournament.pagecache) per test process; tests/conftest.py empties it before
 # each test
 CACHES = {

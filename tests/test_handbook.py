@@ -45,7 +45,6 @@ from tests.tournament.views.test_page_access import (
 from tournament import handbook
 from tournament import urls as tournament_urls
 from tournament.models import CashItem, Entry, EntryFee, FeeCategory, Player, Seat, Team
-from tournament.pagecache import ranked
 from tournament.play import services as play_services
 from tournament.register import checkin
 
@@ -391,7 +390,6 @@ def rendered(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str,
     found: dict[str, dict[str, list[Page]]] = {lang: defaultdict(list) for lang in LANGUAGES}
     with built_once(django_db_blocker):
         cache.clear()
-        ranked.forget()
         season = make_season()
         worlds = [world for state in STATES for world in state(season)]
         clients = {}

@@ -113,12 +113,13 @@ def test_the_page_cache_is_a_folder_every_worker_shares_unless_set():
     result = run("-c", code, DJANGO_SECRET_KEY="x" * 50)
     assert result.returncode == 0, result.stderr
     backend, location = result.stdout.split()
-    assert backend == "tournament.pagecache.filecache.PageFileCache"
+    # diskcache's Django cache: a folder of SQLite files every process shares, ``add`` atomic
+    assert backend == "diskcache.DjangoCache"
     assert location == str(ROOT / ".cache" / "pages")
     result = run("-c", code, DJANGO_SECRET_KEY="x" * 50, DJANGO_CACHE_URL="redis://cache:6379/0")
-    # Django's Redis cache with a compute lock the app servers share (pagecache.rediscache)
+    # Django's own Redis cache, shared by the app servers
     assert result.stdout.split() == [
-        "tournament.pagecache.rediscache.PageRedisCache",
+        "django.core.cache.backends.redis.RedisCache",
         "redis://cache:6379/0",
     ]
 

@@ -31,11 +31,3 @@ def post_worker_init(worker: object) -> None:
     standings builds a few thousand objects, which sets off collections that would otherwise walk
     all of them too. ``gc.freeze`` is Python's own tool for this."""
     gc.freeze()
-    # the process beside this one that computes the standings after its writes: started now,
-    # while nobody waits, rather than with the day's first game
-    from django.conf import settings
-
-    if settings.STANDINGS_AFTER_WRITES == "process":
-        from tournament.views import fresh
-
-        fresh.computer()

@@ -14,9 +14,8 @@ DJANGO_LOG_LEVEL      the least serious log messages written to stderr; default 
 DJANGO_CACHE_URL      where the pages computed once per change of an event are kept
                       (tournament.pagecache): default a folder that every gunicorn worker of this
                       laptop shares (file://<project>/.cache/pages); file:///some/folder;
-                      redis://host:6379/0 for several app servers (pages and compute lock shared,
-                      docs/deployment.md); memcached://host:11211 (needs pymemcache); locmem://
-                      for one process only.
+                      redis://host:6379/0 for several app servers (docs/deployment.md);
+                      memcached://host:11211 (needs pymemcache); locmem:// for one process only.
 DJANGO_PUBLIC_URL     the address phones in the hall open (http://192.168.1.20:8000), printed in the
                       table sheets' QR codes; an event may set its own. ``make serve`` sets it to
                       this machine's LAN address. Its host is served (added to the allowed hosts).
@@ -191,34 +190,29 @@ def cache_from(url: str) -> dict[str, object]:
     """Django's cache setting for DJANGO_CACHE_URL (see the top of this file)."""
     parts = urlsplit(url)
     backends = {
-        "file": "tournament.pagecache.filecache.PageFileCache",
-        "redis": "tournament.pagecache.rediscache.PageRedisCache",
-        "memcached": "django.core.cache.backends.memcached.PyMemcacheCache",
-        "locmem": "django.core.cache.backends.locmem.LocMemCache",
+        # a folder of SQLite files every gunicorn worker of the laptop shares, its ``add`` atomic
+        # (the page cache's lock); it keeps to its size by itself
+        "file": ("diskcache.DjangoCache", parts.path, {"OPTIONS": {"size_limit": 2**30}}),
+        # a Redis that does not answer is given up at once: the page is computed without it
+        "redis": (
+            "django.core.cache.backends.redis.RedisCache",
+            url,
+            {"OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2}},
+        ),
+        "memcached": ("django.core.cache.backends.memcached.PyMemcacheCache", parts.netloc, {}),
+        "locmem": (
+            "django.core.cache.backends.locmem.LocMemCache",
+            parts.netloc or "pages",
+            {"OPTIONS": {"MAX_ENTRIES": 5000}},
+        ),
     }
     if parts.scheme not in backends:
         raise ImproperlyConfigured(
             f"DJANGO_CACHE_URL must start with one of {', '.join(backends)}://, got {url!r}"
         )
-    location = {
-        "file": parts.path,
-        "redis": url,
-        "memcached": parts.netloc,
-        "locmem": parts.netloc or "pages",
-    }[parts.scheme]
-    # old versions' pages are never read again; they expire, and the folder keeps to a size
-    return {
-        "BACKEND": backends[parts.scheme],
-        "LOCATION": location,
-        "TIMEOUT": 3600,
-        "OPTIONS": {
-            "file": {"MAX_ENTRIES": 5000},
-            "locmem": {"MAX_ENTRIES": 5000},
-            # a Redis that does not answer costs a request a moment, then the page is computed
-            # without it (tournament.pagecache.rediscache)
-            "redis": {"socket_connect_timeout": 0.5, "socket_timeout": 1.0},
-        }.get(parts.scheme, {}),
-    }
+    backend, location, more = backends[parts.scheme]
+    # old versions' pages are never read again: they expire
+    return {"BACKEND": backend, "LOCATION": location, "TIMEOUT": 3600, **more}
 
 
 CACHES = {
@@ -226,14 +220,6 @@ CACHES = {
         os.environ.get("DJANGO_CACHE_URL", "").strip() or f"file://{BASE_DIR / '.cache' / 'pages'}"
     )
 }
-
-# where the standings of a version a saved game made are computed (tournament.views.fresh): by a
-# process of its own beside the writing request's process, after its answer; by a thread of that
-# process where no other process shares the page cache (locmem://); "inline" when its response
-# is closed (the tests, whose requests share one database transaction)
-STANDINGS_AFTER_WRITES = (
-    "thread" if CACHES["default"]["BACKEND"].endswith("LocMemCache") else "process"
-)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

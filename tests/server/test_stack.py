@@ -1,11 +1,11 @@
 """The association's server, run as docs/deployment.md sets it up (deploy/): nginx over HTTPS in
-front of two gunicorn app servers, PostgreSQL, Redis for the page cache and its compute lock.
+front of two gunicorn app servers, PostgreSQL, Redis for the page cache and its lock.
 
 What a director, a phone and an attacker meet there: a game saved through one app server is on
-the other's standings a moment later (once the saving server has computed them); a new version
-of the standings is computed once by both servers together under the hall's reads; the login
+the other's standings at once; a new version of the standings is computed once by both servers
+together under the hall's reads, the others given the version before meanwhile; the login
 lockout is keyed on the address nginx saw; HTTPS, secure cookies and CSRF work through the
-proxy; Redis stopped mid-run costs speed, not answers.
+proxy; Redis stopped mid-run costs a moment, not answers.
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ from tests.server.conftest import (
     start,
     table_token,
 )
+from tournament.gunicorn_settings import workers as GUNICORN_WORKERS
+from tournament.pagecache.pages import RETRY
 
 pytestmark = pytest.mark.slow
 
@@ -72,13 +74,8 @@ def test_a_game_saved_through_one_server_is_on_the_other_servers_standings_a_mom
 
     save_a_game(stack, stack_database, port=first)
 
-    # the first server computes the new standings right after the phone's answer, in the process
-    # beside the one that answered (tournament.views.fresh); a phone asking before they are kept
-    # is shown the standings before the game, never anything else, and the new ones a moment later
-    deadline = time.monotonic() + 10
-    while (after := standings(reader.get(STANDINGS, port=second))) == before:
-        assert time.monotonic() < deadline, "the game is not on the other server's standings"
-        time.sleep(0.02)
+    # the next reader computes the new standings (or reads them, computed by another)
+    after = standings(reader.get(STANDINGS, port=second))
     changed = sorted(after[n] - before[n] for n in before if after[n] != before[n])
     # the Halbe with 47 points of RULES.md section 7: +60 for the declarer, -20 for each opponent
     assert changed == [-20, -20, -20, 60]
@@ -86,12 +83,15 @@ def test_a_game_saved_through_one_server_is_on_the_other_servers_standings_a_mom
 
 
 def test_a_new_version_is_computed_once_by_both_servers_together(stack, stack_database):
+    for port in stack.app_ports:  # the version before is kept, as on the day
+        assert Browser(stack).get(STANDINGS, port=port).status == 200
     save_a_game(stack, stack_database)
     version = event_version(stack_database)
     statuses = read_at_once(stack, STANDINGS, readers=40)
     assert statuses == Counter({200: 40})
     _written_down(stack, version)
-    # by the saving server's computing process, or by one of the readers: once for all
+    # by one of the readers, under the lock both servers share; the others meanwhile were given
+    # the version before, or the new one once kept
     new = computed(stack).count(version)
     assert new == 1, f"the new version was computed {new} times"
     # both servers took their share of the 40 reads (nginx spreads them)
@@ -99,27 +99,8 @@ def test_a_new_version_is_computed_once_by_both_servers_together(stack, stack_da
         assert stack.app_log(port).read_text().count(f"GET {STANDINGS} ") >= 5
 
 
-def test_the_standings_after_a_game_are_computed_beside_the_server_process_that_saved_it(
-    stack, stack_database
-):
-    """Not by a thread of the process that answers the phones (it shared that process's
-    interpreter lock with them), but by a process of its own beside it (tournament.views.fresh)."""
-    save_a_game(stack, stack_database)
-    version = event_version(stack_database)
-    _written_down(stack, version)
-    line = rf"\[pid (\d+)\] computed standings of \d+ at version {version}"
-    pids = re.findall(line, stack.logs())
-    assert len(pids) == 1
-    command = Path(f"/proc/{pids[0]}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-    assert "manage.py standings_after_writes" in command
-    status = Path(f"/proc/{pids[0]}/status").read_text()
-    parent = re.search(r"^PPid:\s+(\d+)", status, re.M).group(1)
-    assert "gunicorn" in Path(f"/proc/{parent}/cmdline").read_bytes().decode(errors="replace")
-    assert int(parent) not in stack.pids  # a worker, not the master
-
-
 def _written_down(stack: recipe.Stack, version: str) -> None:
-    """Until the saving server has computed the version (and written so in its log)."""
+    """Until a server has computed the version (and written so in its log)."""
     deadline = time.monotonic() + 10
     while version not in computed(stack):
         assert time.monotonic() < deadline, f"version {version} was never computed"
@@ -131,6 +112,8 @@ def test_without_the_shared_cache_each_server_computes_each_version_itself(
 ):
     # the same load on two servers with a file cache each (no Redis): the lock is per server
     with start(tmp_path_factory, stack_database, shared_cache=False) as separate:
+        for port in separate.app_ports:
+            assert Browser(separate).get(STANDINGS, port=port).status == 200
         save_a_game(separate, stack_database)
         version = event_version(stack_database)
         assert read_at_once(separate, STANDINGS, readers=40) == Counter({200: 40})
@@ -228,10 +211,13 @@ def test_redis_stopped_mid_run_costs_speed_not_answers(stack, stack_database):
             -20,
             60,
         ]
-        assert "the page cache (Redis) does not answer" in stack.logs()
+        # each server process says it once, however many reads went without the cache
+        gone = stack.logs().count("the page cache is gone")
+        assert 1 <= gone <= len(stack.app_ports) * GUNICORN_WORKERS, gone
         assert "Internal Server Error" not in stack.logs()
     finally:
         stack.start_redis()
+    time.sleep(RETRY + 0.5)  # a server process looks at a cache that failed again after this
     # back: the next version is computed once, then served from the cache again
     save_a_game(stack, stack_database)
     version = event_version(stack_database)

@@ -50,3 +50,13 @@ def by_rank_then_name(rows: Iterable[T]) -> list[T]:
         rows,
         key=lambda row: (row.rank, player_key(row.player), row.start_number),  # type: ignore[attr-defined]
     )
+
+
+def stored_name_key(last_name: str, first_name: str = "") -> str:
+    """``name_key`` as text that sorts the same way on every database (``Player.name_key``): each
+    weight of the collation key written as five digits, one more than its value, and the first
+    name after "00000". Digits compare alike in every collation (PostgreSQL's locale, SQLite's
+    BINARY), and the separator sorts before any weight, so a last name that is the beginning of
+    another sorts first, as the tuples do."""
+    last, first = name_key(last_name, first_name)
+    return "".join(f"{w + 1:05d}" for w in last) + "00000" + "".join(f"{w + 1:05d}" for w in first)

@@ -117,12 +117,14 @@ def insert(
     now = timezone.now()
     converters = _Converters()
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
-    plan = [(f.attname, converters(f), _sets_itself(f)) for f in fields]
+    plan = [(f, converters(f), _sets_itself(f), getattr(f, "computed", False)) for f in fields]
     rows = []
     for instance in objects:
         values = []
-        for name, stored, sets_itself in plan:
-            value = getattr(instance, name)
+        for field, stored, sets_itself, computed in plan:
+            name = field.attname
+            # a field written from the row's other fields (``Player.name_key``), as on saving
+            value = field.pre_save(instance, True) if computed else getattr(instance, name)
             if value is None and sets_itself:
                 value = now
                 setattr(instance, name, now)

@@ -194,7 +194,11 @@ class Event(Versioned):
         help_text=_("When the places are taken, further players go on a waiting list in order."),
     )
 
-    history = audit(excluded_fields=["version"])
+    # when the latest game arrived (the projector's "last result"), written with the game
+    # (``play.services``), so that no page sorts the event's games for it
+    last_result_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    history = audit(excluded_fields=["version", "last_result_at"])
 
     class Meta:
         ordering = ["-date", "name"]
@@ -313,6 +317,11 @@ class Team(models.Model):
         return self.name
 
 
+# the result fields an entry sums over its seats, stored as ``sum_<field>``
+SEAT_SUMS = ("points", "inflicted", "matches_won", "games_lost")
+ENTRY_SUMS = tuple(f"sum_{field}" for field in SEAT_SUMS)
+
+
 class Entry(models.Model):
     class Status(models.TextChoices):
         ACTIVE = "active", _("active")
@@ -362,10 +371,18 @@ class Entry(models.Model):
     # the one-time key of the online form that made the entry: the same form sent twice
     # registers once and shows the same confirmation
     submission_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
+    # The entry's counting results summed over its seats (``Seat.points`` ...), written by the
+    # same transaction that writes the seats' sums (``play.services.sum_seats``): the standings
+    # rank these, one row per entry.
+    sum_points = models.IntegerField(default=0, editable=False)
+    sum_inflicted = models.IntegerField(default=0, editable=False)
+    sum_matches_won = models.IntegerField(default=0, editable=False)
+    sum_games_lost = models.IntegerField(default=0, editable=False)
 
     objects = EntryQuerySet.as_manager()
-    # the link itself is no history: a reissued link is a row with its reason, not the secret
-    history = audit(excluded_fields=["token", "submission_key"])
+    # the link itself is no history: a reissued link is a row with its reason, not the secret;
+    # the sums are a cache of the results, whose hands have their own history
+    history = audit(excluded_fields=["token", "submission_key", *ENTRY_SUMS])
 
     class Meta:
         ordering = ["start_number"]
@@ -508,7 +525,7 @@ class Seat(models.Model):
 
     objects = SeatQuerySet.as_manager()
     # the sums are a cache of the results, whose hands have their own history
-    history = audit(excluded_fields=["points", "inflicted", "matches_won", "games_lost"])
+    history = audit(excluded_fields=list(SEAT_SUMS))
 
     class Meta:
         ordering = ["table__number", "position"]

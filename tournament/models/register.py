@@ -9,8 +9,22 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from tournament.core.collation import stored_name_key
 from tournament.core.validators import single_line
 from tournament.models.base import audit
+
+
+class NameKeyField(models.TextField):
+    """The player's name as the standings sort it (German order, ``collation.stored_name_key``),
+    written from the names whenever the row is saved, as ``auto_now`` writes a time: the
+    database orders a rank's players by it, so a page reads only the rows it shows."""
+
+    computed = True  # ``models.bulk`` writes it from the row, too
+
+    def pre_save(self, model_instance: models.Model, add: bool) -> str:
+        key = stored_name_key(model_instance.last_name, model_instance.first_name)
+        setattr(model_instance, self.attname, key)
+        return key
 
 
 class Player(models.Model):
@@ -30,8 +44,9 @@ class Player(models.Model):
     # the player's identity across events, seasons and installations: it travels in event
     # bundles, so that a player registered in two halls is one player in the season (issue 15)
     uid = models.UUIDField(_("identifier"), unique=True, default=uuid.uuid4, editable=False)
+    name_key = NameKeyField(default="", editable=False)
 
-    history = audit()
+    history = audit(excluded_fields=["name_key"])
 
     class Meta:
         ordering = ["last_name", "first_name"]

@@ -41,7 +41,7 @@ from tournament.models import (
     Team,
     versions,
 )
-from tournament.models.querysets import Prepared
+from tournament.models.events import SEAT_SUMS
 from tournament.play import draw as drawing
 from tournament.play.reads import (
     EVENT_SETTINGS,
@@ -430,9 +430,10 @@ def _table_locked(table: Table, round_and_event: str) -> Table:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(LOCK_ROUND_AND_EVENT.format(mode=round_and_event), [table.round_id])
-        found = GAME_TABLE.first(table.pk)
+        tables = Table.objects.select_for_update(of=("self",))
     else:
-        found = TABLE_WITH_EVENT.first(table.pk)
+        tables = Table.objects.all()
+    found = tables.select_related("round__event").filter(pk=table.pk).first()
     if found is None:
         raise Table.DoesNotExist(f"table {table.pk}")
     return found
@@ -443,14 +444,6 @@ LOCK_ROUND_AND_EVENT = (
     f"SELECT 1 FROM {Round._meta.db_table} r JOIN {Event._meta.db_table} e ON e.id = r.event_id "
     "WHERE r.id = %s FOR {mode}"
 )
-GAME_TABLE = Prepared(
-    lambda pk: (
-        Table.objects.select_for_update(of=("self",)).select_related("round__event").filter(pk=pk)
-    )
-)
-TABLE_WITH_EVENT = Prepared(lambda pk: Table.objects.select_related("round__event").filter(pk=pk))
-# a table's games in order, read under its lock for each saved game
-TABLE_HANDS = Prepared(lambda table_id: Hand.objects.filter(table_id=table_id).order_by("number"))
 
 
 def record_hand(
@@ -498,7 +491,7 @@ def _record_hand(
     # the table's hands, read once under the lock: the form's key, the next number and the replay
     # are all answered from them (each was a query of its own, inside the write lock of every
     # saved game)
-    hands = TABLE_HANDS.all(table.pk)
+    hands = list(Hand.objects.filter(table_id=table.pk).order_by("number"))
     if key is not None:
         earlier = next((h for h in hands if h.submission_key == key), None)
         if earlier is not None:
@@ -558,7 +551,18 @@ def _record_hand(
     )
     # the results as stored, for the message that says them (no query to read them back)
     hand.seat_points = [row.points for row in rows if row.hand is hand]
+    note_latest_game(event, hand.entered_at)
     return hand
+
+
+def note_latest_game(event: Event, when: Any = None) -> None:
+    """Store when the event's latest game arrived (the projector's "last result"): ``when`` a
+    game was just stored, else read from the event's games (after a game was deleted)."""
+    if when is None:
+        when = Hand.objects.filter(table__round__event=event).aggregate(Max("entered_at"))[
+            "entered_at__max"
+        ]
+    Event.objects.filter(pk=event.pk).update(last_result_at=when)
 
 
 @functools.cache
@@ -688,6 +692,7 @@ def delete_hand(
     confirmed = _totals_if_confirmed(table)
     noted(current, user, reason.strip()).delete()
     rescore_table(table, from_number=current.number)
+    note_latest_game(table.round.event)
     _lapse_confirmations_if_totals_moved(table, confirmed, user)
 
 
@@ -713,6 +718,7 @@ def record_totals(*, table: Table, totals: list[int], user: User = None) -> Hand
     )
     noted(hand, user, "").save(force_insert=True)
     rescore_table(table)
+    note_latest_game(event, hand.entered_at)
     return hand
 
 
@@ -778,9 +784,6 @@ def rescore_table(
     if check_lots:
         lapse_stale_lots(event=event)
     return rows
-
-
-SEAT_SUMS = ("points", "inflicted", "matches_won", "games_lost")
 
 
 # the result cache's columns in the order ``rescore_tables`` inserts them
@@ -873,15 +876,17 @@ def rescore_tables(
             f"UPDATE {seat} SET {columns} WHERE table_id = %s AND position = %s",
             [[*total, table_id, position] for (table_id, position), total in sums.items()],
         )
+    sum_entries(f"SELECT entry_id FROM {seat} WHERE table_id IN ({marks})", ids)
     versions.changed(event)  # the rows are written in bulk, which sends no signal
     return len(rows)
 
 
 def sum_seats(table: Table) -> None:
-    """Write each seat's sums of its counting results (``Seat.points`` ...), whenever the table's
-    results or whether they count change: one UPDATE of the table's few seats. Written out in
-    SQL: the ORM's form of the same statement (four correlated subqueries) took far longer to
-    build than the statement takes to run, inside the write lock of every saved game."""
+    """Write each seat's sums of its counting results (``Seat.points`` ...), and its entry's sums
+    over its seats (``Entry.sum_points`` ...), whenever the table's results or whether they count
+    change: one UPDATE of the table's few seats, one of their entries. Written out in SQL: the
+    ORM's form of the same statement (four correlated subqueries) took far longer to build than
+    the statement takes to run, inside the write lock of every saved game."""
     seat, result = Seat._meta.db_table, Result._meta.db_table
     sums = ", ".join(
         f"{field} = COALESCE((SELECT SUM(r.{field}) FROM {result} r WHERE r.table_id = "
@@ -890,6 +895,20 @@ def sum_seats(table: Table) -> None:
     )
     with connection.cursor() as cursor:
         cursor.execute(f"UPDATE {seat} SET {sums} WHERE table_id = %s", [table.pk])
+    sum_entries(f"SELECT entry_id FROM {seat} WHERE table_id = %s", [table.pk])
+
+
+def sum_entries(entries: str, params: Sequence[Any]) -> None:
+    """Write the sums of the entries the SQL ``entries`` selects (their ids) from their seats at a
+    table: the totals the standings rank, kept by every write that changes a seat's sums."""
+    entry, seat = Entry._meta.db_table, Seat._meta.db_table
+    sums = ", ".join(
+        f"sum_{field} = COALESCE((SELECT SUM(s.{field}) FROM {seat} s WHERE s.entry_id = "
+        f"{entry}.id AND s.table_id IS NOT NULL), 0)"
+        for field in SEAT_SUMS
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {entry} SET {sums} WHERE id IN ({entries})", list(params))
 
 
 def recompute_scores(*, event: Event | None = None) -> int:

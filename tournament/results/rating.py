@@ -47,7 +47,7 @@ from openskill.models import PlackettLuce
 from tournament import games
 from tournament.core import formatting
 from tournament.games.base import GameType
-from tournament.models import Event, Hand, Rating, RatingBasis, Result, Round, versions
+from tournament.models import Event, Hand, Rating, RatingBasis, Result, Round
 
 # Plackett-Luce parameters (openskill's defaults, written out so that a library upgrade that
 # changed a default cannot change the ratings unnoticed)
@@ -232,9 +232,6 @@ def current(game_key: str) -> RatingBasis | None:
     look: the basis and the events' versions."""
     basis = RatingBasis.objects.filter(game=game_key).first()
     seen = versions_digest(game_key)
-    # a write after this look, in the same open transaction, must change a version again, or
-    # it would hide behind the digest just read (as for a cached page, tournament.pagecache)
-    versions.forget()
     if basis is not None and basis.versions == seen:
         return basis
     data = data_digest(game_key)

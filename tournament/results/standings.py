@@ -17,6 +17,7 @@ from tournament import games
 from tournament.core import collation
 from tournament.games.base import GameType
 from tournament.models import Entry, Event, Player, Result, Round, Season, Seat, Team
+from tournament.models.events import SEAT_SUMS
 from tournament.results import pairs
 
 PRIZE_PLACES = 3
@@ -94,6 +95,19 @@ def named_rows(data: Iterable[Entry]) -> list[Entry]:
     for row in rows:
         row.name_key = collation.player_key(row.player)  # type: ignore[attr-defined]
     return rows
+
+
+def standing_of(entry: Entry) -> dict[str, Any] | None:
+    """An entry's rank and total as the standings show them, and how many are ranked: for the
+    player's own page (one query), or None before the entry has played."""
+    found = Entry.objects.standing_of(entry)
+    if found is None:
+        return None
+    event = entry.event
+    game = event.game_type
+    sums = {field: getattr(entry, f"sum_{field}") for field in SEAT_SUMS}
+    total = game.shown_total(game.total.of_sums(sums), event.full_rules())
+    return {"rank": found[0], "total": total, "of": found[1]}
 
 
 def category_standings(event: Event, rounds: list[Round], category: str) -> Any:

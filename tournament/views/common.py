@@ -7,7 +7,6 @@ from functools import wraps
 from typing import Any
 
 from django.contrib import messages
-from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -15,7 +14,6 @@ from django.utils.translation import gettext as _
 from tournament import access
 from tournament.core import errors
 from tournament.models import Event, Round, Seat, Table
-from tournament.models.querysets import Prepared
 from tournament.register import services
 
 SEED_MAX = 2**62  # draw seeds are stored in a 64-bit column
@@ -30,18 +28,11 @@ def event_by_id_or_404(pk: int) -> Event:
 
 
 def event_version_or_404(slug: str) -> tuple[int, int]:
-    """The event's id and version: what a cached page needs to know whether it is ready. Written
-    as SQL once: the ORM built ``event_or_404``'s query anew for every request, a large share of
-    what a cached page costs (docs/performance.md)."""
-    with connection.cursor() as cursor:
-        cursor.execute(EVENT_VERSION, [slug])
-        found = cursor.fetchone()
+    """The event's id and version: all a cached page needs to know whether it is ready."""
+    found = Event.objects.filter(slug=slug).values_list("id", "version").first()
     if found is None:
         raise Http404("No event with this address.")
-    return found[0], found[1]
-
-
-EVENT_VERSION = f'SELECT id, version FROM "{Event._meta.db_table}" WHERE slug = %s'
+    return found
 
 
 def round_or_404(slug: str, number: int) -> Round:
@@ -72,25 +63,22 @@ def refused(request: HttpRequest, exc: Exception) -> None:
     messages.error(request, str(exc))
 
 
-# read for every table sheet and every saved game
-TABLE_SEATS = Prepared(
-    lambda table_id: (
-        Seat.objects.filter(table_id=table_id).select_related("entry__player").order_by("position")
-    )
-)
-
-
 def table_players(table: Table) -> list[str]:
-    return [str(s.entry.player) for s in TABLE_SEATS.all(table.pk)]
+    seats = Seat.objects.filter(table_id=table.pk).select_related("entry__player")
+    return [str(s.entry.player) for s in seats.order_by("position")]
 
 
-def row_values(instance: Any, but: str = "") -> tuple[Any, ...]:
-    """What a row holds (every column but ``but``): part of the version of a page kept whole
-    that shows it (the personal link, the table link)."""
+# what any game in the hall changes, which a page kept per row does not show
+CHANGED_BY_EVERY_GAME = frozenset({"version", "last_result_at"})
+
+
+def row_values(instance: Any) -> tuple[Any, ...]:
+    """What a row holds but for what every game changes: part of the version of a page kept
+    whole that shows it (the personal link, the table link)."""
     return tuple(
         getattr(instance, field.attname)
         for field in instance._meta.concrete_fields
-        if field.name != but
+        if field.name not in CHANGED_BY_EVERY_GAME
     )
 
 

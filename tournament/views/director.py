@@ -34,7 +34,6 @@ from tournament.views.common import (
     refused,
     table_or_404,
 )
-from tournament.views.fresh import computes_standings
 
 
 def join_names(items: list[str]) -> str:
@@ -485,7 +484,6 @@ def _ask_again(
     )
 
 
-@computes_standings
 @protected
 @require_POST
 def table_void(request: HttpRequest, pk: int) -> HttpResponse:

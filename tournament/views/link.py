@@ -40,25 +40,23 @@ from tournament.core import errors as core_errors
 from tournament.core.fields import ReasonForm, whole_number
 from tournament.games.words import describe_hand
 from tournament.models import Confirmation, Hand, Round, Table
-from tournament.models.querysets import Prepared
-from tournament.pagecache.pages import CachedPage, shared_part
+from tournament.pagecache.pages import Page, part
 from tournament.play import services
 from tournament.play.forms import hand_form_class
 from tournament.play.reads import TableState, table_state
 from tournament.play.sheets import dealer_for, read_sheet
 from tournament.views.common import refused, row_values, table_players
-from tournament.views.fresh import computes_standings
 from tournament.views.sheets import enter_hand, stored_results
 
+
 # read for every request of a table link, every saved game too
-LINK_TABLE = Prepared(
-    lambda token: Table.objects.select_related("round__event").filter(token=token)
-)
-
-
 def _link_table(request: HttpRequest, token: str) -> Table:
     """The table of a link; the request remembers it and the phone, so the history names both."""
-    table = LINK_TABLE.first(token) if 16 <= len(token) <= 64 else None
+    table = (
+        Table.objects.select_related("round__event").filter(token=token).first()
+        if 16 <= len(token) <= 64
+        else None
+    )
     if table is None:
         raise Http404
     request.table_link = table
@@ -132,7 +130,7 @@ def table_sheet(table: Table, state: TableState | None = None) -> dict[str, Any]
             **{name: context[name] for name in SHEET_FACTS},
         }
 
-    return shared_part("table_sheet", table.pk, version, compute, get_language())
+    return part("table_sheet", table.pk, version, compute, get_language())
 
 
 # what the page kept whole holds in place of what is made for each request: the form token and
@@ -141,7 +139,7 @@ CSRF_MARK = "form-token-of-this-request"
 SUBMISSION_MARK = "submission-key-of-this-request"
 
 
-def link_page(request: HttpRequest, table: Table, state: TableState) -> CachedPage:
+def link_page(request: HttpRequest, table: Table, state: TableState) -> Page:
     """The table link's page while its sheet is not handed in, kept whole per version of what it
     shows (the sheet, the table's, round's and event's rows) and language: every phone of the
     table reloads it after each game, and rendering the game form's inputs was most of its
@@ -152,9 +150,9 @@ def link_page(request: HttpRequest, table: Table, state: TableState) -> CachedPa
         state.version,
         row_values(table),
         row_values(table.round),
-        row_values(event, but="version"),
+        row_values(event),
     )
-    return CachedPage(
+    return Page(
         request,
         "table_link",
         table.pk,
@@ -163,7 +161,6 @@ def link_page(request: HttpRequest, table: Table, state: TableState) -> CachedPa
     )
 
 
-@computes_standings
 def table_link(request: HttpRequest, token: str) -> HttpResponse:
     table = _link_table(request, token)
     may_enter = access.link_may_enter(table)
@@ -268,7 +265,7 @@ def _form_parts(table: Table, form: Any, players: list[str], first: int) -> dict
             ),
         }
 
-    parts = shared_part("link_form", table.pk, version, compute, get_language())
+    parts = part("link_form", table.pk, version, compute, get_language())
     return {name: mark_safe(html) for name, html in parts.items()}  # our own templates rendered
 
 
@@ -297,7 +294,6 @@ def _dealer_sits_out(table: Table) -> bool:
     return any(game.sitting_out(table.size, n) is not None for n in range(1, table.size + 1))
 
 
-@computes_standings
 @require_POST
 def link_send(request: HttpRequest, token: str) -> JsonResponse:
     """A game from the phone's queue (static/js/table_queue.js), as JSON: stored once however
@@ -464,7 +460,6 @@ def _why_no_confirming(table: Table) -> str:
     return _("The sheet has not been handed in yet.")
 
 
-@computes_standings
 @require_POST
 def link_action(request: HttpRequest, token: str, action: str) -> HttpResponse:
     """Undo the last game (naming it, with a reason), hand in the sheet, or confirm it as one

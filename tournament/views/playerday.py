@@ -7,7 +7,7 @@ link. It shows the player's own entry and, while a round is played, the player's
 link to enter its games; it confirms the player's own seat of a handed-in sheet, whichever phone
 opens it. Every player's phone polls it every 15 seconds while every game saved in the hall
 changes the event: the page is made for each request from the player's own lines, and what it
-shows that is the same for others (the table's sheet, the ranking) comes from the page cache
+shows that is the same for others (the table's sheet) comes from the page cache
 (``personal_link``). Its two writes (confirm, cancel) take no form token: a site that could forge
 them would have to know the token, which is the permission itself.
 """
@@ -40,16 +40,15 @@ from tournament.core.names import normalise
 from tournament.core.validators import single_line
 from tournament.middleware import client_address
 from tournament.models import Confirmation, Entry, Event, Player, Round, Seat
-from tournament.models.querysets import Prepared
 from tournament.money import desk
 from tournament.money.fees import fee_rows
 from tournament.money.prizes import prize_giving
-from tournament.pagecache.pages import CachedPage
-from tournament.pagecache.ranked import ranking
+from tournament.pagecache.pages import Page
 from tournament.play import services as play_services
 from tournament.play.reads import table_state
 from tournament.register import checkin, online
 from tournament.register.forms import RegisterForm, likely_players
+from tournament.results import standings
 from tournament.views.common import event_or_404, protected, refused, row_values
 from tournament.views.link import table_sheet
 
@@ -413,25 +412,15 @@ def start_cards(request: HttpRequest, slug: str) -> HttpResponse:
 
 # --- the personal link --------------------------------------------------------------------------
 
+
 # the reads of every personal page, polled by every player's phone: their SQL written once
-PERSONAL_ENTRY = Prepared(
-    lambda token: Entry.objects.select_related("player", "event__season").filter(token=token)
-)
-LATEST_ROUND = Prepared(
-    lambda event_id, draft: (
-        Round.objects.filter(event_id=event_id).exclude(status=draft).order_by("-number")
-    )
-)
-SEAT_OF = Prepared(  # one filter after the other: the parameters in this order
-    lambda round_id, entry_id: (
-        Seat.objects.filter(round_id=round_id).filter(entry_id=entry_id).select_related("table")
-    )
-)
-
-
 def _personal_entry(token: str) -> Entry:
     """The entry of a personal link, with its player, event and season. One query."""
-    entry = PERSONAL_ENTRY.first(token) if 16 <= len(token) <= 64 else None
+    entry = (
+        Entry.objects.select_related("player", "event__season").filter(token=token).first()
+        if 16 <= len(token) <= 64
+        else None
+    )
     if entry is None:
         raise Http404("No such personal link.")
     return entry
@@ -443,7 +432,7 @@ STANDING_MARK = "<!--personal-standing-->"
 def personal_link(request: HttpRequest, token: str) -> HttpResponse:
     """The player's page. Its own lines are read for each request (a few indexed reads); what
     it shows that others see too comes from the page cache: the table's sheet per version of the
-    sheet (``link.table_sheet``), the ranking per version of the event (``ranked.ranking``).
+    sheet (``link.table_sheet``); the rank is two indexed counts (``standings.standing_of``).
     The page is then kept whole per version of what it shows (``_personal``'s digest), not of
     the event: a game saved at another table that moves neither the player's rank nor total
     leaves it as it was, and a phone that holds it gets 304."""
@@ -460,11 +449,9 @@ def personal_link(request: HttpRequest, token: str) -> HttpResponse:
         if standing is not None
         else ""
     )
-    page = CachedPage(request, "personal", entry.pk, shown, live={STANDING_MARK: line})
+    page = Page(request, "personal", entry.pk, shown, live={STANDING_MARK: line})
     if (ready := page.ready()) is not None:
         return ready
-    # the shared sheet before the page's own lock: a request holds one page lock at most
-    # (``CachedPage.inside``)
     if context.pop("sheet_version", None) is not None:
         sheet = table_sheet(context["table"], context["state"])
         context["sheet_totals"] = mark_safe(sheet["totals"])  # our own templates rendered it
@@ -479,7 +466,12 @@ def _personal(request: HttpRequest, entry: Entry) -> tuple[dict[str, Any], str]:
     total and rank, the result and the prize; the table's sheet by its version), and a digest
     of all of it: the page's version."""
     event = entry.event
-    rnd = LATEST_ROUND.first(event.pk, Round.Status.DRAFT.value)
+    rnd = (
+        Round.objects.filter(event_id=event.pk)
+        .exclude(status=Round.Status.DRAFT)
+        .order_by("-number")
+        .first()
+    )
     context: dict[str, Any] = {
         "event": event,
         "entry": entry,
@@ -492,7 +484,11 @@ def _personal(request: HttpRequest, entry: Entry) -> tuple[dict[str, Any], str]:
         "round": rnd,
         "link": addresses.public_url(request, event, entry.get_link_url()),
     }
-    seat = SEAT_OF.first(rnd.pk, entry.pk) if rnd is not None else None
+    seat = (
+        Seat.objects.filter(round_id=rnd.pk, entry_id=entry.pk).select_related("table").first()
+        if rnd is not None
+        else None
+    )
     table = seat.table if seat is not None and seat.table_id is not None else None
     context["seat"] = seat
     context["table"] = table
@@ -516,7 +512,7 @@ def _personal(request: HttpRequest, entry: Entry) -> tuple[dict[str, Any], str]:
         if rnd.status in (Round.Status.PLAYING, Round.Status.CLOSED):
             context["sheet_version"] = state.version
         shown += [row_values(table), state.version, seat.position, sorted(confirmed)]
-    context["standing"] = ranking(event).of_entry(entry.pk)
+    context["standing"] = standings.standing_of(entry)
     if event.status == Event.Status.FINISHED:
         giving = prize_giving(event)
         context["prizes"] = [
@@ -528,8 +524,8 @@ def _personal(request: HttpRequest, entry: Entry) -> tuple[dict[str, Any], str]:
     shown += [
         row_values(entry),
         row_values(entry.player),
-        row_values(event, but="version"),
-        event.season_id and row_values(event.season, but="version"),
+        row_values(event),
+        event.season_id and row_values(event.season),
         context["link"],
         context["waiting_place"],
         context["cancel_refused"],

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import html
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -11,8 +9,7 @@ from typing import Any
 from django.db.models import Count, Max, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
@@ -33,8 +30,7 @@ from tournament.models import (
     TablePhone,
     provisional_entries,
 )
-from tournament.pagecache import ranked
-from tournament.pagecache.pages import CachedPage, Uses, any_value, one_of, sort_of
+from tournament.pagecache.pages import Page, Uses, any_value, one_of, sort_of
 from tournament.paper import tables as tables_
 from tournament.play import draw as drawing
 from tournament.play import reads
@@ -105,12 +101,7 @@ def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
 
     def build() -> HttpResponse:
         event = event_by_id_or_404(event_id)
-        # a new version: the projector's rows are asked for next, and the standings are at hand
-        # (computed under the same lock, unless this is a page of its own: ?page=2, a category)
-        rows = _rows_page(request, event.pk, event.version)
-        then = None if page.query else lambda: rows.fill(*_rows_of(event))
-        body = page.render(*_standings_of(request, event), then=then)
-        top, _marker, table = body.partition(PERSONAL)
+        top, _mark, table = page.body(*_standings_of(request, event)).partition(PERSONAL)
         # the organiser's part, never cached: the ties on prize places with their lot buttons
         ties = []
         if access.can_organise(request.user, event):
@@ -134,13 +125,13 @@ PERSONAL = "<!--personal-->"
 
 
 def _standings(request: HttpRequest, event: Event) -> dict[str, Any]:
-    rounds, rows = ranked.ranked(event)
+    rounds = standings.rounds_of(event)
     category = request.GET.get("category", "")
+    rows = Entry.objects.all()
     if category in Player.Category.values and category:
-        rows = standings.mark_last_place(
-            standings.named_rows(standings.category_standings(event, rounds, category))
-        )
-    provisional = _provisional(event)
+        rows = rows.filter(player__category=category)
+    rows = standings.mark_last_place(standings.named_rows(rows.standings(event, rounds)))
+    provisional = provisional_entries(event)
     ranking = tables_.standings_table(
         event,
         rows,
@@ -169,7 +160,7 @@ def _standings(request: HttpRequest, event: Event) -> dict[str, Any]:
 @require_GET
 def event_teams(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_or_404(slug)
-    page = CachedPage(
+    page = Page(
         request,
         "teams",
         event.pk,
@@ -183,7 +174,7 @@ def event_teams(request: HttpRequest, slug: str) -> HttpResponse:
         return {"event": event, "ranking": ranking}
 
     def build() -> HttpResponse:
-        body = page.render("tournament/cached/teams.html", context)
+        body = page.body("tournament/cached/teams.html", context)
         return render(
             request,
             "tournament/teams.html",
@@ -199,7 +190,7 @@ def event_pairs(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_or_404(slug)
     if not event.in_fixed_pairs:
         raise Http404
-    page = CachedPage(request, "pairs", event.pk, event.version)
+    page = Page(request, "pairs", event.pk, event.version)
 
     def context() -> dict[str, Any]:
         return {
@@ -209,7 +200,7 @@ def event_pairs(request: HttpRequest, slug: str) -> HttpResponse:
         }
 
     def build() -> HttpResponse:
-        body = page.render("tournament/cached/pairs.html", context)
+        body = page.body("tournament/cached/pairs.html", context)
         return render(request, "tournament/pairs.html", {"event": event, "body": body})
 
     return page.serve(build)
@@ -291,10 +282,10 @@ def _table_reports(rnd: Round) -> dict[int, dict[str, Any]]:
 def round_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     rnd = round_or_404(slug, number)
     event = rnd.event
-    page = CachedPage(request, "round_results", event.pk, event.version, rnd.number)
+    page = Page(request, "round_results", event.pk, event.version, rnd.number)
 
     def build() -> HttpResponse:
-        body = page.render(
+        body = page.body(
             "tournament/cached/round_results.html",
             lambda: {"event": event, "round": rnd, "tables": standings.round_tables(rnd)},
         )
@@ -310,7 +301,7 @@ def round_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @require_GET
 def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
     season = get_object_or_404(Season, slug=slug)
-    page = CachedPage(
+    page = Page(
         request,
         "season",
         season.pk,
@@ -338,7 +329,7 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
         }
 
     def build() -> HttpResponse:
-        body = page.render("tournament/cached/season.html", context)
+        body = page.body("tournament/cached/season.html", context)
         return render(request, "tournament/season.html", {"season": season, "body": body})
 
     return page.serve(build)
@@ -401,10 +392,10 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "event": event,
             "refresh_ms": max(refresh, 2) * 1000,
-            "rows": _rows(page, event),
+            "rows": page.body(*_rows_of(event)),
             "rows_etag": page.etag,
-            "provisional": bool(_provisional(event)),
-            **_projector_status(event, list(event.rounds.all())),
+            "provisional": bool(provisional_entries(event)),
+            **_projector_status(event),
         },
     )
 
@@ -415,20 +406,7 @@ def projector_rows(request: HttpRequest, slug: str) -> HttpResponse:
     the ETag of the rows it shows: 304 Not Modified while nothing changed."""
     event_id, version = event_version_or_404(slug)
     page = _rows_page(request, event_id, version)
-    return page.serve(lambda: HttpResponse(_rows(page, event_by_id_or_404(event_id))))
-
-
-# the standings page and the projector's rows are made of the same standings: whichever is asked
-# for first in a new version computes both, under one lock
-TOGETHER = "standings"
-
-
-# The two pages every phone and the projector ask for, again and again: a request is told whether
-# its page is ready from the event's id and version alone (``event_version_or_404``), and reads
-# the event itself (by its id) only when the page is to be built. The key's version is read before
-# the page is computed, so the page shows at least that version (pagecache: "Never stale"). The
-# page computed along with it is keyed with the version read with the event, which is the key's
-# or a newer one (a game saved in between): the version the next requests ask for.
+    return page.serve(lambda: HttpResponse(page.body(*_rows_of(event_by_id_or_404(event_id)))))
 
 
 def _standings_uses() -> Uses:
@@ -444,41 +422,16 @@ def _standings_uses() -> Uses:
     }
 
 
-def _standings_page(request: HttpRequest, event_id: int, version: int) -> CachedPage:
-    return CachedPage(
-        request,
-        "standings",
-        event_id,
-        version,
-        together=TOGETHER,
-        uses=_standings_uses(),
-        earlier=True,
-    )
+# The two pages every phone and the projector ask for again and again: whether the page is ready
+# is told from the event's id and version alone (one query), and while one request computes a
+# new version the others get the version before (``Page``: ``previous``).
+def _standings_page(request: HttpRequest, event_id: int, version: int) -> Page:
+    return Page(request, "standings", event_id, version, uses=_standings_uses(), previous=True)
 
 
-def _rows_page(request: HttpRequest, event_id: int, version: int) -> CachedPage:
+def _rows_page(request: HttpRequest, event_id: int, version: int) -> Page:
     # the rows alone: the same for everybody, so that a logged-in projector gets its 304s too
-    return CachedPage(
-        request,
-        "projector_rows",
-        event_id,
-        version,
-        fragment=True,
-        together=TOGETHER,
-        earlier=True,
-    )
-
-
-def _rows(page: CachedPage, event: Event) -> str:
-    request = page.request
-    standings_page = _standings_page(request, event.pk, event.version)
-    # the projector page's address may have a ?category=...: that standings page is one of its own
-    then = (
-        None
-        if standings_page.query
-        else lambda: standings_page.fill(*_standings_of(request, event))
-    )
-    return page.render(*_rows_of(event), then=then)
+    return Page(request, "projector_rows", event_id, version, fragment=True, previous=True)
 
 
 def _rows_of(event: Event) -> tuple[str, Callable[[], dict[str, Any]]]:
@@ -490,79 +443,28 @@ def _standings_of(request: HttpRequest, event: Event) -> tuple[str, Callable[[],
 
 
 def _projector_data(event: Event) -> dict[str, Any]:
-    rounds, rows = ranked.ranked(event)
     game, rules = event.game_type, event.full_rules()
     figure = game.figure(game.projector_figure)
+    rows = standings.mark_last_place(list(Entry.objects.standings(event)))
     for row in rows:
-        row.shown_total = game.shown_total(row.total, rules)
-        value = row.shown_total if figure.name == "total" else getattr(row, figure.name)
         # the one figure the projector shows, as the standings page writes it
-        row.projector_value = figure.text(value)
-    provisional = _provisional(event)
+        value = row.total if figure.name == "total" else getattr(row, figure.name)
+        row.projector_value = figure.text(
+            game.shown_total(value, rules) if figure.name == "total" else value
+        )
+    provisional = provisional_entries(event)
     return {
         "event": event,
-        "rows": _projector_html(rows, provisional),
+        "rows": rows,
+        "marked": provisional,
         "provisional": bool(provisional),
-        **_projector_status(event, rounds),
+        **_projector_status(event),
     }
 
 
-def _provisional(event: Event) -> set[int]:
-    """``provisional_entries``, read once per event and version in a request: the standings and
-    the projector's rows computed together mark the same entries with one query."""
-    kept = getattr(event, "_provisional", None)
-    if kept is None or kept[0] != event.version:
-        kept = (event.version, provisional_entries(event))
-        event._provisional = kept  # type: ignore[attr-defined]
-    return kept[1]
-
-
-def _projector_html(rows: list[Entry], provisional: set[int] = frozenset()) -> SafeString:
-    """The projector's rows, written here rather than by a template loop: a thousand rows in a
-    few milliseconds, so that a new result costs the server little however large the field.
-    The values are escaped by the standard library's ``html.escape`` (as Django's ``escape``
-    does, without building a safe string per value, which is several times faster)."""
-    # the standings' mark (tables_.StandingsTable.name_tags): results the table has not confirmed
-    marked = format_html(
-        ' <span class="tag provisional" title="{}">*</span>',
-        _("includes results not yet confirmed by the table"),
-    )
-    withdrawn = format_html(' <span class="tag">({})</span>', _("withdrawn"))
-    last = format_html(' <span class="tag last">{}</span>', _("last place"))
-    lines = []
-    for row in rows:
-        player = row.player
-        active = row.is_active
-        opening = "<tr>" if active else '<tr class="withdrawn">'
-        name, club = _escaped_player(player.first_name, player.last_name, player.club)
-        lines.append(
-            f'{opening}<td class="rank">{row.rank}.</td><td class="name">{name}'
-            f"{marked if row.pk in provisional else ''}"
-            f"{'' if active else withdrawn}{last if getattr(row, 'is_last', False) else ''}"
-            f'</td><td class="club">{club}</td>'
-            f'<td class="num">{html.escape(str(row.projector_value))}</td></tr>\n'
-        )
-    return mark_safe("".join(lines))  # every value escaped above
-
-
-@functools.lru_cache(maxsize=8192)
-def _escaped_player(first_name: str, last_name: str, club: str) -> tuple[str, str]:
-    """A player's name and club as the projector writes them, escaped once per process: the
-    same thousand names are written again for every saved game."""
-    return f"{html.escape(first_name)} {html.escape(last_name)}", html.escape(club)
-
-
-def _projector_status(event: Event, rounds: list[Round]) -> dict[str, Any]:
+def _projector_status(event: Event) -> dict[str, Any]:
     """The projector's header line: the round played and when the last result came in."""
-    # when the latest game arrived, not when a game was last corrected (as the round page)
-    last = (
-        Hand.objects.filter(table__round__event=event)
-        .order_by("-entered_at")
-        .values_list("entered_at", flat=True)
-        .first()
-    )
-    current = next((r for r in reversed(rounds) if r.status != Round.Status.DRAFT), None)
-    return {"last_result": last, "current_round": current}
+    return {"last_result": event.last_result_at, "current_round": _current_round(event)}
 
 
 @require_GET

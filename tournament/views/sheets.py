@@ -20,13 +20,12 @@ from tournament.core.fields import ReasonForm, whole_number
 from tournament.games.base import GameType
 from tournament.games.words import describe_hand
 from tournament.models import Hand, Table
-from tournament.pagecache.pages import CachedPage
+from tournament.pagecache.pages import Page
 from tournament.play import services
 from tournament.play.forms import TotalsForm, card_counter_class, hand_form_class
 from tournament.play.sheets import confirmation_state, read_sheet
 from tournament.results import history
 from tournament.views.common import event_or_404, protected, refused, table_or_404, table_players
-from tournament.views.fresh import computes_standings
 
 
 def sheet_context(table: Table) -> dict[str, Any]:
@@ -101,7 +100,6 @@ def _stored_hand(hand: Hand, table: Table, players: list[str]) -> str:
     }
 
 
-@computes_standings
 @protected
 def table_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     """The table sheet, public; a scorer also gets the form for the next game and the actions."""
@@ -136,7 +134,7 @@ def _public_sheet(request: HttpRequest, table: Table) -> HttpResponse:
     """The sheet as the players' phones and everybody without a role see it: computed once per
     version of the event (tournament.pagecache)."""
     event = table.round.event
-    page = CachedPage(request, "table", event.pk, event.version, table.pk)
+    page = Page(request, "table", event.pk, event.version, table.pk)
     game = event.game_type
 
     def context() -> dict[str, Any]:
@@ -148,7 +146,7 @@ def _public_sheet(request: HttpRequest, table: Table) -> HttpResponse:
         }
 
     def build() -> HttpResponse:
-        body = page.render("tournament/cached/table.html", context)
+        body = page.body("tournament/cached/table.html", context)
         return render(
             request,
             "tournament/table.html",
@@ -158,7 +156,6 @@ def _public_sheet(request: HttpRequest, table: Table) -> HttpResponse:
     return page.serve(build)
 
 
-@computes_standings
 @protected
 @require_POST
 def table_confirm(request: HttpRequest, pk: int) -> HttpResponse:
@@ -188,7 +185,6 @@ def table_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(table)
 
 
-@computes_standings
 @protected
 @require_POST
 def table_totals(request: HttpRequest, pk: int) -> HttpResponse:
@@ -210,7 +206,6 @@ def table_totals(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(table)
 
 
-@computes_standings
 @protected
 def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Correct or delete hand ``number`` of table ``pk`` (a reason is kept in the history)."""

@@ -7,7 +7,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from tournament import access
-from tournament.pagecache.pages import CachedPage
+from tournament.pagecache.pages import Page
 from tournament.results import stats
 from tournament.views.common import event_or_404
 
@@ -19,10 +19,10 @@ def event_statistics(request: HttpRequest, slug: str) -> HttpResponse:
     part is computed once per version of the event (``tournament.pagecache``): after the
     prize-giving the whole hall looks at it."""
     event = event_or_404(slug)
-    page = CachedPage(request, "statistics", event.pk, event.version)
+    page = Page(request, "statistics", event.pk, event.version)
 
     def build() -> HttpResponse:
-        body = page.render(
+        body = page.body(
             "tournament/stats/event_body.html",
             lambda: {"event": event, "stats": stats.event_stats(event)},
         )

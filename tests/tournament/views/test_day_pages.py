@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from tests.factories import cego, make_entries, make_event, make_round, make_table
 from tests.helpers import SIT_OUT, cego_post, play_and_close, sitting_out
-from tournament.models import Entry, Hand
+from tournament.models import Entry, Event, Hand
 from tournament.play import services
 
 pytestmark = pytest.mark.django_db
@@ -35,6 +35,7 @@ def test_the_round_page_says_when_the_last_game_arrived_not_when_it_was_correcte
         services.record_hand(table=table, data=cego("halbe", declarer, 40))
     arrived = timezone.make_aware(dt.datetime(2026, 12, 2, 14, 7))
     Hand.objects.filter(table=table, number=3).update(entered_at=arrived, updated_at=arrived)
+    Event.objects.filter(rounds__tables=table).update(last_result_at=arrived)  # as it arrived
     Hand.objects.filter(table=table, number__lt=3).update(
         entered_at=arrived - dt.timedelta(minutes=20), updated_at=arrived - dt.timedelta(minutes=20)
     )

@@ -329,35 +329,6 @@ def test_after_the_event_the_page_shows_the_result_and_the_player_page():
     assert winner.player.get_absolute_url() in page
 
 
-def test_a_personal_page_holds_one_page_lock_at_most(monkeypatch):
-    """The table's sheet on the personal page is computed under the personal page's lock, never
-    under a second one: the file cache's lock files are shared stripes, and a request holding two
-    waited for itself when both fell on one file (the hall load at ten times the rate stalled)."""
-    from contextlib import contextmanager
-
-    from tournament.pagecache import pages
-
-    _event, entries, rnd = seated_event()
-    play_services.start_round(round=rnd)
-    held, deepest = [0], [0]
-    real = pages.computing
-
-    @contextmanager
-    def counted(lock, key):
-        held[0] += 1
-        deepest[0] = max(deepest[0], held[0])
-        try:
-            with real(lock, key):
-                yield
-        finally:
-            held[0] -= 1
-
-    monkeypatch.setattr(pages, "computing", counted)
-    page = en().get(reverse("personal_link", args=[entries[0].token])).content.decode()
-    assert str(entries[1].player) in page and 'class="sheet phone-sheet"' in page
-    assert deepest == [1]
-
-
 # --- query counts -------------------------------------------------------------------------------
 
 
@@ -365,29 +336,29 @@ def test_query_counts_of_the_personal_page_and_the_desk():
     event, entries, rnd = seated_event()
     play_services.start_round(round=rnd)
     url = reverse("personal_link", args=[entries[0].token])
-    en().get(url)  # the shared parts are computed: the table's sheet, the event's ranking
+    en().get(url)  # the table's sheet is computed and kept
     with CaptureQueriesContext(connection) as kept:
         response = en().get(url)
     assert response.status_code == 200
     # 1. the entry by its token, with its player, event and season; 2. the event's latest round
     # drawn; 3. the player's seat in it, with its table; 4. the table's seats and the version of
-    # its sheet. The sheet, the ranking and the page itself (kept whole for what it shows) come
-    # from the page cache.
-    assert len(kept) == 4, [q["sql"] for q in kept]
+    # its sheet; 5. the player's rank and how many are ranked (one count over the entries' stored
+    # totals). The sheet and the page itself (kept whole for what it shows) come from the page
+    # cache.
+    assert len(kept) == 5, [q["sql"] for q in kept]
     table = rnd.tables.get()
     play_services.record_totals(table=table, totals=[30, -10, -10, -10])
     with CaptureQueriesContext(connection) as computed:
         en().get(reverse("personal_link", args=[entries[1].token]))
-    # the four above; the sheet of the table's new version: 5. its seats with the players,
-    # 6. its games, 7. their results; the ranking of the event's new version: 8. the rounds,
-    # 9. the standings
-    assert len(computed) == 9, [q["sql"] for q in computed]
+    # the five above; the sheet of the table's new version: 6. its seats with the players,
+    # 7. its games, 8. their results
+    assert len(computed) == 8, [q["sql"] for q in computed]
     play_services.submit_table(table=table)
     en().get(url)
     with CaptureQueriesContext(connection) as handed_in:
         en().get(url)
-    # the four above and 5. who has confirmed the handed-in sheet
-    assert len(handed_in) == 5, [q["sql"] for q in handed_in]
+    # the five above and 6. who has confirmed the handed-in sheet
+    assert len(handed_in) == 6, [q["sql"] for q in handed_in]
     make_user()
     organiser = desk(event)
     organiser.get(reverse("checkin", args=[event.slug]), {"q": "Na"})

@@ -223,6 +223,11 @@ class _Writer:
         Team.objects.filter(event=self.event).exclude(
             pk__in=[t.pk for t in teams.values()]
         ).delete()
+        # every entry's totals and the latest game, whatever the bundle changed
+        services.sum_entries(
+            f"SELECT id FROM {Entry._meta.db_table} WHERE event_id = %s", [self.event.pk]
+        )
+        services.note_latest_game(self.event)
         versions.changed(self.event)
 
     # players and the event
