@@ -33,6 +33,9 @@ class Versioned(models.Model):
     a number whose cached page shows something else."""
 
     version = models.PositiveBigIntegerField(default=first_version, editable=False)
+    # the version just before (``models.versions``): its pages may be served while this one's
+    # are computed (``pagecache.pages``)
+    previous_version = models.PositiveBigIntegerField(null=True, editable=False)
 
     class Meta:
         abstract = True
@@ -46,7 +49,7 @@ class Versioned(models.Model):
             kwargs["update_fields"] = [
                 f.name
                 for f in self._meta.concrete_fields
-                if not f.primary_key and f.name != "version"
+                if not f.primary_key and f.name not in ("version", "previous_version")
             ]
         super().save(*args, **kwargs)
 

@@ -198,7 +198,7 @@ class Event(Versioned):
     # (``play.services``), so that no page sorts the event's games for it
     last_result_at = models.DateTimeField(null=True, blank=True, editable=False)
 
-    history = audit(excluded_fields=["version", "last_result_at"])
+    history = audit(excluded_fields=["version", "previous_version", "last_result_at"])
 
     class Meta:
         ordering = ["-date", "name"]

@@ -56,8 +56,8 @@ def _bump(key: tuple[Any, ...], events: QuerySet, seasons: QuerySet) -> None:
 def _write(events: QuerySet, seasons: QuerySet) -> None:
     # the events' rows before the seasons', always: the other order could cross another write
     newer = Greatest(F("version") + 1, Value(first_version()))
-    events.update(version=newer)
-    seasons.update(version=newer)
+    events.update(previous_version=F("version"), version=newer)
+    seasons.update(previous_version=F("version"), version=newer)
 
 
 def changed(event: Any) -> None:

@@ -6,7 +6,7 @@ and the query parameters the page uses. The version is the ETag too: a phone tha
 gets 304 (Django's ``get_conditional_response``). A response the same for everybody (no login,
 no message waiting) is kept whole, compressed, and served without a template. On a miss one
 request computes the page under a ``cache.add`` lock; the others asking for the same page meanwhile
-get the previous version kept, if the page allows it (``previous``: never for a login), else
+get the version just before kept, if the page allows it (``previous``: never for a login), else
 compute it themselves. A cache that fails is a cache that holds nothing: each call gives up at
 once (the backend's timeouts, settings.CACHES) and is not tried again for ``RETRY`` seconds.
 """
@@ -91,19 +91,16 @@ class Page:
         *variant: Any,
         uses: Uses | None = None,
         fragment: bool = False,
-        previous: bool = False,
+        previous: Any = None,
         live: Mapping[str, str] | None = None,
     ) -> None:
         """``name`` and ``owner`` (an event's, season's, table's or entry's id) at ``version``;
         ``variant``: whatever else the page depends on. A ``fragment`` (the projector's rows) is
-        the same for everybody, logged in or not. ``live`` maps a mark in the kept page to this
-        request's HTML (a form token, a rank that any game moves)."""
-        self.request, self.version, self.fragment, self.previous = (
-            request,
-            version,
-            fragment,
-            previous,
-        )
+        the same for everybody, logged in or not. ``previous``: the version the owner had just
+        before this one, whose page a phone may be given while another request computes this
+        one. ``live`` maps a mark in the kept page to this request's HTML (a form token, a rank
+        that any game moves)."""
+        self.request, self.owner, self.version, self.fragment = request, owner, version, fragment
         self.made = (name, owner, variant, uses, fragment, previous, live)
         self.live = dict(live or {})
         self.query = QueryDict(mutable=True)
@@ -117,7 +114,6 @@ class Page:
         # back to it); a fragment is the same at any address
         place = "" if fragment else request.path
         self.whole_key = self.key + ":" + _digest(place)
-        self.latest_key = "latest:" + _digest(place, *named)
         self.etag = '"' + _digest(self.key, place, sorted(self.live.items())) + '"'
 
     @property
@@ -141,7 +137,9 @@ class Page:
                 return self.kept() or self.respond(build())
             finally:
                 _cache("delete", lock)
-        return self.earlier() or self.respond(build())
+        # a login never gets the version before: a director sees what they just did
+        anonymous = settings.SESSION_COOKIE_NAME not in self.request.COOKIES
+        return (anonymous and self.earlier()) or self.respond(build())
 
     def ready(self) -> HttpResponse | None:
         """What needs nothing built, for a shared request: 304 for the ETag the client holds, or
@@ -171,13 +169,14 @@ class Page:
         return self.respond(response, keep=False)
 
     def earlier(self) -> HttpResponse | None:
-        """The previous version's whole response, for a page that allows it."""
-        version = _cache("get", self.latest_key) if self.previous else None
-        if version is None or version == self.version:
+        """The whole response of the version just before this one, if the page allows it and it
+        is kept: the same database's, one computation old (a restored backup's versions never
+        lead to a page of the versions it wiped)."""
+        name, owner, variant, uses, fragment, previous, live = self.made
+        if previous is None:
             return None
-        name, owner, variant, uses, fragment, _previous, live = self.made
         page = Page(
-            self.request, name, owner, version, *variant, uses=uses, fragment=fragment, live=live
+            self.request, name, owner, previous, *variant, uses=uses, fragment=fragment, live=live
         )
         return page.kept()
 
@@ -210,7 +209,6 @@ class Page:
             ):
                 packed = gzip.compress(response.content, compresslevel=6, mtime=0)
                 _cache("set", self.whole_key, (response["Content-Type"], packed), TIMEOUT)
-                _cache("set", self.latest_key, self.version, TIMEOUT)
         if self.live and response.status_code == 200 and "Content-Encoding" not in response:
             response.content = self._spliced(response.content)
         response["Cache-Control"] = "no-cache"

@@ -52,6 +52,12 @@ def mark_last_place(rows: Sequence[T]) -> Sequence[T]:
     return rows
 
 
+def last_rank(ranked: Any) -> int:
+    """The last rank of a standings query (one query reading one row): everyone on it is last,
+    unless everyone shares the first rank (``mark_last_place``)."""
+    return ranked.order_by("-rank").values_list("rank", flat=True).first() or 0
+
+
 def prize_list(rows: Sequence[Any]) -> list[Any]:
     """The prize-giving list: the prize places and everyone on the last place; ``gap`` marks a row
     after places left out."""

@@ -27,12 +27,13 @@ def event_by_id_or_404(pk: int) -> Event:
     return get_object_or_404(Event.objects.select_related("season"), pk=pk)
 
 
-def event_version_or_404(slug: str) -> tuple[int, int]:
-    """The event's id and version: all a cached page needs to know whether it is ready."""
-    found = Event.objects.filter(slug=slug).values_list("id", "version").first()
-    if found is None:
+def event_version_or_404(slug: str) -> tuple[int, int, int | None]:
+    """The event's id, version and the version before: all a cached page needs to know whether
+    it is ready."""
+    found = Event.objects.filter(slug=slug).values_list("id", "version", "previous_version")
+    if (row := found.first()) is None:
         raise Http404("No event with this address.")
-    return found
+    return row
 
 
 def round_or_404(slug: str, number: int) -> Round:
@@ -69,7 +70,7 @@ def table_players(table: Table) -> list[str]:
 
 
 # what any game in the hall changes, which a page kept per row does not show
-CHANGED_BY_EVERY_GAME = frozenset({"version", "last_result_at"})
+CHANGED_BY_EVERY_GAME = frozenset({"version", "previous_version", "last_result_at"})
 
 
 def row_values(instance: Any) -> tuple[Any, ...]:

@@ -96,11 +96,10 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
-    event_id, version = event_version_or_404(slug)
-    page = _standings_page(request, event_id, version)
+    page = _standings_page(request, *event_version_or_404(slug))
 
     def build() -> HttpResponse:
-        event = event_by_id_or_404(event_id)
+        event = event_by_id_or_404(page.owner)
         top, _mark, table = page.body(*_standings_of(request, event)).partition(PERSONAL)
         # the organiser's part, never cached: the ties on prize places with their lot buttons
         ties = []
@@ -127,10 +126,10 @@ PERSONAL = "<!--personal-->"
 def _standings(request: HttpRequest, event: Event) -> dict[str, Any]:
     rounds = standings.rounds_of(event)
     category = request.GET.get("category", "")
-    rows = Entry.objects.all()
+    entries = Entry.objects.all()
     if category in Player.Category.values and category:
-        rows = rows.filter(player__category=category)
-    rows = standings.mark_last_place(standings.named_rows(rows.standings(event, rounds)))
+        entries = entries.filter(player__category=category)
+    rows = entries.standings(event, rounds)
     provisional = provisional_entries(event)
     ranking = tables_.standings_table(
         event,
@@ -138,6 +137,7 @@ def _standings(request: HttpRequest, event: Event) -> dict[str, Any]:
         rounds,
         provisional=provisional,
         voided=standings.voided_entries(rounds),
+        last_rank=standings.last_rank(rows),
     )
     # a page of 100 rows; ?per_page=all for everybody on screen, the print page for paper.
     # RequestConfig reads page and per_page from the address, which QueryMiddleware has made
@@ -385,7 +385,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
     """Standings for the projector: large type, refreshed in place, scrolling by itself."""
     event = event_or_404(slug)
     refresh = whole_number(request.GET.get("refresh"), 120) or PROJECTOR_REFRESH
-    page = _rows_page(request, event.pk, event.version)
+    page = _rows_page(request, event.pk, event.version, event.previous_version)
     return render(
         request,
         "tournament/projector.html",
@@ -404,9 +404,9 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
 def projector_rows(request: HttpRequest, slug: str) -> HttpResponse:
     """The projector's table body alone, fetched every few seconds by the projector page with
     the ETag of the rows it shows: 304 Not Modified while nothing changed."""
-    event_id, version = event_version_or_404(slug)
-    page = _rows_page(request, event_id, version)
-    return page.serve(lambda: HttpResponse(page.body(*_rows_of(event_by_id_or_404(event_id)))))
+    page = _rows_page(request, *event_version_or_404(slug))
+    build = lambda: HttpResponse(page.body(*_rows_of(event_by_id_or_404(page.owner))))  # noqa: E731
+    return page.serve(build)
 
 
 def _standings_uses() -> Uses:
@@ -425,13 +425,14 @@ def _standings_uses() -> Uses:
 # The two pages every phone and the projector ask for again and again: whether the page is ready
 # is told from the event's id and version alone (one query), and while one request computes a
 # new version the others get the version before (``Page``: ``previous``).
-def _standings_page(request: HttpRequest, event_id: int, version: int) -> Page:
-    return Page(request, "standings", event_id, version, uses=_standings_uses(), previous=True)
+def _standings_page(request: HttpRequest, event_id: int, version: int, before: Any) -> Page:
+    uses = _standings_uses()
+    return Page(request, "standings", event_id, version, uses=uses, previous=before)
 
 
-def _rows_page(request: HttpRequest, event_id: int, version: int) -> Page:
+def _rows_page(request: HttpRequest, event_id: int, version: int, before: Any) -> Page:
     # the rows alone: the same for everybody, so that a logged-in projector gets its 304s too
-    return Page(request, "projector_rows", event_id, version, fragment=True, previous=True)
+    return Page(request, "projector_rows", event_id, version, fragment=True, previous=before)
 
 
 def _rows_of(event: Event) -> tuple[str, Callable[[], dict[str, Any]]]:

@@ -70,11 +70,12 @@ def test_standings_and_lists_cost_the_same_queries_for_8_and_40_players(client, 
 
 def test_the_event_standings_page_and_the_projector_rows_cost_a_fixed_number_of_queries(client):
     event = _event_of(12, 2)
-    # Expect 5 queries: the event's version (is the page ready? the one query of every request
+    # Expect 7 queries: the event's version (is the page ready? the one query of every request
     # that finds it so), the event itself (with its season), its rounds, the entries with
-    # unconfirmed results (marked provisional), and the standings themselves: one query over the
+    # unconfirmed results (marked provisional), how many are ranked (the pages), the last rank
+    # (its players are marked), and the rows of the page shown: each one query over the
     # entries' stored totals
-    assert _queries(client, f"/turnier/{event.slug}/rangliste/") == 5
+    assert _queries(client, f"/turnier/{event.slug}/rangliste/") == 7
     # Expect 5 for the projector's rows: the version, the event, the standings, the provisional
     # entries, the round being played (the "last result" is stored on the event)
     assert _queries(client, f"/turnier/{event.slug}/beamer/zeilen/") == 5
@@ -363,3 +364,46 @@ def test_the_projector_marks_unconfirmed_results_as_the_standings_do(client):
     services.confirm_table(table=open_)
     rows = client.get(rows_url).content.decode()
     assert marked(rows) == set() and "not yet confirmed" not in rows
+
+
+# --- a page of the standings reads the rows it shows ------------------------------------------
+
+
+# a row's rank cell, the start number's cell, the name's cell
+RANK_AND_NAME = (
+    r'<td class="num rank"[^>]*>\s*([^<]*?)\s*</td>.*?<td[^>]*>.*?</td>\s*<td[^>]*>(.*?)</td>'
+)
+
+
+def _ranks_and_names(client, url: str) -> list[tuple[str, str]]:
+    html = client.get(url).content.decode()
+    body = html.split("<tbody", 1)[1].split("</tbody>", 1)[0]
+    return [
+        (rank, re.sub(r"<[^>]+>", "", name).strip())
+        for rank, name in re.findall(RANK_AND_NAME, body, re.S)
+    ]
+
+
+def test_a_tie_across_a_page_boundary_keeps_its_shared_rank_and_only_the_page_is_read(client):
+    """Twelve players, ten a page: one won a game (+60), eight are on 0 (ranks 2 to 9), three
+    lost it (-20, all on rank 10): the tie on rank 10 runs across the boundary, and page 2 says
+    rank 10 and 'last place' for its two rows, as page 1 does for its one."""
+    event = make_event(table_policy=Event.TablePolicy.SIT_OUT)
+    make_entries(event, 12)
+    table = make_round(event).tables.get(number=1)
+    services.record_hand(table=table, data=cego("halbe", 0, 47))
+    url = f"/turnier/{event.slug}/rangliste/?per_page=10"
+    first = _ranks_and_names(client, url)
+    second = _ranks_and_names(client, url + "&page=2")
+    assert [rank for rank, _name in first] == ["1", *["2"] * 8, "10"]
+    assert [rank for rank, _name in second] == ["10", "10"]
+    assert all("last place" in name for _rank, name in first[-1:] + second)
+    # the ten rows and the two are the database's slices of one order: nobody twice, nobody lost
+    names = [name for _rank, name in first + second]
+    assert len(set(names)) == 12
+    with CaptureQueriesContext(connection) as asked:
+        client.get(url + "&page=2&sort=name")
+    page = [
+        q["sql"] for q in asked.captured_queries if "RANK()" in q["sql"] and "LIMIT" in q["sql"]
+    ]
+    assert len(page) == 2, page  # the last rank (one row) and the page's rows (two)
