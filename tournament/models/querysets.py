@@ -66,16 +66,21 @@ class EntryQuerySet(models.QuerySet):
             # None for a round the entry did not play (sat out, came later, not drawn yet)
             seat = seats.filter(entry=OuterRef("pk"), round_id=rnd.pk, table__isnull=False)
             annotations[f"round_{rnd.number}"] = Subquery(
-                seat.annotate(figure=per_round).values("figure")[:1],
+                seat.annotate(figure=per_round).order_by().values("figure")[:1],
                 output_field=models.IntegerField(),
             )
         for figure in game.figures:
             annotations[figure.name] = figure.expression(SUMS)
         qs = qs.annotate(**annotations)
         rank_keys = [*ranking_order(game), F("lot").asc(nulls_last=True)]
-        return qs.annotate(rank=Window(expression=Rank(), order_by=rank_keys)).order_by(
-            *rank_keys, "player__name_key", "start_number"
-        )
+        # ranked from the end too: everyone whose rank from the end is 1 shares the last place
+        from_the_end = [key.copy() for key in rank_keys]
+        for key in from_the_end:
+            key.reverse_ordering()
+        return qs.annotate(
+            rank=Window(expression=Rank(), order_by=rank_keys),
+            rank_from_the_end=Window(expression=Rank(), order_by=from_the_end),
+        ).order_by(*rank_keys, "player__name_key", "start_number")
 
     def standing_of(self, entry: models.Model) -> tuple[int, int] | None:
         """The entry's rank in its event's standings, as ``standings`` ranks it, and how many

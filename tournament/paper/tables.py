@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from tournament.core.formatting import VOID, signed
 from tournament.games.base import Figure, GameType
 from tournament.models import Entry, Event, Round
+from tournament.results import standings
 from tournament.results.standings import place_text
 
 
@@ -75,9 +76,18 @@ class FigureColumn(NumberColumn):
         return self.shown(value)
 
 
-def player_link(uid: Any, name: str) -> SafeString:
-    """A player's name as a link to their page."""
-    return format_html('<a href="{}">{}</a>', reverse("player", args=[uid]), name)
+NO_PLAYER = "00000000-0000-0000-0000-000000000000"
+
+
+class PlayerLinks:
+    """Players' names as links to their pages, the address reversed once (per table): a
+    ``reverse`` per row of a thousand cost as much as the rest of the row."""
+
+    def __init__(self) -> None:
+        self.page = reverse("player", args=[NO_PLAYER])
+
+    def __call__(self, uid: Any, name: str) -> SafeString:
+        return format_html('<a href="{}">{}</a>', self.page.replace(NO_PLAYER, str(uid)), name)
 
 
 # a phone shows the figures that rank; the sums they are made of are on the wider screens and on
@@ -109,18 +119,18 @@ class StandingsTable(tables.Table):
         attrs = {"class": "standings"}
         row_attrs = {"class": lambda record: "withdrawn" if not record.is_active else ""}
         empty_text = _("Nobody has played yet.")
+        template_name = "tournament/includes/standings_table.html"
 
     def __init__(
         self,
         *args: Any,
         provisional: set[int] | None = None,
         voided: dict[int, set[int]] | None = None,
-        last_rank: int = 0,
         **kwargs: Any,
     ) -> None:
         self.provisional = provisional or set()
         self.voided = voided or {}
-        self.last_rank = last_rank  # everyone on it is last (``standings.last_rank``)
+        self.player_link = PlayerLinks()
         super().__init__(*args, **kwargs)
 
     @cached_property
@@ -139,14 +149,45 @@ class StandingsTable(tables.Table):
         """The place, with "(by lot)" where a draw by lot decided it."""
         return place_text(record)
 
+    def body(self) -> list[dict[str, Any]]:
+        """The rows of the page shown (sorted and sliced by the database), each cell as this
+        table's columns write it, for a plain template (``standings_table.html``): per cell,
+        django-tables2's own template resolves accessors and inspects render methods anew."""
+        columns = [(c.name, c.column, c.column.attrs.get("td", {})) for c in self.columns]
+        return [
+            {
+                "withdrawn": not row.record.is_active,
+                "cells": [
+                    (td.get("class", ""), self._cell(name, column, row.record))
+                    for name, column, td in columns
+                ],
+            }
+            for row in self.paginated_rows
+        ]
+
+    def _cell(self, name: str, column: tables.Column, entry: Entry) -> Any:
+        match name:
+            case "rank":
+                return self.render_rank(entry)
+            case "start_number":
+                return entry.start_number
+            case "name":
+                return self.render_name(entry)
+            case "club":
+                return entry.player.club
+        value = getattr(entry, name)
+        if isinstance(column, RoundColumn):
+            return column.render(value, entry, self)
+        return column.render(value)
+
     def render_name(self, record: Entry) -> SafeString:
         player = record.player
-        text = player_link(player.uid, f"{player.last_name}, {player.first_name}")
+        text = self.player_link(player.uid, f"{player.last_name}, {player.first_name}")
         if record.pk in self.provisional:
             text += self.name_tags["provisional"]
         if not record.is_active:
             text += self.name_tags["withdrawn"]
-        if self.last_rank > 1 and record.rank == self.last_rank:
+        if standings.is_last(record):
             text += self.name_tags["last"]
         return text
 
@@ -207,7 +248,11 @@ class SeasonTable(tables.Table):
 
     def render_name(self, value: str, record: dict[str, Any]) -> SafeString:
         uid = record.get("uid")
-        return player_link(uid, value) if uid else value
+        return self.player_link(uid, value) if uid else value
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.player_link = PlayerLinks()
+        super().__init__(*args, **kwargs)
 
     class Meta:
         sequence = ("rank", "name", "club", "...", "total")

@@ -52,10 +52,10 @@ def mark_last_place(rows: Sequence[T]) -> Sequence[T]:
     return rows
 
 
-def last_rank(ranked: Any) -> int:
-    """The last rank of a standings query (one query reading one row): everyone on it is last,
-    unless everyone shares the first rank (``mark_last_place``)."""
-    return ranked.order_by("-rank").values_list("rank", flat=True).first() or 0
+def is_last(entry: Any) -> bool:
+    """Whether a row of the standings query is on the last place: ranked first from the end,
+    unless everyone shares the first rank (as ``mark_last_place``)."""
+    return entry.rank > 1 and entry.rank_from_the_end == 1
 
 
 def prize_list(rows: Sequence[Any]) -> list[Any]:

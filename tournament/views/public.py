@@ -137,7 +137,6 @@ def _standings(request: HttpRequest, event: Event) -> dict[str, Any]:
         rounds,
         provisional=provisional,
         voided=standings.voided_entries(rounds),
-        last_rank=standings.last_rank(rows),
     )
     # a page of 100 rows; ?per_page=all for everybody on screen, the print page for paper.
     # RequestConfig reads page and per_page from the address, which QueryMiddleware has made
@@ -444,20 +443,33 @@ def _standings_of(request: HttpRequest, event: Event) -> tuple[str, Callable[[],
 
 
 def _projector_data(event: Event) -> dict[str, Any]:
+    """Every ranked player's line, as the projector shows it: rank, name, club, the one figure
+    the game puts there (as the standings page writes it), and the marks."""
     game, rules = event.game_type, event.full_rules()
     figure = game.figure(game.projector_figure)
-    rows = standings.mark_last_place(list(Entry.objects.standings(event)))
-    for row in rows:
-        # the one figure the projector shows, as the standings page writes it
-        value = row.total if figure.name == "total" else getattr(row, figure.name)
-        row.projector_value = figure.text(
-            game.shown_total(value, rules) if figure.name == "total" else value
-        )
     provisional = provisional_entries(event)
+    fields = ("pk", "rank", "rank_from_the_end", "status", "player__first_name")
+    fields += ("player__last_name", "player__club", figure.name)
+    found = Entry.objects.standings(event).values(*fields)
+    rows = [
+        {
+            "rank": row["rank"],
+            "name": f"{row['player__first_name']} {row['player__last_name']}",
+            "club": row["player__club"],
+            "value": figure.text(
+                game.shown_total(row["total"], rules)
+                if figure.name == "total"
+                else row[figure.name]
+            ),
+            "marked": row["pk"] in provisional,
+            "withdrawn": row["status"] != Entry.Status.ACTIVE,
+            "last": row["rank"] > 1 and row["rank_from_the_end"] == 1,
+        }
+        for row in found
+    ]
     return {
         "event": event,
         "rows": rows,
-        "marked": provisional,
         "provisional": bool(provisional),
         **_projector_status(event),
     }

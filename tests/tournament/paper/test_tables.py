@@ -131,7 +131,6 @@ def _standings(event):
         rounds,
         provisional=provisional_entries(event),
         voided=standings.voided_entries(rounds),
-        last_rank=standings.last_rank(rows),
     )
 
 

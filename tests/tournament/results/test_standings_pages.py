@@ -70,12 +70,12 @@ def test_standings_and_lists_cost_the_same_queries_for_8_and_40_players(client, 
 
 def test_the_event_standings_page_and_the_projector_rows_cost_a_fixed_number_of_queries(client):
     event = _event_of(12, 2)
-    # Expect 7 queries: the event's version (is the page ready? the one query of every request
+    # Expect 6 queries: the event's version (is the page ready? the one query of every request
     # that finds it so), the event itself (with its season), its rounds, the entries with
-    # unconfirmed results (marked provisional), how many are ranked (the pages), the last rank
-    # (its players are marked), and the rows of the page shown: each one query over the
-    # entries' stored totals
-    assert _queries(client, f"/turnier/{event.slug}/rangliste/") == 7
+    # unconfirmed results (marked provisional), how many are ranked (the pages), and the rows
+    # of the page shown, ranked from the top and from the end (the last place): each one
+    # query over the entries' stored totals
+    assert _queries(client, f"/turnier/{event.slug}/rangliste/") == 6
     # Expect 5 for the projector's rows: the version, the event, the standings, the provisional
     # entries, the round being played (the "last result" is stored on the event)
     assert _queries(client, f"/turnier/{event.slug}/beamer/zeilen/") == 5
@@ -406,4 +406,4 @@ def test_a_tie_across_a_page_boundary_keeps_its_shared_rank_and_only_the_page_is
     page = [
         q["sql"] for q in asked.captured_queries if "RANK()" in q["sql"] and "LIMIT" in q["sql"]
     ]
-    assert len(page) == 2, page  # the last rank (one row) and the page's rows (two)
+    assert len(page) == 1, page  # the page's two rows, nobody else's
