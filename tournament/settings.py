@@ -180,10 +180,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     }
-elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Django's, with a health check of the kept connection that costs no round trip
-    # (tournament/postgresql/base.py)
-    DATABASES["default"]["ENGINE"] = "tournament.postgresql"
 
 
 def cache_from(url: str) -> dict[str, object]:
