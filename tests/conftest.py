@@ -7,6 +7,8 @@ tests/test_language.py and the browser tests).
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 from django.conf import settings
 from django.core.cache import cache
@@ -29,6 +31,14 @@ hypothesis_settings.load_profile("suite")
 def english_messages():
     with translation.override("en"):
         yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def page_cache_folder():
+    """The test process's page cache folder (tests/settings.py) goes when the process ends."""
+    yield
+    cache.close()
+    shutil.rmtree(settings.CACHES["default"]["LOCATION"], ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

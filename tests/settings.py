@@ -31,8 +31,8 @@ if DATABASES["default"]["ENGINE"] == "tournament.sqlite":  # noqa: F405
         "NAME": os.path.join(tempfile.gettempdir(), f"cego-test-{os.getpid()}.sqlite3")
     }
 
-# the page cache (tournament.pagecache) per test process; tests/conftest.py empties it before
-# each test
+# the page cache (tournament.pagecache) as on the laptop, a folder of its own per test process;
+# tests/conftest.py empties it before each test
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"}
+    "default": cache_from(f"file://{tempfile.gettempdir()}/cego-test-cache-{os.getpid()}")  # noqa: F405
 }

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import models
-from django.db.models import Count, Exists, F, OuterRef, Q, Subquery, Window
+from django.db.models import Exists, F, OuterRef, Subquery, Window
 from django.db.models.functions import Rank
 
 from tournament.games.base import GameType
@@ -36,12 +36,6 @@ STANDINGS_FIELDS = (
 
 # the standings read each entry's stored sums of its seats (``Entry.sum_points`` ...)
 SUMS = "sum_"
-SEAT_FIELDS = ("points", "inflicted", "matches_won", "games_lost")
-
-
-def _ranking_figures(game: GameType) -> dict[str, Any]:
-    """The figures the game ranks by, from an entry's stored sums, by name."""
-    return {name: game.figure(name).expression(SUMS) for name, _order in game.ranking}
 
 
 def ranking_order(game: GameType) -> list:
@@ -49,64 +43,57 @@ def ranking_order(game: GameType) -> list:
     return [F(name).desc() if order == "desc" else F(name).asc() for name, order in game.ranking]
 
 
+def ranking_keys(game: GameType) -> list:
+    """What decides a rank: the game's order, then a draw by lot among the tied."""
+    return [*ranking_order(game), F("lot").asc(nulls_last=True)]
+
+
 class EntryQuerySet(models.QuerySet):
+    def figures(self, event: models.Model) -> EntryQuerySet:
+        """The event's entries that played, with the game's total and figures, made of each
+        entry's stored sums (``Entry.sum_points`` ...)."""
+        game = event.game_type
+        annotations: dict[str, Any] = {"total": game.total.expression(SUMS)}
+        for figure in game.figures:
+            annotations[figure.name] = figure.expression(SUMS)
+        return self.filter(event=event).played().annotate(**annotations)
+
     def standings(
         self, event: models.Model, rounds: list[models.Model] | None = None
     ) -> EntryQuerySet:
         """Every entry of the event that played, with its total, its game's figures and rank, in
         standings order (a rank's players in German name order, ``Player.name_key``); ``rounds``
-        adds a column per round (``round_<number>``: the game's round figure). One query, made of
-        each entry's stored sums (``Entry.sum_points`` ...): sliced, it reads only those rows."""
-        qs = self.filter(event=event).played().select_related("player").only(*STANDINGS_FIELDS)
+        adds a column per round (``round_<number>``: the game's round figure). One query:
+        sliced, it reads only those rows."""
         game = event.game_type
-        annotations: dict[str, Any] = {"total": game.total.expression(SUMS)}
+        qs = self.figures(event).select_related("player").only(*STANDINGS_FIELDS)
         seats = self.model._meta.get_field("seats").related_model.objects
         per_round = game.round_figure.expression("")
         for rnd in rounds or []:
             # None for a round the entry did not play (sat out, came later, not drawn yet)
             seat = seats.filter(entry=OuterRef("pk"), round_id=rnd.pk, table__isnull=False)
-            annotations[f"round_{rnd.number}"] = Subquery(
-                seat.annotate(figure=per_round).order_by().values("figure")[:1],
-                output_field=models.IntegerField(),
+            qs = qs.annotate(
+                **{
+                    f"round_{rnd.number}": Subquery(
+                        seat.annotate(figure=per_round).order_by().values("figure")[:1],
+                        output_field=models.IntegerField(),
+                    )
+                }
             )
-        for figure in game.figures:
-            annotations[figure.name] = figure.expression(SUMS)
-        qs = qs.annotate(**annotations)
-        rank_keys = [*ranking_order(game), F("lot").asc(nulls_last=True)]
-        # ranked from the end too: everyone whose rank from the end is 1 shares the last place
-        from_the_end = [key.copy() for key in rank_keys]
-        for key in from_the_end:
-            key.reverse_ordering()
-        return qs.annotate(
-            rank=Window(expression=Rank(), order_by=rank_keys),
-            rank_from_the_end=Window(expression=Rank(), order_by=from_the_end),
-        ).order_by(*rank_keys, "player__name_key", "start_number")
-
-    def standing_of(self, entry: models.Model) -> tuple[int, int] | None:
-        """The entry's rank in its event's standings, as ``standings`` ranks it, and how many
-        are ranked: one query counting the entries that played and rank before it (its figures
-        from its own sums). None if it has not played."""
-        event = entry.event
-        game = event.game_type
-        sums = {field: getattr(entry, SUMS + field) for field in SEAT_FIELDS}
-        better, same = Q(pk__in=[]), Q()
-        for name, order in game.ranking:
-            value = game.figure(name).of_sums(sums)
-            better |= same & Q(**{f"{name}__gt" if order == "desc" else f"{name}__lt": value})
-            same &= Q(**{name: value})
-        # a lot comes after every figure, and an entry without one after those with one
-        better |= same & (Q(lot__isnull=False) if entry.lot is None else Q(lot__lt=entry.lot))
-        counted = (
-            self.filter(event=event)
-            .played()
-            .annotate(**_ranking_figures(game))
-            .aggregate(
-                ahead=Count("pk", filter=better),
-                ranked=Count("pk"),
-                me=Count("pk", filter=Q(pk=entry.pk)),
-            )
+        rank_keys = ranking_keys(game)
+        return qs.annotate(rank=Window(expression=Rank(), order_by=rank_keys)).order_by(
+            *rank_keys, "player__name_key", "start_number"
         )
-        return (counted["ahead"] + 1, counted["ranked"]) if counted["me"] else None
+
+    def last_place(self, event: models.Model) -> tuple[Any, ...] | None:
+        """What ranks the last place (the game's figures and the lot, ``ranking_keys``): one
+        query sorting the entries the other way round, without ranking them."""
+        game = event.game_type
+        backwards = [key.copy() for key in ranking_keys(game)]
+        for key in backwards:
+            key.reverse_ordering()
+        names = [name for name, _order in game.ranking]
+        return self.figures(event).order_by(*backwards).values_list(*names, "lot").first()
 
     def active(self) -> EntryQuerySet:
         return self.filter(status="active")

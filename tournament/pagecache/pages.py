@@ -157,11 +157,13 @@ class Page:
             return None
         content_type, packed = kept
         response = HttpResponse(content_type=content_type)
-        content = gzip.decompress(packed)
-        if self.live:
-            content = self._spliced(content)
-        if "gzip" in self.request.headers.get("Accept-Encoding", ""):
-            packed = gzip.compress(content, compresslevel=1, mtime=0) if self.live else packed
+        gzipped = "gzip" in self.request.headers.get("Accept-Encoding", "")
+        if self.live:  # kept with its marks: this request's lines go in
+            content = self._spliced(gzip.decompress(packed))
+            packed = gzip.compress(content, compresslevel=1, mtime=0) if gzipped else b""
+        elif not gzipped:
+            content = gzip.decompress(packed)
+        if gzipped:
             response.content, response["Content-Encoding"] = packed, "gzip"
         else:
             response.content = content
@@ -209,6 +211,9 @@ class Page:
             ):
                 packed = gzip.compress(response.content, compresslevel=6, mtime=0)
                 _cache("set", self.whole_key, (response["Content-Type"], packed), TIMEOUT)
+                if not self.live and "gzip" in self.request.headers.get("Accept-Encoding", ""):
+                    response.content, response["Content-Encoding"] = packed, "gzip"
+                    patch_vary_headers(response, ["Accept-Encoding"])
         if self.live and response.status_code == 200 and "Content-Encoding" not in response:
             response.content = self._spliced(response.content)
         response["Cache-Control"] = "no-cache"

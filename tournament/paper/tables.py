@@ -126,10 +126,12 @@ class StandingsTable(tables.Table):
         *args: Any,
         provisional: set[int] | None = None,
         voided: dict[int, set[int]] | None = None,
+        last: tuple[Any, ...] | None = None,
         **kwargs: Any,
     ) -> None:
         self.provisional = provisional or set()
         self.voided = voided or {}
+        self.last = last  # what ranks the last place (``EntryQuerySet.last_place``)
         self.player_link = PlayerLinks()
         super().__init__(*args, **kwargs)
 
@@ -187,7 +189,7 @@ class StandingsTable(tables.Table):
             text += self.name_tags["provisional"]
         if not record.is_active:
             text += self.name_tags["withdrawn"]
-        if standings.is_last(record):
+        if self.last is not None and standings.is_last(record, self.last, self.game):
             text += self.name_tags["last"]
         return text
 
@@ -212,7 +214,9 @@ def standings_table(event: Event, data: Any, rounds: list[Round], **kwargs: Any)
     exclude = () if game.total_column else ("total",)
     # the figures in the ranking's order, the total among them (not always last)
     sequence = ("rank", "start_number", "name", "club", *(name for name, _column in extra))
-    return StandingsTable(data, extra_columns=extra, exclude=exclude, sequence=sequence, **kwargs)
+    table = StandingsTable(data, extra_columns=extra, exclude=exclude, sequence=sequence, **kwargs)
+    table.game = game
+    return table
 
 
 class SeasonEventColumn(SignedColumn):

@@ -17,7 +17,6 @@ from tournament import games
 from tournament.core import collation
 from tournament.games.base import GameType
 from tournament.models import Entry, Event, Player, Result, Round, Season, Seat, Team
-from tournament.models.events import SEAT_SUMS
 from tournament.results import pairs
 
 PRIZE_PLACES = 3
@@ -52,10 +51,11 @@ def mark_last_place(rows: Sequence[T]) -> Sequence[T]:
     return rows
 
 
-def is_last(entry: Any) -> bool:
-    """Whether a row of the standings query is on the last place: ranked first from the end,
+def is_last(entry: Any, last: tuple[Any, ...] | None, game: GameType) -> bool:
+    """Whether a row of the standings query is on the last place (``EntryQuerySet.last_place``),
     unless everyone shares the first rank (as ``mark_last_place``)."""
-    return entry.rank > 1 and entry.rank_from_the_end == 1
+    keys = (*(getattr(entry, name) for name, _order in game.ranking), entry.lot)
+    return entry.rank > 1 and keys == last
 
 
 def prize_list(rows: Sequence[Any]) -> list[Any]:
@@ -103,17 +103,21 @@ def named_rows(data: Iterable[Entry]) -> list[Entry]:
     return rows
 
 
-def standing_of(entry: Entry) -> dict[str, Any] | None:
-    """An entry's rank and total as the standings show them, and how many are ranked: for the
-    player's own page (one query), or None before the entry has played."""
-    found = Entry.objects.standing_of(entry)
-    if found is None:
+def ranking(event: Event) -> dict[int, tuple[int, int]]:
+    """Every ranked entry's rank and total as the standings show them, by entry: one query, kept
+    per version of the event for the players' own pages (``views.playerday``)."""
+    game, rules = event.game_type, event.full_rules()
+    ranked = Entry.objects.standings(event).values_list("pk", "rank", "total")
+    return {pk: (rank, game.shown_total(total, rules)) for pk, rank, total in ranked}
+
+
+def standing_in(ranking: dict[int, tuple[int, int]], entry: Entry) -> dict[str, Any] | None:
+    """An entry's rank and total in the event's ``ranking``, and how many are ranked; None
+    before the entry has played."""
+    place = ranking.get(entry.pk)
+    if place is None:
         return None
-    event = entry.event
-    game = event.game_type
-    sums = {field: getattr(entry, f"sum_{field}") for field in SEAT_SUMS}
-    total = game.shown_total(game.total.of_sums(sums), event.full_rules())
-    return {"rank": found[0], "total": total, "of": found[1]}
+    return {"rank": place[0], "total": place[1], "of": len(ranking)}
 
 
 def category_standings(event: Event, rounds: list[Round], category: str) -> Any:

@@ -43,7 +43,7 @@ from tournament.models import Confirmation, Entry, Event, Player, Round, Seat
 from tournament.money import desk
 from tournament.money.fees import fee_rows
 from tournament.money.prizes import prize_giving
-from tournament.pagecache.pages import Page
+from tournament.pagecache.pages import Page, part
 from tournament.play import services as play_services
 from tournament.play.reads import table_state
 from tournament.register import checkin, online
@@ -432,7 +432,7 @@ STANDING_MARK = "<!--personal-standing-->"
 def personal_link(request: HttpRequest, token: str) -> HttpResponse:
     """The player's page. Its own lines are read for each request (a few indexed reads); what
     it shows that others see too comes from the page cache: the table's sheet per version of the
-    sheet (``link.table_sheet``); the rank is two indexed counts (``standings.standing_of``).
+    sheet (``link.table_sheet``) and the ranking per version of the event (``standings.ranking``).
     The page is then kept whole per version of what it shows (``_personal``'s digest), not of
     the event: a game saved at another table that moves neither the player's rank nor total
     leaves it as it was, and a phone that holds it gets 304."""
@@ -512,7 +512,8 @@ def _personal(request: HttpRequest, entry: Entry) -> tuple[dict[str, Any], str]:
         if rnd.status in (Round.Status.PLAYING, Round.Status.CLOSED):
             context["sheet_version"] = state.version
         shown += [row_values(table), state.version, seat.position, sorted(confirmed)]
-    context["standing"] = standings.standing_of(entry)
+    ranking = part("ranking", event.pk, event.version, lambda: standings.ranking(event))
+    context["standing"] = standings.standing_in(ranking, entry)
     if event.status == Event.Status.FINISHED:
         giving = prize_giving(event)
         context["prizes"] = [

@@ -137,6 +137,7 @@ def _standings(request: HttpRequest, event: Event) -> dict[str, Any]:
         rounds,
         provisional=provisional,
         voided=standings.voided_entries(rounds),
+        last=entries.last_place(event),
     )
     # a page of 100 rows; ?per_page=all for everybody on screen, the print page for paper.
     # RequestConfig reads page and per_page from the address, which QueryMiddleware has made
@@ -448,9 +449,9 @@ def _projector_data(event: Event) -> dict[str, Any]:
     game, rules = event.game_type, event.full_rules()
     figure = game.figure(game.projector_figure)
     provisional = provisional_entries(event)
-    fields = ("pk", "rank", "rank_from_the_end", "status", "player__first_name")
-    fields += ("player__last_name", "player__club", figure.name)
-    found = Entry.objects.standings(event).values(*fields)
+    fields = ("pk", "rank", "status", "player__first_name", "player__last_name", "player__club")
+    found = list(Entry.objects.standings(event).values(*fields, figure.name))
+    last = found[-1]["rank"] if found else 1  # the rows come in rank order
     rows = [
         {
             "rank": row["rank"],
@@ -463,7 +464,7 @@ def _projector_data(event: Event) -> dict[str, Any]:
             ),
             "marked": row["pk"] in provisional,
             "withdrawn": row["status"] != Entry.Status.ACTIVE,
-            "last": row["rank"] > 1 and row["rank_from_the_end"] == 1,
+            "last": last > 1 and row["rank"] == last,
         }
         for row in found
     ]

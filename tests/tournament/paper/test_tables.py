@@ -131,6 +131,7 @@ def _standings(event):
         rounds,
         provisional=provisional_entries(event),
         voided=standings.voided_entries(rounds),
+        last=Entry.objects.last_place(event),
     )
 
 

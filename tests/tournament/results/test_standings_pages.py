@@ -70,12 +70,12 @@ def test_standings_and_lists_cost_the_same_queries_for_8_and_40_players(client, 
 
 def test_the_event_standings_page_and_the_projector_rows_cost_a_fixed_number_of_queries(client):
     event = _event_of(12, 2)
-    # Expect 6 queries: the event's version (is the page ready? the one query of every request
+    # Expect 7 queries: the event's version (is the page ready? the one query of every request
     # that finds it so), the event itself (with its season), its rounds, the entries with
-    # unconfirmed results (marked provisional), how many are ranked (the pages), and the rows
-    # of the page shown, ranked from the top and from the end (the last place): each one
-    # query over the entries' stored totals
-    assert _queries(client, f"/turnier/{event.slug}/rangliste/") == 6
+    # unconfirmed results (marked provisional), how many are ranked (the pages), what ranks the
+    # last place (its players are marked), and the rows of the page shown: each one query over
+    # the entries' stored totals
+    assert _queries(client, f"/turnier/{event.slug}/rangliste/") == 7
     # Expect 5 for the projector's rows: the version, the event, the standings, the provisional
     # entries, the round being played (the "last result" is stored on the event)
     assert _queries(client, f"/turnier/{event.slug}/beamer/zeilen/") == 5

@@ -342,23 +342,22 @@ def test_query_counts_of_the_personal_page_and_the_desk():
     assert response.status_code == 200
     # 1. the entry by its token, with its player, event and season; 2. the event's latest round
     # drawn; 3. the player's seat in it, with its table; 4. the table's seats and the version of
-    # its sheet; 5. the player's rank and how many are ranked (one count over the entries' stored
-    # totals). The sheet and the page itself (kept whole for what it shows) come from the page
-    # cache.
-    assert len(kept) == 5, [q["sql"] for q in kept]
+    # its sheet. The sheet, the event's ranking and the page itself (kept whole for what it
+    # shows) come from the page cache.
+    assert len(kept) == 4, [q["sql"] for q in kept]
     table = rnd.tables.get()
     play_services.record_totals(table=table, totals=[30, -10, -10, -10])
     with CaptureQueriesContext(connection) as computed:
         en().get(reverse("personal_link", args=[entries[1].token]))
-    # the five above; the sheet of the table's new version: 6. its seats with the players,
-    # 7. its games, 8. their results
+    # the four above; the sheet of the table's new version: 5. its seats with the players,
+    # 6. its games, 7. their results; 8. the ranking of the event's new version (the standings)
     assert len(computed) == 8, [q["sql"] for q in computed]
     play_services.submit_table(table=table)
     en().get(url)
     with CaptureQueriesContext(connection) as handed_in:
         en().get(url)
-    # the five above and 6. who has confirmed the handed-in sheet
-    assert len(handed_in) == 6, [q["sql"] for q in handed_in]
+    # the four above and 5. who has confirmed the handed-in sheet
+    assert len(handed_in) == 5, [q["sql"] for q in handed_in]
     make_user()
     organiser = desk(event)
     organiser.get(reverse("checkin", args=[event.slug]), {"q": "Na"})
