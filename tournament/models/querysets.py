@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import models
-from django.db.models import Exists, F, OuterRef, Subquery, Window
+from django.db.models import Exists, F, FilteredRelation, OuterRef, Q, Window
 from django.db.models.functions import Rank
 
 from tournament.games.base import GameType
@@ -67,18 +67,13 @@ class EntryQuerySet(models.QuerySet):
         sliced, it reads only those rows."""
         game = event.game_type
         qs = self.figures(event).select_related("player").only(*STANDINGS_FIELDS)
-        seats = self.model._meta.get_field("seats").related_model.objects
-        per_round = game.round_figure.expression("")
         for rnd in rounds or []:
-            # None for a round the entry did not play (sat out, came later, not drawn yet)
-            seat = seats.filter(entry=OuterRef("pk"), round_id=rnd.pk, table__isnull=False)
-            qs = qs.annotate(
-                **{
-                    f"round_{rnd.number}": Subquery(
-                        seat.annotate(figure=per_round).order_by().values("figure")[:1],
-                        output_field=models.IntegerField(),
-                    )
-                }
+            # the entry's seat at a table of the round, joined (one at most): None for a round
+            # the entry did not play (sat out, came later, not drawn yet)
+            seat = f"seat_{rnd.number}"
+            played = Q(seats__round_id=rnd.pk, seats__table__isnull=False)
+            qs = qs.alias(**{seat: FilteredRelation("seats", condition=played)}).annotate(
+                **{f"round_{rnd.number}": game.round_figure.expression(f"{seat}__")}
             )
         rank_keys = ranking_keys(game)
         return qs.annotate(rank=Window(expression=Rank(), order_by=rank_keys)).order_by(
