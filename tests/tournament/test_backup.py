@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -107,3 +108,37 @@ def test_a_backup_restored_as_the_readme_says_over_a_database_with_later_writes(
         (tmp_path / leftover).unlink(missing_ok=True)
     shutil.copy(backup, live)
     assert standings_in(live, event.slug) == expected
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's online backup")
+def test_standings_after_restoring_a_backup_with_the_page_cache_left_running(tmp_path):
+    """The handbook's restore, with the page cache (and the phones' ETags) of the games the
+    restore wipes still there: the next game's standings are the database's, never a page kept
+    for a version the wiped games had (issue 42)."""
+    from django.core.cache import cache
+    from django.test import Client
+
+    table = make_table()
+    services.record_hand(table=table, data=cego("halbe", 0, 34))
+    event = table.round.event
+    url = f"/turnier/{event.slug}/rangliste/"
+    phone = Client()
+    assert phone.get(url).status_code == 200
+    backup = tmp_path / "backup.sqlite3"
+    call_command("backup", str(backup))
+    services.record_hand(table=table, data=cego("solo", 2, 55))  # the game the restore wipes
+    wiped = phone.get(url)
+    assert wiped.status_code == 200
+    # the restore: the backup's pages written over the database (the cache is not touched)
+    with sqlite3.connect(backup) as source:
+        source.backup(connection.connection)
+    source.close()
+    assert table.hands.count() == 1
+    services.record_hand(table=table, data=cego("eine", 1, 41))  # the day goes on
+    again = phone.get(url, headers={"If-None-Match": wiped["ETag"]})
+    assert again.status_code == 200  # not "unchanged": the phone's page is of the wiped game
+    expected = [[e.start_number, e.rank, e.total] for e in Entry.objects.standings(event)]
+    shown = again.content.decode()
+    cache.clear()
+    assert Client().get(url).content.decode() == shown  # the page as computed from the database
+    assert expected[0][2] != 0
