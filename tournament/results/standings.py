@@ -94,15 +94,6 @@ def voided_entries(rounds: Sequence[Round]) -> dict[int, set[int]]:
     return dict(voided)
 
 
-def named_rows(data: Iterable[Entry]) -> list[Entry]:
-    """Standings rows as a list, players sharing a rank in German name order, each with the
-    ``name_key`` the name column sorts by."""
-    rows = collation.by_rank_then_name(data)
-    for row in rows:
-        row.name_key = collation.player_key(row.player)  # type: ignore[attr-defined]
-    return rows
-
-
 def ranking(event: Event) -> dict[int, tuple[int, int]]:
     """Every ranked entry's rank and total as the standings show them, by entry: one query, kept
     per version of the event for the players' own pages (``views.playerday``)."""
@@ -118,11 +109,6 @@ def standing_in(ranking: dict[int, tuple[int, int]], entry: Entry) -> dict[str, 
     if place is None:
         return None
     return {"rank": place[0], "total": place[1], "of": len(ranking)}
-
-
-def category_standings(event: Event, rounds: list[Round], category: str) -> Any:
-    """A side ranking (Damen, Jugend, ...): ranks among the players of the category only."""
-    return Entry.objects.filter(player__category=category).standings(event, rounds)
 
 
 def prize_ties(event: Event, rounds: list[Round]) -> list[list[Entry]]:

@@ -195,7 +195,7 @@ def test_a_side_ranking_ranks_a_category_among_itself():
     table = make_round(event).tables.get()
     seat_of = {s.entry_id: s.position for s in table.seats.all()}
     services.record_hand(table=table, data=cego("halbe", seat_of[women[1].pk], 47))
-    rows = list(standings.category_standings(event, [], "damen"))
+    rows = list(Entry.objects.filter(player__category="damen").standings(event))
     assert [(r.pk, r.rank) for r in rows] == [(women[1].pk, 1), (women[0].pk, 2)]
 
 
