@@ -1,9 +1,11 @@
 """Names in the order German readers expect: Schäuble before Schwörer, Müller among the Mu...
 
 Databases sort by code point or by a collation that differs between SQLite and PostgreSQL (and
-between PostgreSQL installations), so every list ordered by name is sorted here, in Python, with the
-Unicode Collation Algorithm (``pyuca``, the default table is right for German: umlauts sort with
-their base letter, case only breaks ties). The same order on every database and every page.
+between PostgreSQL installations), so names are ordered by the Unicode Collation Algorithm here
+(``pyuca``, the default table is right for German: umlauts sort with their base letter, case only
+breaks ties): lists in Python by ``name_key``, the standings in the database by the same key
+stored as digits (``stored_name_key``, ``Player.name_key``). The same order on every database and
+every page.
 """
 
 from __future__ import annotations
@@ -41,15 +43,6 @@ def player_key(player: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
 def by_name(items: Iterable[T], player: Callable[[T], Any]) -> list[T]:
     """``items`` sorted by the name of the player ``player(item)`` returns."""
     return sorted(items, key=lambda item: player_key(player(item)))
-
-
-def by_rank_then_name(rows: Iterable[T]) -> list[T]:
-    """Standings rows (with ``rank`` and ``player``) in rank order, players sharing a rank by name.
-    The database ranks; only the order among equals is decided here."""
-    return sorted(
-        rows,
-        key=lambda row: (row.rank, player_key(row.player), row.start_number),  # type: ignore[attr-defined]
-    )
 
 
 def stored_name_key(last_name: str, first_name: str = "") -> str:

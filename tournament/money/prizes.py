@@ -45,7 +45,6 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournament.core import collation
 from tournament.core.audit import noted as _noted
 from tournament.core.errors import Refused
 from tournament.models import Entry, Event, Prize, PrizeAssignment, PrizeSettings
@@ -385,7 +384,7 @@ def computed_prize_giving(event: Event) -> PrizeGiving:
     an event in fixed pairs, two more for the teams where a team prize exists."""
     prizes = list(Prize.objects.filter(event=event))
     rule = settings_of(event)
-    rows = collation.by_rank_then_name(Entry.objects.standings(event))
+    rows = list(Entry.objects.standings(event))
     candidates = _candidates(rows)
     active = candidates[Ranking.OVERALL]
     named = [p for p in prizes if p.ranking in PLAYER_RANKINGS]

@@ -114,7 +114,7 @@ def standing_in(ranking: dict[int, tuple[int, int]], entry: Entry) -> dict[str, 
 def prize_ties(event: Event, rounds: list[Round]) -> list[list[Entry]]:
     """Groups of entries sharing a prize place (not yet decided by lot): one query."""
     groups: dict[int, list[Entry]] = defaultdict(list)
-    for entry in collation.by_rank_then_name(Entry.objects.standings(event, rounds)):
+    for entry in Entry.objects.standings(event, rounds):
         if entry.rank <= PRIZE_PLACES:
             groups[entry.rank].append(entry)
     # a fixed Ziege pair is one unit: partners always tie, and only two pairs need a lot

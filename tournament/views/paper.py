@@ -131,7 +131,7 @@ def print_standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings on paper: the full list, or (``?prize=1``) the prize places and the last."""
     event = event_or_404(slug)
     rounds = standings.rounds_of(event)
-    rows = collation.by_rank_then_name(Entry.objects.standings(event, rounds))
+    rows = list(Entry.objects.standings(event, rounds))
     voided = standings.voided_entries(rounds)
     prize = request.GET.get("prize") == "1"
     game, rules = event.game_type, event.full_rules()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from tournament.core.collation import by_name, by_rank_then_name, name_key
+from tournament.core.collation import by_name, name_key, stored_name_key
 
 
 def person(last: str, first: str = "A") -> SimpleNamespace:
@@ -41,12 +41,21 @@ def test_the_first_name_breaks_a_tie_of_last_names():
     ]
 
 
-def test_standings_keep_their_ranks_and_order_only_equals_by_name():
-    rows = [
-        SimpleNamespace(rank=1, start_number=4, player=person("Zeller")),
-        SimpleNamespace(rank=2, start_number=1, player=person("Schwörer")),
-        SimpleNamespace(rank=2, start_number=2, player=person("Schäuble")),
-        SimpleNamespace(rank=4, start_number=3, player=person("Abel")),
+def test_the_stored_name_key_sorts_as_the_collation_on_every_database():
+    """``Player.name_key`` is compared as text by SQLite and PostgreSQL: it must order names as
+    the collation does, a last name that begins another one first, umlauts with their base."""
+    names = [
+        ("Schwörer", "Anna"),
+        ("Schäuble", "Bernd"),
+        ("Schwor", "Clara"),
+        ("Mu", "Dieter"),
+        ("Müller", "Ömer"),
+        ("Muller", "Anna"),
+        ("Müller", "Anna"),
+        ("Zeller", ""),
+        ("von Berg", "Eva"),
+        ("", "Fritz"),
     ]
-    ordered = by_rank_then_name(rows)
-    assert [r.player.last_name for r in ordered] == ["Zeller", "Schäuble", "Schwörer", "Abel"]
+    by_text = sorted(names, key=lambda n: stored_name_key(*n))
+    assert by_text == sorted(names, key=lambda n: name_key(*n))
+    assert all(set(stored_name_key(*n)) <= set("0123456789") for n in names)
