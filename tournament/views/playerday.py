@@ -7,9 +7,9 @@ link. It shows the player's own entry and, while a round is played, the player's
 link to enter its games; it confirms the player's own seat of a handed-in sheet, whichever phone
 opens it. Every player's phone polls it every 15 seconds while every game saved in the hall
 changes the event: the page is made for each request from the player's own lines, and what it
-shows that is the same for others (the table's sheet) comes from the page cache
-(``personal_link``). Its two writes (confirm, cancel) take no form token: a site that could forge
-them would have to know the token, which is the permission itself.
+shows that is the same for others (the table's sheet, the event's ranking) comes from the page
+cache (``personal_link``). Its two writes (confirm, cancel) take no form token: a site that could
+forge them would have to know the token, which is the permission itself.
 """
 
 from __future__ import annotations
