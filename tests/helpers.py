@@ -10,6 +10,7 @@ import datetime
 import html
 import io
 import itertools
+import json
 import math
 import re
 import threading
@@ -510,6 +511,37 @@ def shows(response: HttpResponse, text: str) -> bool:
     if kind.startswith("application/json"):
         return text in response.content.decode()
     return escape(text) in response.content.decode()
+
+
+@dataclass
+class ProjectorLine:
+    """A line of the projector as its script writes it (static/js/projector.js)."""
+
+    rank: str
+    name: str
+    marks: list[str]  # the marks after the name, as written: "*", "(withdrawn)", "last place"
+    club: str
+    value: str
+
+    @property
+    def text(self) -> str:
+        return " ".join([self.rank, self.name, *self.marks, self.club, self.value])
+
+
+def projector_lines(content: str | bytes) -> tuple[list[ProjectorLine], str]:
+    """The projector's lines and its status line, from its rows' JSON or from the projector page
+    (the lines it shows first are in the page), as the script writes them."""
+    text = content.decode() if isinstance(content, bytes) else content
+    if found := re.search(
+        r'<script id="projector-lines" type="application/json">(.*?)</script>', text, re.S
+    ):
+        text = found.group(1)
+    data = json.loads(text)
+    lines = [
+        ProjectorLine(f"{rank}.", name, [data["marks"][m][1] for m in marks], club, value)
+        for rank, name, club, value, marks in data["lines"]
+    ]
+    return lines, data["status"]
 
 
 # --- player files to import ----------------------------------------------------------------------

@@ -101,6 +101,16 @@ class EntryQuerySet(models.QuerySet):
 
 
 class SeatQuerySet(models.QuerySet):
+    def round_figures(self, game: GameType, entry_ids: list[int]) -> dict[tuple[int, int], Any]:
+        """The game's round figure of each of these entries in each round they sat at a table:
+        {(entry id, round number): figure}, one query (a page's round columns)."""
+        found = (
+            self.filter(entry_id__in=entry_ids, table__isnull=False)
+            .annotate(figure=game.round_figure.expression(""))
+            .values_list("entry_id", "round__number", "figure")
+        )
+        return {(entry, number): figure for entry, number, figure in found}
+
     def for_round(self, rnd: models.Model) -> SeatQuerySet:
         """Seats of a round with players and tables, by table and position; sit-outs last."""
         return (

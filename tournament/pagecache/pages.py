@@ -186,16 +186,24 @@ class Page:
         """The page's cached part: ``template`` rendered with ``context()`` the first time, as if
         the address had only the parameters the key holds (a sort link must not carry another
         visitor's ?anything=else)."""
-        text = _cache("get", self.key)
-        if text is None:
+
+        def render() -> str:
             asked, self.request.GET = self.request.GET, self.query
             try:
-                text = render_to_string(template, context(), self.request)
+                return render_to_string(template, context(), self.request)
             finally:
                 self.request.GET = asked
+
+        return mark_safe(self.text(render))  # HTML our own templates rendered
+
+    def text(self, compute: Callable[[], str]) -> str:
+        """The page's cached part as ``compute()`` writes it (HTML, or the projector's JSON)."""
+        text = _cache("get", self.key)
+        if text is None:
+            text = compute()
             logger.info("computed %s of %s at version %s", *self.made[:2], self.version)
             _cache("set", self.key, text, TIMEOUT)
-        return mark_safe(text)  # HTML our own templates rendered
+        return text
 
     def respond(self, response: HttpResponse, *, keep: bool = True) -> HttpResponse:
         """The response marked with the page's ETag (Cache-Control: no-cache: the browser asks

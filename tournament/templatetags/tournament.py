@@ -7,8 +7,7 @@ import json
 from typing import Any
 
 from django import template
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 from tournament import games
@@ -85,36 +84,3 @@ def withdrawn_mark(entry: Any, style: str = "tag") -> str:
     if style == "print":
         return format_html(" ({})", _("withdrawn"))
     return format_html(' <span class="tag">{}</span>', _("withdrawn"))
-
-
-WITHDRAWN_ROW = mark_safe(' class="withdrawn"')
-
-
-@register.simple_tag
-def projector_lines(rows: list[dict[str, Any]]) -> SafeString:
-    """The projector's rows (``views.public._projector_data``), one line per ranked player: as a
-    template loop, a thousand players cost several times as much to write."""
-    marks = {
-        "marked": format_html(
-            ' <span class="tag provisional" title="{}">*</span>',
-            _("includes results not yet confirmed by the table"),
-        ),
-        "withdrawn": format_html(' <span class="tag">({})</span>', _("withdrawn")),
-        "last": format_html(' <span class="tag last">{}</span>', _("last place")),
-    }
-    return format_html_join(
-        "\n",
-        '<tr{}><td class="rank">{}.</td><td class="name">{}{}</td><td class="club">{}</td>'
-        '<td class="num">{}</td></tr>',
-        (
-            (
-                WITHDRAWN_ROW if row["withdrawn"] else "",
-                row["rank"],
-                row["name"],
-                format_html_join("", "{}", ((marks[m],) for m in marks if row[m])),
-                row["club"],
-                row["value"],
-            )
-            for row in rows
-        ),
-    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 from django.db.models import Count, Max, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -129,7 +131,9 @@ def _standings(request: HttpRequest, event: Event) -> dict[str, Any]:
     entries = Entry.objects.all()
     if category in Player.Category.values and category:
         entries = entries.filter(player__category=category)
-    rows = entries.standings(event, rounds)
+    # a round's column joined only to sort by it; the page reads its rows' rounds at once
+    sort = request.GET.get("sort", "").removeprefix("-")
+    rows = entries.standings(event, [r for r in rounds if sort == f"round_{r.number}"])
     provisional = provisional_entries(event)
     ranking = tables_.standings_table(
         event,
@@ -392,20 +396,23 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "event": event,
             "refresh_ms": max(refresh, 2) * 1000,
-            "rows": page.body(*_rows_of(event)),
+            "rows": json.loads(page.text(lambda: _projector_json(request, event))),
             "rows_etag": page.etag,
-            "provisional": bool(provisional_entries(event)),
-            **_projector_status(event),
         },
     )
 
 
 @require_GET
 def projector_rows(request: HttpRequest, slug: str) -> HttpResponse:
-    """The projector's table body alone, fetched every few seconds by the projector page with
-    the ETag of the rows it shows: 304 Not Modified while nothing changed."""
+    """The projector's lines as JSON, fetched every few seconds by the projector's script with
+    the ETag of the lines it shows: 304 Not Modified while nothing changed."""
     page = _rows_page(request, *event_version_or_404(slug))
-    build = lambda: HttpResponse(page.body(*_rows_of(event_by_id_or_404(page.owner))))  # noqa: E731
+
+    def build() -> HttpResponse:
+        event = event_by_id_or_404(page.owner)
+        text = page.text(lambda: _projector_json(request, event))
+        return HttpResponse(text, content_type="application/json")
+
     return page.serve(build)
 
 
@@ -435,45 +442,54 @@ def _rows_page(request: HttpRequest, event_id: int, version: int, before: Any) -
     return Page(request, "projector_rows", event_id, version, fragment=True, previous=before)
 
 
-def _rows_of(event: Event) -> tuple[str, Callable[[], dict[str, Any]]]:
-    return "tournament/includes/projector_rows.html", lambda: _projector_data(event)
-
-
 def _standings_of(request: HttpRequest, event: Event) -> tuple[str, Callable[[], dict[str, Any]]]:
     return "tournament/cached/standings.html", lambda: _standings(request, event)
 
 
-def _projector_data(event: Event) -> dict[str, Any]:
-    """Every ranked player's line, as the projector shows it: rank, name, club, the one figure
-    the game puts there (as the standings page writes it), and the marks."""
+def _projector_json(request: HttpRequest, event: Event) -> str:
+    """Every ranked player's line as the projector shows it, as JSON for its script: rank, name,
+    club, the one figure the game puts there (as the standings page writes it) and the marks
+    after the name; with the header's status line and the words the script writes."""
     game, rules = event.game_type, event.full_rules()
     figure = game.figure(game.projector_figure)
     provisional = provisional_entries(event)
     fields = ("pk", "rank", "status", "player__first_name", "player__last_name", "player__club")
-    found = list(Entry.objects.standings(event).values(*fields, figure.name))
-    last = found[-1]["rank"] if found else 1  # the rows come in rank order
-    rows = [
+    found = list(Entry.objects.standings(event).values_list(*fields, figure.name))
+    last = found[-1][1] if found else 1  # the rows come in rank order
+    total = figure.name == "total"
+    lines = []
+    for pk, rank, status, first_name, last_name, club, value in found:
+        marks = [
+            mark
+            for mark, shown in (
+                ("marked", pk in provisional),
+                ("withdrawn", status != Entry.Status.ACTIVE),
+                ("last", last > 1 and rank == last),
+            )
+            if shown
+        ]
+        value = game.shown_total(value, rules) if total else value
+        lines.append([rank, f"{first_name} {last_name}", club, figure.text(value), marks])
+    status = render_to_string(
+        "tournament/includes/projector_status.html",
+        {"provisional": bool(provisional), **_projector_status(event)},
+        request,
+    )
+    unconfirmed = _("includes results not yet confirmed by the table")
+    return json.dumps(
         {
-            "rank": row["rank"],
-            "name": f"{row['player__first_name']} {row['player__last_name']}",
-            "club": row["player__club"],
-            "value": figure.text(
-                game.shown_total(row["total"], rules)
-                if figure.name == "total"
-                else row[figure.name]
-            ),
-            "marked": row["pk"] in provisional,
-            "withdrawn": row["status"] != Entry.Status.ACTIVE,
-            "last": last > 1 and row["rank"] == last,
-        }
-        for row in found
-    ]
-    return {
-        "event": event,
-        "rows": rows,
-        "provisional": bool(provisional),
-        **_projector_status(event),
-    }
+            "lines": lines,
+            "status": " ".join(status.split()),
+            "empty": _("Nobody has played yet."),
+            # a mark after a name: its class, its text, its explanation
+            "marks": {
+                "marked": ["tag provisional", "*", unconfirmed],
+                "withdrawn": ["tag", f"({_('withdrawn')})", ""],
+                "last": ["tag last", _("last place"), ""],
+            },
+        },
+        ensure_ascii=False,
+    )
 
 
 def _projector_status(event: Event) -> dict[str, Any]:

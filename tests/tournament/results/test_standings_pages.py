@@ -22,7 +22,12 @@ from tests.factories import (
     make_season,
     make_table,
 )
-from tests.helpers import _season_with_two_events, by_seat, season_of_a_finished_and_a_running_event
+from tests.helpers import (
+    _season_with_two_events,
+    by_seat,
+    projector_lines,
+    season_of_a_finished_and_a_running_event,
+)
 from tournament.models import Entry, Event, Player, Round, provisional_entries
 from tournament.play import services
 from tournament.register import services as register_services
@@ -70,12 +75,12 @@ def test_standings_and_lists_cost_the_same_queries_for_8_and_40_players(client, 
 
 def test_the_event_standings_page_and_the_projector_rows_cost_a_fixed_number_of_queries(client):
     event = _event_of(12, 2)
-    # Expect 7 queries: the event's version (is the page ready? the one query of every request
+    # Expect 8 queries: the event's version (is the page ready? the one query of every request
     # that finds it so), the event itself (with its season), its rounds, the entries with
     # unconfirmed results (marked provisional), how many are ranked (the pages), what ranks the
-    # last place (its players are marked), and the rows of the page shown: each one query over
-    # the entries' stored totals
-    assert _queries(client, f"/turnier/{event.slug}/rangliste/") == 7
+    # last place (its players are marked), the rows of the page shown (one query over the
+    # entries' stored totals) and those rows' results per round
+    assert _queries(client, f"/turnier/{event.slug}/rangliste/") == 8
     # Expect 5 for the projector's rows: the version, the event, the standings, the provisional
     # entries, the round being played (the "last result" is stored on the event)
     assert _queries(client, f"/turnier/{event.slug}/beamer/zeilen/") == 5
@@ -348,22 +353,19 @@ def test_the_projector_marks_unconfirmed_results_as_the_standings_do(client):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     rows_url = f"/turnier/{event.slug}/beamer/zeilen/"
 
-    def marked(html: str) -> set[str]:
-        return {
-            re.sub(r"<[^>]+>", "", name).split(" *")[0].strip()
-            for name in re.findall(r'<td class="name">(.*?)</td>', html)
-            if 'class="tag provisional"' in name
-        }
+    def marked(content: bytes) -> tuple[set[str], str]:
+        lines, status = projector_lines(content)
+        return {line.name for line in lines if "*" in line.marks}, status
 
-    rows = client.get(rows_url).content.decode()
+    names, status = marked(client.get(rows_url).content)
     waiting = {str(seat.entry.player) for seat in open_.seats.select_related("entry__player")}
-    assert marked(rows) == waiting
-    assert "* not yet confirmed by the table" in rows
-    page = client.get(f"/turnier/{event.slug}/beamer/").content.decode()
-    assert marked(page) == waiting and "* not yet confirmed by the table" in page
+    assert names == waiting
+    assert "* not yet confirmed by the table" in status
+    names, status = marked(client.get(f"/turnier/{event.slug}/beamer/").content)
+    assert names == waiting and "* not yet confirmed by the table" in status
     services.confirm_table(table=open_)
-    rows = client.get(rows_url).content.decode()
-    assert marked(rows) == set() and "not yet confirmed" not in rows
+    names, status = marked(client.get(rows_url).content)
+    assert names == set() and "not yet confirmed" not in status
 
 
 # --- a page of the standings reads the rows it shows ------------------------------------------
