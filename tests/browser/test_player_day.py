@@ -19,8 +19,8 @@ import pytest
 
 from tests.browser.conftest import PHONE, shoot
 from tests.browser.test_day import enter_game, read_qr_codes
-from tests.factories import make_user
-from tournament.models import Entry, Event, Seat
+from tests.factories import make_event, make_user
+from tournament.models import Entry, Event, Player, Seat
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -272,3 +272,75 @@ def log_in_desk(page: Any, base: str) -> None:
     from tests.browser.conftest import log_in
 
     log_in(page, base, "leiterin", PASSWORD)
+
+
+def test_a_known_name_typed_online_waits_for_the_desk_and_the_desk_joins_the_real_player(
+    live_server, browser, desktop
+):
+    """Issue 43.1 and 43.2 as the public, the player and a thief live it: a stranger who types a
+    known player's name, club and town gets a registration of their own and learns nothing about
+    the known player; the real player, who leaves the town empty and gives a category, registers
+    at the first try; the desk sees the real player and joins the registration to the known
+    player, whose page then lists both events and the category."""
+    base = live_server.url
+    make_user("leiterin", PASSWORD)
+    known = Player.objects.create(
+        first_name="Egon", last_name="Meier", club="CC Furtwangen", town="Furtwangen"
+    )
+    earlier = make_event(name="Herbstturnier Triberg", slug="herbst")
+    Entry.objects.create(event=earlier, player=known, start_number=1)
+    event = make_event(name="Wintercup", slug="wintercup", registration_open=True)
+
+    def register_as(town: str, category: str) -> tuple[str, str]:
+        context, page = new_phone(browser)
+        page.goto(f"{base}/turnier/{event.slug}/anmeldung/")
+        page.fill("input[name=first_name]", "Egon")
+        page.fill("input[name=last_name]", "Meier")
+        page.fill("input[name=club]", "CC Furtwangen")
+        page.fill("input[name=town]", town)
+        if category:
+            page.select_option("select[name=category]", category)
+        page.check("input[name=consent]")
+        seen = page.content()
+        with page.expect_navigation():
+            page.click("form.card button.primary")
+        assert re.search(r"/m/[\w-]+/$", page.url), page.url  # registered at the first send
+        seen += page.content()
+        shown = page.inner_text("main")
+        context.close()
+        assert str(known.uid) not in seen  # nobody's identifier handed out
+        return page.url, shown
+
+    # the thief types everything the public lists and pages show
+    _thief_link, thief_sees = register_as("Furtwangen", "")
+    assert "Herbstturnier Triberg" not in thief_sees
+    assert "Am Check-in fragt" in thief_sees  # the desk will ask who they are
+    # the real player leaves the town empty and registers as a senior: no question, no refusal
+    _link, _shown = register_as("", "senioren")
+    assert known.entries.count() == 1  # the known player is entered by nobody yet
+
+    desk = desktop
+    log_in_desk(desk, base)
+    search_event = f"{base}/turnier/{event.slug}/checkin/"
+    desk.goto(search_event)
+    desk.fill("#checkin-q", "Meier")
+    with desk.expect_navigation():
+        desk.press("#checkin-q", "Enter")
+    rows = desk.locator(".checkin-row")
+    assert rows.count() == 2
+    shoot(desk, "checkin-known-name-de-desktop")
+    # the desk asks the person in front of it: the one who typed no town is the known player
+    real = rows.filter(has_text="Senioren").first
+    real.locator(f"input[name=known][value='{known.uid}']").check()
+    with desk.expect_navigation():
+        real.locator("button.primary").click()
+    assert "ist eingecheckt" in desk.inner_text(".messages")
+    # the stranger never came: still waiting for the desk, not checked in, not the known player
+    stranger = Entry.objects.get(event=event, present_at__isnull=True)
+    assert stranger.identity_pending and stranger.player != known
+
+    # the known player in the register: both events, one person, the category typed online
+    desk.goto(f"{base}/spielerverzeichnis/{known.uid}/")
+    shown = desk.inner_text("main")
+    assert "Herbstturnier Triberg" in shown and "Wintercup" in shown
+    assert desk.locator("select[name=category]").input_value() == "senioren"

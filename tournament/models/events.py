@@ -371,6 +371,9 @@ class Entry(models.Model):
     # the one-time key of the online form that made the entry: the same form sent twice
     # registers once and shows the same confirmation
     submission_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
+    # registered online under a name the register knows: who the person is, the desk settles
+    # when it sees them (``register.checkin.settle_identity``), never the public form
+    identity_pending = models.BooleanField(_("identity to confirm at the desk"), default=False)
     # The entry's counting results summed over its seats (``Seat.points`` ...), written by the
     # same transaction that writes the seats' sums (``play.services.sum_seats``): the standings
     # rank these, one row per entry.

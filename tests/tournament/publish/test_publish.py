@@ -15,7 +15,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from tests.factories import make_played_season, make_role, make_season, make_user
-from tournament.models import EventRole, Season
+from tournament.models import EventRole, Player, Season
 
 pytestmark = pytest.mark.django_db
 
@@ -274,3 +274,14 @@ def test_the_directors_zip_unpacked_beside_an_imprint_is_republished_keeping_the
     call_command("publish_season", season.slug, "--output", str(site), stdout=io.StringIO())
     assert imprint.read_text(encoding="utf-8") == "Impressum"
     assert not (site / "en" / "spieler" / f"{gone.uid}.html").exists()
+
+
+def test_the_published_site_shows_no_players_town(tmp_path: Path):
+    """The consent given at registration names name and club in the published lists: the town
+    stays in the register (issue 43.11)."""
+    season = make_played_season()
+    Player.objects.update(town="Schönwald")
+    call_command("publish_season", season.slug, "--output", str(tmp_path), stdout=io.StringIO())
+    listed = (tmp_path / "de" / "spieler" / "index.html").read_text()
+    assert "Furtwangen" in listed or "CC" in listed  # the clubs are there
+    assert not [page for page in pages(tmp_path) if "Schönwald" in page.read_text()]

@@ -202,6 +202,13 @@ def test_a_players_page_lists_the_events_played_across_seasons_with_rank_and_tot
     assert client.get(reverse("player", args=[uuid.uuid4()])).status_code == 404
 
 
+def test_the_public_player_page_shows_the_club_and_not_the_town(client: Client):
+    """The consent given at registration names name and club (issue 43.11)."""
+    player = make_player(club="CC Schonach", town="Schönwald")
+    html = client.get(reverse("player", args=[player.uid])).content.decode()
+    assert "CC Schonach" in html and "Schönwald" not in html
+
+
 def test_every_player_has_an_identifier_of_their_own():
     players = [make_player() for _ in range(3)]
     assert len({p.uid for p in players}) == 3
