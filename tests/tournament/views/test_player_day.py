@@ -160,6 +160,8 @@ def test_the_desk_asks_who_registered_under_a_known_name_and_joins_the_known_pla
     entry = event.entries.get()
     client = desk(event)
     url = reverse("checkin", args=[event.slug])
+    listed = client.get(reverse("event_players", args=[event.slug])).content.decode()
+    assert "identity to confirm at the desk" in listed  # the player list says so, and leads here
     page = client.get(url, {"q": "Meier"}).content.decode()
     assert "Registered online under a name the register knows" in page
     assert f'name="known" value="{known.uid}"' in page and "Furtwangen" in page
