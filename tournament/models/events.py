@@ -194,6 +194,13 @@ class Event(Versioned):
         help_text=_("When the places are taken, further players go on a waiting list in order."),
     )
 
+    # when this installation last gave the event to the hall (its bundle exported for the hall,
+    # ``publish.bundles.export.for_the_hall``): online registration here closed then, and the
+    # bundle that comes back keeps the entries made here since that it does not hold
+    sent_to_hall_at = models.DateTimeField(
+        _("sent to the hall"), null=True, blank=True, editable=False
+    )
+
     # when the latest game arrived (the projector's "last result"), written with the game
     # (``play.services``), so that no page sorts the event's games for it
     last_result_at = models.DateTimeField(null=True, blank=True, editable=False)

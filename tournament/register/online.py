@@ -72,6 +72,12 @@ def closed_reason(event: Event, now: datetime | None = None) -> str:
     """Why the event's online registration takes no one now, in words, or "" while it does."""
     now = now or timezone.now()
     if not event.registration_open:
+        if event.sent_to_hall_at is not None and event.status != Event.Status.FINISHED:
+            # its bundle went to the hall's laptop: a registration here would not reach it
+            return _(
+                "Online registration is closed: the event has gone to the hall. Register at the "
+                "desk on the day."
+            )
         return _("Online registration is not open for this event.")
     if event.status == Event.Status.FINISHED:
         return _("The event is finished.")
