@@ -515,3 +515,30 @@ def test_an_entry_made_here_after_a_copy_went_to_the_hall_is_named_not_taken_for
     assert "Not in the bundle, so the import removes them here: 2 Dora Spät." in text
     assert "Bernd Saal Schonach new player" in text
     assert "Players: 1 new, 1 known, 0 to decide." in text
+
+
+def test_a_registration_under_a_known_name_travels_to_the_hall_still_waiting_for_the_desk(
+    client: Client,
+):
+    """Registered online on the server under a name the register knows: the bundle that goes to
+    the hall's laptop carries that the desk is to settle who it is, and the hall's desk asks
+    (issue 43.1)."""
+    known = make_player(first_name="Egon", last_name="Meier", club="CC Schonach")
+    Entry.objects.create(event=make_event(slug="vorher"), player=known, start_number=1)
+    event = make_event(name="Turnier Schonach", slug="schonach", registration_open=True)
+    assert register_online(en(), event, "Egon", "Meier").status_code == 302
+    director = client
+    director.force_login(make_user("verband"))
+    taken = director.post("/turnier/schonach/paket/")
+    # the hall's laptop: the event arrives there in its bundle
+    Event.objects.filter(pk=event.pk).delete()
+    preview = upload(director, taken.content)
+    director.post(
+        "/turnier/import/",
+        {"payload": preview.context["payload"], "action": "import", "reason": "in the hall"},
+    )
+    arrived = Entry.objects.get(event__slug="schonach")
+    assert arrived.identity_pending and arrived.player != known
+    desk = director.get("/turnier/schonach/checkin/", {"q": "Meier"}).content.decode()
+    assert "Registered online under a name the register knows" in desk
+    assert f'name="known" value="{known.uid}"' in desk

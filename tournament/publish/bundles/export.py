@@ -171,6 +171,8 @@ def event_content(event: Event) -> dict[str, Any]:
                 "registered_at": _when(e.registered_at),
                 "present_at": _when(e.present_at),
                 "token": e.token,
+                # registered online under a known name: the hall's desk settles who it is
+                "identity_pending": e.identity_pending,
             }
             for e in entries
         ],

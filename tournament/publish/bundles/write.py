@@ -346,6 +346,8 @@ class _Writer:
             for name in ("source", "registered_at", "present_at"):
                 if name in data:
                     values[name] = _parsed(data[name]) if name != "source" else data[name]
+            if "identity_pending" in data:  # registered online under a known name (issue 43)
+                values["identity_pending"] = data["identity_pending"]
             if values.get("registered_at") is None:
                 values.pop("registered_at", None)
             entry = by_player.pop(values["player"].pk, None)
