@@ -6,7 +6,10 @@ walk-in is added, two registered players never come and the director removes the
 page; the draw seats exactly the players present; each player opens the QR code of the printed
 start card (read from the PDF with pdftoppm and zxing-cpp), sees table and seat, and the table's
 players confirm the handed-in sheet each from a phone of their own, not the one that entered the
-games; a reissued link stops the old one."""
+games; a reissued link stops the old one. And as a thief would try it (issue 43): one person with
+their own personal link cannot confirm the other seats through the table link it reveals, whatever
+phone id they send; a scorer confirms a seat on the player's word and the history names them; a
+reissued personal link takes the table link it revealed away from its old holder."""
 
 from __future__ import annotations
 
