@@ -384,8 +384,24 @@ def test_query_counts_of_the_table_link_page() -> None:
     phone.get(url)
     with CaptureQueriesContext(connection) as handed_in:
         assert other.get(url).status_code == 200
-    # 1. and 2. as above; 3. who has confirmed the handed-in sheet, on which phone
+    # 1. and 2. as above; 3. who has confirmed the handed-in sheet
     assert len(handed_in) == 3, [q["sql"] for q in handed_in]
+
+
+def test_query_counts_of_the_table_link_a_personal_page_hands_out() -> None:
+    table = make_table(hands_per_round={"*": 1})
+    entry = table.seats.get(position=0).entry
+    url = reverse("table_link", args=[access.personal_table_key(entry, table)])
+    phone, other, third = phones(3)
+    phone.post(url, cego_post())
+    phone.get(url)  # with the message of the saved game: not kept whole
+    other.get(url)  # kept whole
+    with CaptureQueriesContext(connection) as kept:
+        assert third.get(url).status_code == 200
+    # 1. the table by its id, with its round and event; 2. the current token of the key's player,
+    # if seated at that table (a reissued personal link's key no longer holds); 3. its seats and
+    # the version of its sheet. The page is kept whole, under the key it names.
+    assert len(kept) == 3, [q["sql"] for q in kept]
 
 
 def test_phones_that_get_the_kept_page_each_send_their_own_game_with_their_own_key() -> None:
