@@ -1009,50 +1009,9 @@ def _seated(table: Table, position: int) -> str:
     return str(seat.get().entry.player)
 
 
-@transaction.atomic
-def confirm_seat(*, table: Table, position: int, device: str) -> Table:
-    """A player at the table agrees with the handed-in sheet, tapping their own name on their
-    own phone (``device``). One phone confirms one seat of a table: otherwise one player could
-    confirm for all four, and the players' confirmation would mean nothing (issue 11). A player
-    without a phone is confirmed by a scorer (``confirm_table``). The link confirms while the
-    round is played; after it closes only a scorer does."""
-    table = _locked_table(table)
-    if not device:
-        raise Refused(
-            _(
-                "This phone cannot be told apart from the others (it keeps no cookies); "
-                "ask the scorer to confirm for you."
-            )
-        )
-    _refuse_unless_confirmable(table)
-    if not 0 <= position < table.size:
-        raise Refused(_("There is no such seat at this table."))
-    mine = table.confirmations.filter(device=device).first()
-    if mine is not None:
-        if mine.position == position:
-            return table  # tapped twice
-        raise Refused(
-            _(
-                "This phone has already confirmed for %(player)s. Every player confirms on their "
-                "own phone; a player without a phone asks the scorer."
-            )
-            % {"player": _seated(table, mine.position)}
-        )
-    if table.confirmations.filter(position=position).exists():
-        raise Refused(
-            _("%(player)s is confirmed already; if that was not you, tell the scorer.")
-            % {"player": _seated(table, position)}
-        )
-    Confirmation.objects.create(
-        table=table, position=position, via=Confirmation.Via.LINK, device=device
-    )
-    _finish_if_everyone_confirmed(table)
-    return table
-
-
 def _refuse_unless_confirmable(table: Table) -> None:
-    """What a player's own confirmation needs, by table link or personal link: a table that
-    counts, in a round being played, whose sheet is handed in."""
+    """What a player's own confirmation on their personal link needs: a table that counts, in a
+    round being played, whose sheet is handed in."""
     if table.voided:
         raise Refused(_("A voided table needs no confirmation."))
     if table.round.status != Round.Status.PLAYING:
@@ -1069,8 +1028,10 @@ def confirm_as_player(*, entry: Entry) -> Table:
     """A player confirms their own seat of the handed-in sheet through their personal link
     (issue 29): tied to the person, whichever phone opens the link, so a player whose phone died
     confirms on a borrowed one, and one phone confirms for a neighbour who has none by opening
-    the neighbour's link. The same rules as a table link: while the round is played, the sheet
-    handed in, once per seat."""
+    the neighbour's link. The table link confirms no seat: its token is the table's, and whoever
+    holds it could confirm for everybody at the table (issue 43). While the round is played, the
+    sheet handed in, once per seat; a player without their link confirms with a scorer
+    (``confirm_on_word``)."""
     seat = (
         Seat.objects.filter(entry=entry, table__isnull=False)
         .exclude(round__status=Round.Status.DRAFT)
@@ -1090,6 +1051,37 @@ def confirm_as_player(*, entry: Entry) -> Table:
         table=table, position=seat.position, via=Confirmation.Via.PLAYER, device=""
     )
     _finish_if_everyone_confirmed(table)
+    return table
+
+
+# the reason kept with a confirmation a scorer made for one player (stored in English as every
+# machine reason, said in the reader's words by ``history.reason_text``)
+ON_THE_PLAYERS_WORD = "on the player's word"
+
+
+@transaction.atomic
+def confirm_on_word(*, table: Table, position: int, user: User = None) -> Table:
+    """A scorer confirms one player's seat of the handed-in sheet on the player's word (a player
+    without a phone, or without their personal link): the confirmation and its history row name
+    the scorer, so the history shows who vouched for it. Also after the round has closed, as the
+    scorer's confirmation of the whole sheet (``confirm_table``)."""
+    table = _locked_table(table)
+    if table.voided:
+        raise Refused(_("A voided table needs no confirmation."))
+    if table.submitted_at is None:
+        raise Refused(_("The sheet has not been handed in yet."))
+    if not 0 <= position < table.size:
+        raise Refused(_("There is no such seat at this table."))
+    if table.confirmations.filter(position=position).exists():
+        raise Refused(
+            _("%(player)s has confirmed already; nothing was changed.")
+            % {"player": _seated(table, position)}
+        )
+    confirmation = Confirmation(
+        table=table, position=position, via=Confirmation.Via.SCORER, user=actor(user)
+    )
+    noted(confirmation, user, ON_THE_PLAYERS_WORD).save(force_insert=True)
+    _finish_if_everyone_confirmed(table, user)
     return table
 
 

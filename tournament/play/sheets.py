@@ -152,11 +152,13 @@ def read_sheet(table: Table) -> TableSheet:
     return read_sheets([table])[0]
 
 
-def confirmation_state(table: Table, players: list[str]) -> dict[str, list[str]]:
+def confirmation_state(table: Table, players: list[str]) -> dict[str, Any]:
     """A handed-in sheet's players who have confirmed it and those who still have to, by name
-    (one query): the scorer's table page says whom the table is waiting for."""
+    (one query): the scorer's table page says whom the table is waiting for, and offers to
+    confirm each of those seats on the player's word (``waiting_seats``: position and name)."""
     confirmed = set(table.confirmations.values_list("position", flat=True))
     return {
         "confirmed_by": [name for i, name in enumerate(players) if i in confirmed],
         "still_to_confirm": [name for i, name in enumerate(players) if i not in confirmed],
+        "waiting_seats": [(i, name) for i, name in enumerate(players) if i not in confirmed],
     }

@@ -212,6 +212,7 @@ MACHINE_REASONS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = 
         re.compile(r"^totals changed after confirmation$"),
         lambda m: _("changed after confirmation: the totals moved, confirm again"),
     ),
+    (re.compile(r"^on the player's word$"), lambda m: _("on the player's word")),
     (
         re.compile(r"^imported from bundle (.+) \(exported (.+)\) by (.+?)(?:; entered by (.+))?$"),
         lambda m: (

@@ -440,8 +440,11 @@ def _personal(request: HttpRequest, entry: Entry) -> tuple[dict[str, Any], str]:
         )
         context["confirmed"] = seat.position in confirmed
         context["confirmed_count"] = len(confirmed)
-        context["may_confirm"] = access.link_may_confirm(table) and seat.position not in confirmed
+        context["may_confirm"] = access.player_may_confirm(table) and seat.position not in confirmed
         context["may_enter"] = access.link_may_enter(table)
+        # the table's link under a key of this personal link's own, never the table's token:
+        # a reissued personal link revokes it (issue 43); the key follows from the rows below
+        context["table_key"] = access.personal_table_key(entry, table)
         if rnd.status in (Round.Status.PLAYING, Round.Status.CLOSED):
             context["sheet_version"] = state.version
         shown += [row_values(table), state.version, seat.position, sorted(confirmed)]

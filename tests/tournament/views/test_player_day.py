@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import make_entries, make_event, make_player, make_role, make_user
-from tests.helpers import cego_post, messages_of
+from tests.helpers import cego_post, messages_of, snapshot
 from tournament.access import ORGANISER
 from tournament.models import Confirmation, Entry, EntryFee, FeeCategory, Player, Seat
 from tournament.play import services as play_services
@@ -379,8 +379,8 @@ def test_the_desk_needs_the_organiser():
 # --- the personal link ---------------------------------------------------------------------------
 
 
-def seated_event():
-    event = make_event(hands_per_round={"*": 1})
+def seated_event(games: int = 1):
+    event = make_event(hands_per_round={"*": games})
     entries = make_entries(event, 4)
     rnd = play_services.add_round(event=event)
     play_services.draw_round(round=rnd, seed=3)
@@ -398,7 +398,7 @@ def test_the_personal_page_shows_seat_and_table_then_confirms_for_the_person_on_
     play_services.start_round(round=rnd)
     table = seat.table
     page = en().get(reverse("personal_link", args=[me.token])).content.decode()
-    assert reverse("table_link", args=[table.token]) in page
+    assert table_key(page) and table.token not in page  # its own key, not the table's token
     play_services.record_totals(table=table, totals=[30, -10, -10, -10])
     play_services.submit_table(table=table)
     borrowed = en()  # not the phone that entered the games, no cookie of any table
@@ -425,6 +425,67 @@ def test_a_reissued_link_stops_the_old_one():
     new = Entry.objects.get(pk=entries[0].pk).token
     assert new != old and en().get(reverse("personal_link", args=[new])).status_code == 200
     assert en().post(reverse("personal_action", args=[old, "confirm"])).status_code == 404
+
+
+def table_key(page: str) -> str:
+    """The key of the table link a personal page hands out ("Enter this table's games")."""
+    found = re.search(r'href="/t/([^/"]+)/"', page)
+    assert found, "the personal page offers no table link"
+    return found.group(1)
+
+
+def personal_table_link(entry: Entry) -> str:
+    page = en().get(reverse("personal_link", args=[entry.token])).content.decode()
+    return reverse("table_link", args=[table_key(page)])
+
+
+REPLACED = "This table link came from a personal link that has been replaced"
+
+
+def test_a_reissued_link_takes_the_table_away_from_the_old_links_holder():
+    # issue 43: the table link a personal page showed stayed with whoever held the lost link
+    event, entries, rnd = seated_event(games=4)
+    play_services.start_round(round=rnd)
+    table = rnd.tables.get()
+    lost, other = entries[0], entries[1]
+    stolen = personal_table_link(lost)
+    thief = en()
+    assert thief.get(stolen).status_code == 200
+    assert thief.post(stolen, cego_post()).status_code == 302  # entered a game, as its players do
+    assert table.hands.count() == 1
+    desk(event).post(reverse("checkin", args=[event.slug]), {"action": "reissue", "entry": lost.pk})
+    before = snapshot()
+    refused = thief.get(stolen)
+    assert refused.status_code == 403
+    assert REPLACED in refused.content.decode()
+    assert thief.post(stolen, cego_post(declarer="1")).status_code == 403
+    key = stolen.split("/")[2]
+    sent = thief.post(reverse("link_send", args=[key]), {**cego_post(declarer="1"), "number": "2"})
+    assert sent.status_code == 403 and REPLACED in sent.json()["message"]
+    assert thief.post(reverse("link_preview", args=[key]), cego_post()).status_code == 403
+    assert thief.post(reverse("link_action", args=[key, "submit"])).status_code == 403
+    assert snapshot() == before
+    # the other players' table links and the printed one work as before
+    for url in (personal_table_link(other), reverse("table_link", args=[table.token])):
+        assert en().get(url).status_code == 200
+    assert en().post(personal_table_link(other), cego_post(declarer="2")).status_code == 302
+    # and the player's new personal link hands out a new key that works
+    fresh = personal_table_link(Entry.objects.get(pk=lost.pk))
+    assert fresh != stolen
+    assert en().post(fresh, cego_post(declarer="3")).status_code == 302
+    assert table.hands.count() == 3
+
+
+def test_a_forged_table_key_admits_nobody():
+    _event, entries, rnd = seated_event()
+    play_services.start_round(round=rnd)
+    table = rnd.tables.get()
+    real = personal_table_link(entries[0]).split("/")[2]
+    forged = real[:-32] + ("0" if real[-1] != "0" else "1") * 32
+    assert en().get(reverse("table_link", args=[forged])).status_code == 403
+    elsewhere = f"{table.pk}.{entries[0].pk + 100}.{real[-32:]}"  # no such player at the table
+    assert en().get(reverse("table_link", args=[elsewhere])).status_code == 404
+    assert not table.hands.exists()
 
 
 def test_a_guessed_token_finds_nothing():

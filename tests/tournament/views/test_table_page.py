@@ -387,3 +387,46 @@ def test_a_stale_correction_is_refused_and_shows_the_game_as_it_is_now(client):
     assert "47 points" in text  # the game as it is now
     assert 'value="47"' in text  # and the form set to it
     assert Hand.objects.get(pk=hand.pk).data["declarer_points"] == 47
+
+
+# --- confirming a seat on the player's word (issue 43) --------------------------------------------
+
+
+def test_the_scorer_confirms_one_seat_on_the_players_word_and_the_history_names_them(
+    scorer: Client,
+) -> None:
+    table = make_table(hands_per_round={"4": 1})
+    play_services.record_hand(table=table, data=cego())
+    play_services.submit_table(table=table)
+    names = [str(s.entry.player) for s in table.seats.order_by("position")]
+    page = scorer.get(reverse("table", args=[table.pk])).content.decode()
+    for name in names:
+        assert escape(f"Confirm for {name} on their word") in page
+    response = scorer.post(
+        reverse("table_confirm", args=[table.pk]), {"action": "seat", "position": "2"}, follow=True
+    )
+    assert f"{names[2]} confirmed on their word; the history names you." in messages_of(response)
+    page = response.content.decode()
+    assert escape(f"Confirm for {names[2]} on their word") not in page
+    assert escape(f"Confirm for {names[0]} on their word") in page
+    history = scorer.get(reverse("table_history", args=[table.pk])).content.decode()
+    user = response.wsgi_request.user.get_username()
+    row = next(r for r in history.split("<tr") if "on the player&#x27;s word" in r)
+    assert user in row and escape(names[2]) in row
+
+
+@pytest.mark.parametrize("position", ["", "abc", "-1", "4", "99999999999"])
+def test_a_seat_confirmation_for_no_seat_is_refused_and_saves_nothing(
+    scorer: Client, position: str
+) -> None:
+    table = make_table(hands_per_round={"4": 1})
+    play_services.record_hand(table=table, data=cego())
+    play_services.submit_table(table=table)
+    before = snapshot()
+    response = scorer.post(
+        reverse("table_confirm", args=[table.pk]), {"action": "seat", "position": position}
+    )
+    assert response.status_code == 302
+    said = " ".join(messages_of(response))
+    assert "Choose the player whose seat you confirm." in said or "no such seat" in said
+    assert snapshot() == before
