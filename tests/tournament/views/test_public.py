@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from tests.factories import (
     cego,
+    challenge,
     make_entries,
     make_event,
     make_player,
@@ -23,6 +24,7 @@ from tests.factories import (
     make_table,
     make_user,
 )
+from tests.helpers import html_table, standings_result, ziege_season
 from tournament.play import services
 from tournament.register import services as register_services
 
@@ -205,3 +207,38 @@ def test_a_players_page_lists_the_events_played_across_seasons_with_rank_and_tot
 def test_every_player_has_an_identifier_of_their_own():
     players = [make_player() for _ in range(3)]
     assert len({p.uid for p in players}) == 3
+
+
+# --- a game's result figure, the same on every page (issue 43) -------------------------------
+
+
+def test_the_ziege_season_page_shows_each_players_matches_won_as_the_standings_do(
+    client: Client,
+):
+    """The season's column of an event and its total are the result the standings rank by
+    (matches won), never the defeat points taken with a plus; the difference that breaks a tie
+    is there under its own heading, signed."""
+    ziege = ziege_season()
+    event, game = ziege.event, ziege.event.game_type
+    page = client.get(reverse("season", args=[ziege.season.slug]))
+    rows = {row["Name"]: row for row in html_table(page.content)}
+    column = f"{event.name} *"  # the event's column, still running
+    for entry in (ziege.winner, ziege.loser):
+        row = rows[entry.player.sort_name]
+        shown = game.result_figure().text(standings_result(event, entry))
+        assert row[column] == row["Matches won"] == shown
+        assert "+" not in row[column] + row["Matches won"]
+    winner = rows[ziege.winner.player.sort_name]
+    assert (winner["Matches won"], winner["Rank"]) == ("2", "1")
+    assert winner["Difference (dealt out − taken)"] == f"{MINUS}2"
+    assert winner["Defeat points taken"] == "22"
+
+
+def test_a_hennes_sibbe_season_page_shows_penalty_cards_without_a_plus(client: Client):
+    season = make_season(game="hennes_sibbe")
+    table = make_table("hennes_sibbe", 3, season=season)
+    services.record_hand(table=table, data=challenge(loser=0))
+    loser = table.seats.get(position=0).entry
+    page = client.get(reverse("season", args=[season.slug]))
+    row = {r["Name"]: r for r in html_table(page.content)}[loser.player.sort_name]
+    assert row[f"{table.round.event.name} *"] == row["Penalty cards"] == "1"
