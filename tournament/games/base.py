@@ -116,10 +116,17 @@ class GameType:
     total_column: bool = True
     figures: tuple[Figure, ...] = ()
     ranking: tuple[tuple[str, str], ...] = (("total", "desc"),)
-    # a round's column in the standings
-    round_figure: Figure = Figure("round", "")
-    # the one figure the projector shows
-    projector_figure: str = "total"
+    # the one figure that is a player's result of an event: what the standings rank by first
+    # (RULES.md 6). The personal page, the player page, the projector, the season (each event's
+    # column and their sum, by the season's page, print, workbook and published site) show it
+    # and no other number as "the result": Cego's points, Ziege's matches won, Crazy Solo's
+    # balance, Hennes Sibbe's penalty cards
+    result: str = "total"
+    # a round's figure: the standings' round columns, the round's results by table and the
+    # workbook's round sheets (its heading there); signed where it is a change of points
+    round_figure: Figure = Figure("round", _("Result"), signed=True)
+    # a seat's figure of one game (the workbook's sheet of games, as the phone's sheet writes it)
+    hand_figure: Figure = Figure("hand", _("Result"), signed=True)
     projector_heading: Any = _("Points")
 
     # a game at a table as the sheet's form heading calls it ("Game 3"; a Hennes Sibbe challenge)
@@ -219,9 +226,10 @@ class GameType:
         return self.contract_names.get(key, key)
 
     def hand_result(self, value: Any) -> str:
-        """A seat's result of one game or its sum, as the phone's sheet writes it: a change of
-        points, with its sign (Ziege, whose results are defeat points taken, writes a count)."""
-        return formatting.signed(value)
+        """A seat's result of one game or its sum, as the phone's sheet writes it (``hand_figure``):
+        a change of points, with its sign; a count without a plus (Ziege's defeat points taken,
+        Hennes Sibbe's penalty cards)."""
+        return self.hand_figure.text(value)
 
     def hand_title(self, number: Any) -> str:
         """The heading of the form for game ``number`` (the phone's queue passes a placeholder)."""
@@ -234,6 +242,20 @@ class GameType:
     def shown_total(self, total: int, rules: dict[str, Any]) -> int:
         """An entry's standings figure from the sum of its results."""
         return int(total)
+
+    @property
+    def projector_figure(self) -> str:
+        """The one figure the projector shows: the result."""
+        return self.result
+
+    def result_figure(self) -> Figure:
+        """The figure that is a player's result of an event (``result``)."""
+        return self.figure(self.result)
+
+    def shown(self, figure: Figure, value: Any, rules: dict[str, Any]) -> int:
+        """A standings figure's value as every page, print and workbook shows it (the total as
+        the game shows it: Crazy Solo's chips held)."""
+        return self.shown_total(value, rules) if figure.name == "total" else int(value)
 
     def figure(self, name: str) -> Figure:
         if name == "total":

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
-from tournament import access
+from tournament import access, games
 from tournament.access import ORGANISER, SCORER
 from tournament.core import addresses, collation, errors, reading
 from tournament.core.fields import UploadForm, whole_number
@@ -171,8 +171,13 @@ def print_season(request: HttpRequest, slug: str) -> HttpResponse:
     season = get_object_or_404(Season, slug=slug)
     category = season_category(request)
     events, rows = standings.season_standings(season, category=category)
+    # each event's result, their sum and the season's other deciding figures, as the season
+    # page writes them (the game's result figure: Ziege's matches won, no plus)
+    result, *others = standings.season_figures(games.get(season.game))
     for row in rows:
-        row["values"] = [row[f"event_{e.pk}"] for e in events]
+        row["values"] = [result.text(row[f"event_{e.pk}"]) for e in events]
+        row["total_text"] = result.text(row["total"])
+        row["figures"] = [f.text(row[f.name]) for f in others]
     return render(
         request,
         "tournament/print/season.html",
@@ -181,6 +186,9 @@ def print_season(request: HttpRequest, slug: str) -> HttpResponse:
             "events": events,
             "running": standings.running_events(events, rows),
             "rows": rows,
+            "result": result,
+            "others": others,
+            "columns": 4 + len(events) + len(others),
             "category_name": dict(Player.Category.choices).get(category, "") if category else "",
             "category": category,
         },

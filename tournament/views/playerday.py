@@ -449,7 +449,7 @@ def _personal(request: HttpRequest, entry: Entry) -> tuple[dict[str, Any], str]:
             context["sheet_version"] = state.version
         shown += [row_values(table), state.version, seat.position, sorted(confirmed)]
     ranking = part("ranking", event.pk, event.version, lambda: standings.ranking(event))
-    context["standing"] = standings.standing_in(ranking, entry)
+    context["standing"] = standings.standing_in(ranking, entry, event.game_type)
     if event.status == Event.Status.FINISHED:
         giving = prize_giving(event)
         context["prizes"] = [

@@ -25,7 +25,7 @@ from tests.factories import (
     make_table,
     make_user,
 )
-from tests.helpers import projector_lines
+from tests.helpers import html_table, projector_lines, standings_result, ziege_season
 from tournament.models import Entry, Event, Player, Round, Seat, Table
 from tournament.play import services
 from tournament.register import services as register_services
@@ -616,6 +616,16 @@ def test_the_season_prints_in_landscape_with_a_column_per_event_and_a_key(client
     for name in ("Schäuble, Anna", "Schwörer, Bernd", "Schulz, Clara", "Adler, Dieter"):
         assert escape(name) in html
     assert f"{MINUS}120" in html  # two lost Halbe at −60 each for the declarer
+
+
+def test_the_printed_ziege_season_shows_the_matches_won_without_a_plus(client: Client):
+    ziege = ziege_season()
+    page = client.get(reverse("print_season", args=[ziege.season.slug]))
+    rows = {row["Name"]: row for row in html_table(page.content, 'class="standings-print')}
+    row = rows[ziege.winner.player.sort_name]
+    # the event's column, numbered and still running (*)
+    assert row["1*"] == row["Matches won"] == str(standings_result(ziege.event, ziege.winner))
+    assert row["Difference (dealt out − taken)"] == f"{MINUS}2"
 
 
 def test_the_printed_season_can_be_one_category(client: Client):

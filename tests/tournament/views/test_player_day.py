@@ -18,8 +18,16 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import make_entries, make_event, make_player, make_role, make_user
-from tests.helpers import cego_post, messages_of, snapshot
+from tests.factories import (
+    challenge,
+    make_entries,
+    make_event,
+    make_player,
+    make_role,
+    make_table,
+    make_user,
+)
+from tests.helpers import cego_post, messages_of, snapshot, standings_result, ziege_season
 from tournament.access import ORGANISER
 from tournament.models import Confirmation, Entry, EntryFee, FeeCategory, Player, Seat
 from tournament.play import services as play_services
@@ -519,6 +527,28 @@ def test_after_the_event_the_page_shows_the_result_and_the_player_page():
     page = en().get(reverse("personal_link", args=[winner.token])).content.decode()
     assert "Your result" in page and "Rank 1 of 4" in page
     assert winner.player.get_absolute_url() in page
+
+
+def test_the_personal_page_of_a_ziege_player_shows_the_matches_won_the_standings_rank_by():
+    """Not the defeat points taken with a plus ("total +22" beside a difference of −2 in the
+    standings): the result the standings rank by, under its heading."""
+    ziege = ziege_season()
+    for entry in (ziege.winner, ziege.loser):
+        page = en().get(reverse("personal_link", args=[entry.token]))
+        line = re.search(r'<p class="big-figure">(.*?)</p>', page.content.decode(), re.S)
+        text = re.sub(r"<[^>]+>", "", line.group(1))
+        result = standings_result(ziege.event, entry)
+        assert text.endswith(f"· Matches won {result}")
+        assert "+" not in text
+    assert standings_result(ziege.event, ziege.winner) == 2
+
+
+def test_the_personal_page_of_a_hennes_sibbe_player_shows_penalty_cards_without_a_plus():
+    table = make_table("hennes_sibbe", 3)
+    play_services.record_hand(table=table, data=challenge(loser=0))
+    loser = table.seats.get(position=0).entry
+    page = en().get(reverse("personal_link", args=[loser.token])).content.decode()
+    assert "Rank 3 of 3</strong> · Penalty cards 1</p>" in page
 
 
 # --- query counts -------------------------------------------------------------------------------

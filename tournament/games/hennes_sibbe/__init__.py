@@ -122,6 +122,9 @@ class HennesSibbe(GameType):
     total = Figure("total", _("Penalty cards"))
     figures = (Figure("games_lost", _("Games lost"), of=((1, "games_lost"),)),)
     ranking = (("total", "asc"), ("games_lost", "asc"))
+    # penalty cards taken in a round or a challenge: a count, never with a plus
+    round_figure = Figure("round", _("Penalty cards"))
+    hand_figure = Figure("hand", _("Penalty cards"))
     projector_heading = _("Penalty cards")
     # a game ends at the penalty limit after many challenges: a challenge is not called a game
     hand_heading = _("Challenge %(number)s")
