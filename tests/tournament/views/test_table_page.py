@@ -144,19 +144,31 @@ def test_a_crazy_solo_deal_is_saved_at_a_table_of_seven(scorer: Client) -> None:
     assert '<th class="num">270</th>' in response.content.decode()
 
 
-def test_a_crazy_solo_names_its_trumps_and_a_herz_solo_asks_none(scorer: Client) -> None:
+def test_a_crazy_solo_deal_needs_no_trumps_and_a_herz_solo_keeps_none(scorer: Client) -> None:
+    """Issue 43: the trumps change no payout (RULES.md 4: ``trump`` is optional); requiring them
+    refused a Solo or an Alleingang the engine scores, and hid the deal's real mistakes."""
     table = make_table("crazy_solo", 4)
     url = reverse("table", args=[table.pk])
     solo = {"contract": "solo", "bidder": "0", "partner": "1", "soloist_points": "70"}
-    response = scorer.post(url, {**solo, "trump": "", "action": "save"})
+    # a real mistake is said at once, not after the trumps
+    response = scorer.post(url, {**solo, "partner": "0", "trump": "", "action": "save"})
     assert response.status_code == 200
-    assert response.context["form"].errors["trump"] == [
-        "choose the trumps the bidder named in the Solo"
-    ]
+    errors = response.context["form"].errors
+    assert "trump" not in errors
+    assert "must be another seat than the bidder" in " ".join(errors["partner"])
+    for contract, partner in (("solo", "1"), ("alleingang", "")):
+        deal = {**solo, "contract": contract, "partner": partner, "trump": "", "action": "save"}
+        assert scorer.post(url, deal).status_code == 302
+    hands = list(table.hands.order_by("number"))
+    assert [h.data.get("trump") for h in hands] == [None, None]
+    assert results(hands[0]) == [20, 20, -20, -20]
+    # the trumps named are kept for the sheet
+    assert scorer.post(url, {**solo, "trump": "pik", "action": "save"}).status_code == 302
+    assert table.hands.get(number=3).data["trump"] == "pik"
     # a Herz-Solo's trumps are hearts: a trump chosen before the contract changed is not kept
     herz = {**solo, "contract": "herz_solo", "trump": "pik", "action": "save"}
     assert scorer.post(url, herz).status_code == 302
-    assert "trump" not in table.hands.get().data
+    assert "trump" not in table.hands.get(number=4).data
 
 
 def test_a_hennes_sibbe_challenge_with_the_tables_verdict_is_saved(scorer: Client) -> None:
