@@ -3,6 +3,7 @@ out, Berg, and Hennes Sibbe's cards (typed in the short form or tapped in)."""
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -245,6 +246,20 @@ def test_a_reveal_typed_in_the_short_form_is_counted(scorer: Client) -> None:
     assert hand.data["reveal"]["hands"] == [["rot", "rot"], [], ["goat"], []]
     # 2 Rot and a ball goat make 3: the claim was right, the challenger (seat 1) takes the card
     assert list(hand.results.order_by("position").values_list("points", flat=True)) == [0, 1, 0, 0]
+
+
+def test_a_joker_among_the_drillings_is_refused_in_the_words_typed(scorer: Client) -> None:
+    """Issue 43: "bock" typed as a Drilling's colour was refused as "got 'goat'", the engine's
+    name, which no scorer typed or can look up."""
+    table = make_table("hennes_sibbe", 4)
+    response = scorer.post(
+        reverse("table", args=[table.pk]), hennes_post(hand_0="2 rot", drillings="bock")
+    )
+    assert response.status_code == 200
+    shown = html.unescape(field_error(response.content.decode(), "drillings"))
+    assert shown.startswith("“bock” does not belong here; write rot (r), orange (o)")
+    assert "goat" not in shown
+    assert not table.hands.exists()
 
 
 def test_who_called_luege_is_not_preselected_and_must_be_chosen(scorer: Client) -> None:

@@ -62,8 +62,10 @@ def card_words_help(cards: tuple[str, ...] = hennes_sibbe.CARDS) -> str:
     return ", ".join(words)
 
 
-def parse_cards(text: str, field: str) -> list[str]:
-    """ "rot rot bock", "2 rot b" or "2rot, bock" → ["rot", "rot", "goat"]."""
+def parse_cards(text: str, field: str, allowed: tuple[str, ...] = hennes_sibbe.CARDS) -> list[str]:
+    """ "rot rot bock", "2 rot b" or "2rot, bock" → ["rot", "rot", "goat"]. A card the field does
+    not take (a joker among the Drillings' colours) is refused in the words typed, never in the
+    engine's ("goat")."""
     cards: list[str] = []
     repeat: int | None = None
     for token in re.split(r"[\s,;]+", (text or "").lower().strip()):
@@ -89,6 +91,12 @@ def parse_cards(text: str, field: str) -> list[str]:
                     "word": word,
                     "words": card_words_help(),
                 },
+            )
+        if CARD_WORDS[word] not in allowed:
+            raise scoring.InvalidHand(
+                field,
+                str(_("“%(word)s” does not belong here; write %(words)s"))
+                % {"word": word, "words": card_words_help(allowed)},
             )
         cards += [CARD_WORDS[word]] * (repeat or 1)
         repeat = None

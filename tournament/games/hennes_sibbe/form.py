@@ -108,7 +108,7 @@ class HennesSibbeHandForm(HandForm):
             "penalty_cards": [
                 parse_cards(d.get(f"penalty_{i}") or "", f"penalty_{i}") for i in range(n)
             ],
-            "drillings": parse_cards(d.get("drillings") or "", "drillings"),
+            "drillings": parse_cards(d.get("drillings") or "", "drillings", hennes_sibbe.COLOURS),
         }
         reveal = hand["reveal"]
         if not any([*reveal["hands"], *reveal["penalty_cards"], reveal["drillings"]]):
