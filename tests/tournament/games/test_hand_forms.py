@@ -262,6 +262,22 @@ def test_a_joker_among_the_drillings_is_refused_in_the_words_typed(scorer: Clien
     assert not table.hands.exists()
 
 
+@pytest.mark.parametrize("typed", ["9 b", "20 rot", "2 rot 2 gelb bock ogl"])
+def test_a_hand_of_more_than_five_cards_is_refused_at_that_players_hand(
+    scorer: Client, typed: str
+) -> None:
+    """Issue 43: nine jokers in one hand and "20 rot" were counted; a hand holds five cards."""
+    table = make_table("hennes_sibbe", 4)
+    response = scorer.post(reverse("table", args=[table.pk]), hennes_post(hand_2=typed))
+    assert response.status_code == 200
+    count = len(parse_cards(typed, "hand_2"))
+    assert field_error(response.content.decode(), "hand_2") == (
+        "a hand holds at most 5 cards (five are dealt, each turn draws one and lays one off), "
+        f"got {count}"
+    )
+    assert not table.hands.exists()
+
+
 def test_who_called_luege_is_not_preselected_and_must_be_chosen(scorer: Client) -> None:
     table = make_table("hennes_sibbe", 4)
     url = reverse("table", args=[table.pk])
