@@ -251,6 +251,8 @@ def _form_parts(table: Table, form: Any, players: list[str], first: int) -> dict
         event.rules,
         table.size,
         (form.game_number(), first) if by_number else None,
+        # the inputs the form has now (Hennes Sibbe asks only the seats holding penalty cards)
+        tuple(form.fields),
     )
 
     def compute() -> dict[str, str]:

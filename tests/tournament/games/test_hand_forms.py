@@ -300,7 +300,8 @@ def test_the_valid_card_words_are_shown_before_the_first_mistake(scorer: Client)
         assert word in words
     # the first card field follows the words, and every card field points to them
     assert html.index('id="card-words"') < html.index('name="hand_0"')
-    assert html.count('aria-describedby="card-words"') == 8
+    # the four hands (no one holds a penalty card before the first challenge)
+    assert html.count('aria-describedby="card-words"') == 4
     # and the card buttons the script puts under each field
     buttons = html.split('<template id="card-buttons">', 1)[1].split("</template>", 1)[0]
     assert re.findall(r'data-word="([^"]+)"', buttons) == [
@@ -340,6 +341,34 @@ def test_penalty_cards_typed_are_checked_against_those_the_player_holds(scorer: 
     # the one card the second player holds is taken
     assert scorer.post(url, hennes_post(hand_0="2 rot", penalty_1="rot")).status_code == 302
     assert table.hands.count() == 2
+
+
+def test_only_the_players_holding_penalty_cards_are_asked_for_them(scorer: Client) -> None:
+    """Issue 43: a penalty-card field for every player made the phone's form of eight players
+    3,940 px long; a player without penalty cards has none to reveal."""
+    table = make_table("hennes_sibbe", 4)
+    url = reverse("table", args=[table.pk])
+    players = table_players(table)
+
+    def asked() -> list[str]:
+        page = scorer.get(url).content.decode()
+        return re.findall(r'name="penalty_(\d)"', page)
+
+    assert asked() == []
+    # the claim was right: the challenger (second player) takes a penalty card
+    assert scorer.post(url, hennes_post(claim_correct="yes")).status_code == 302
+    assert asked() == ["1"]
+    page = scorer.get(url).content.decode()
+    assert f"{players[1]}: penalty cards" in page
+    assert f"{players[0]}: penalty cards" not in page
+    # the next challenge is counted with that card
+    response = scorer.post(url, hennes_post(hand_0="rot", penalty_1="rot bock"))
+    assert response.status_code == 200
+    assert "holds 1 penalty card in this game, not 2" in field_error(
+        response.content.decode(), "penalty_1"
+    )
+    assert scorer.post(url, hennes_post(hand_0="2 rot", penalty_1="rot")).status_code == 302
+    assert table.hands.get(number=2).data["reveal"]["penalty_cards"] == [[], ["rot"], [], []]
 
 
 def test_penalty_cards_go_back_when_a_game_ends(scorer: Client) -> None:
