@@ -447,3 +447,8 @@ def test_the_phone_asks_for_penalty_cards_only_from_the_players_holding_some() -
     # the claim was wrong: the claimant (third player) holds a penalty card now
     page = phone.get(url)
     assert re.findall(r'name="penalty_(\d)"', page.content.decode()) == ["2"]
+    # and deals the next challenge (RULES.md 5.1); who deals the one after is not known yet
+    name = escape(str(table.seats.get(position=2).entry.player))
+    assert f'<span class="dealer-name">{name}</span>' in page.content.decode()
+    dealers = page.context["dealers"]
+    assert (dealers[2], dealers[3]) == (str(table.seats.get(position=2).entry.player), "—")

@@ -133,10 +133,22 @@ class HennesSibbe(GameType):
     projector_heading = _("Penalty cards")
     # a game ends at the penalty limit after many challenges: a challenge is not called a game
     hand_heading = _("Challenge %(number)s")
+    # RULES.md 5.1: whoever takes the penalty card shuffles, deals and starts the next claim
+    dealer_follows_results = True
 
     def default_hands(self, size: int) -> int | None:
         """RULES.md 6: Hennes Sibbe plays until the time is up."""
         return None
+
+    def dealer(self, size: int, number: int, before: Sequence[int] | None = None) -> int | None:
+        """RULES.md 5.1 ("Spieler D bekommt eine Strafkarte, ... mischt, verteilt und beginnt die
+        neue Ansage"): the seat that took the penalty card of the challenge before deals; the
+        first challenge is dealt as in every game. None while the challenge before is not known."""
+        if number == 1:
+            return super().dealer(size, number)
+        if before is None:
+            return None
+        return next((seat for seat, points in enumerate(before) if points > 0), None)
 
     def replay(
         self, hands: Sequence[dict[str, Any]], size: int, rules: dict[str, Any]
