@@ -281,6 +281,10 @@ class GameType:
     def seat_group(self, position: int) -> str:
         return ""
 
+    def dealing_order(self) -> str:
+        """Who deals, as the printed table sheet says it above the hands."""
+        return str(_("Dealing order: seat 1 deals game 1, then the deal passes on in seat order."))
+
     def sheet_notes(self, size: int) -> list[str]:
         """Lines printed above the hands of a table sheet."""
         return []

@@ -91,6 +91,7 @@ def print_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 "has_hands": bool(sheet.rows),
                 "link": link,
                 "qr": qr_svg(link) if link else "",
+                "dealing_order": game.dealing_order(),
                 "notes": game.sheet_notes(table.size),
                 "tally": game.print_tally(rules),
             }

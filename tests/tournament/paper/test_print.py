@@ -204,6 +204,11 @@ def test_the_printed_hennes_sibbe_sheet_names_the_penalty_cards_taker_as_next_de
     (page,) = sheet_pages(get(client, sheets_url(table.round)))
     dealers = re.findall(r'<td class="dealer" title="[^"]*">([^<]*)</td>', page)
     assert dealers[:4] == ["1", "1", "4", ""]
+    assert (
+        "Dealing order: seat 1 deals the first challenge; whoever takes a penalty card deals "
+        "the next." in page
+    )
+    assert "then the deal passes on in seat order" not in page
 
 
 # --- the seating list -------------------------------------------------------------------------

@@ -150,6 +150,12 @@ class HennesSibbe(GameType):
             return None
         return next((seat for seat, points in enumerate(before) if points > 0), None)
 
+    def dealing_order(self) -> str:
+        return gettext(
+            "Dealing order: seat 1 deals the first challenge; whoever takes a penalty card "
+            "deals the next."
+        )
+
     def replay(
         self, hands: Sequence[dict[str, Any]], size: int, rules: dict[str, Any]
     ) -> Iterator[list[SeatResult]]:
