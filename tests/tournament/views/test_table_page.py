@@ -226,6 +226,52 @@ def test_a_hand_on_a_voided_table_is_refused_with_a_message(scorer: Client) -> N
     assert snapshot() == before
 
 
+# --- Hennes Sibbe: whoever takes the penalty card deals next -----------------------------------
+
+
+def test_the_hennes_sibbe_dealer_is_who_took_the_penalty_card_before(scorer: Client) -> None:
+    """Issue 43, RULES.md 5.1 ("Spieler D bekommt eine Strafkarte, ... mischt, verteilt und
+    beginnt die neue Ansage"): the sheet's dealer column rotated by seat."""
+    table = make_table("hennes_sibbe", 4)
+    url = reverse("table", args=[table.pk])
+    players = [escape(name) for name in table_players(table)]
+
+    def challenge(claimant: int, challenger: int, right: str) -> dict[str, str]:
+        return {
+            "claimant": str(claimant),
+            "challenger": str(challenger),
+            "claim_count": "5",
+            "claim_colour": "rot",
+            "claim_correct": right,
+            "action": "save",
+        }
+
+    def shown() -> tuple[list[str], str]:
+        page = scorer.get(url).content.decode()
+        rows = re.findall(r'<small class="dealer"[^>]*>dealer: ([^<]*)</small>', page)
+        upcoming = re.search(r"<h2>Challenge \d+ <small>dealer: ([^<]*)</small>", page).group(1)
+        return rows, upcoming
+
+    # the first challenge is dealt by the first player, as in every game
+    assert shown() == ([], players[0])
+    # the claim was wrong: the claimant (first player) takes the card and deals again
+    assert scorer.post(url, challenge(0, 1, "no")).status_code == 302
+    assert shown() == ([players[0]], players[0])
+    # the claim was right: the challenger (fourth player) takes the card and deals next
+    assert scorer.post(url, challenge(2, 3, "yes")).status_code == 302
+    assert shown() == ([players[0], players[0]], players[3])
+    assert [h.dealer for h in table.hands.order_by("number")] == [0, 0]
+    # the first challenge corrected: the second player took that card, so dealt the second
+    first = table.hands.get(number=1)
+    response = scorer.post(
+        reverse("hand_edit", args=[table.pk, 1]),
+        {**challenge(0, 1, "yes"), "version": first.version, "reason": "verzählt"},
+    )
+    assert response.status_code == 302
+    assert shown() == ([players[0], players[1]], players[3])
+    assert [h.dealer for h in table.hands.order_by("number")] == [0, 1]
+
+
 # --- corrections need a reason --------------------------------------------------------------------
 
 
@@ -402,49 +448,3 @@ def test_a_stale_correction_is_refused_and_shows_the_game_as_it_is_now(client):
     assert "47 points" in text  # the game as it is now
     assert 'value="47"' in text  # and the form set to it
     assert Hand.objects.get(pk=hand.pk).data["declarer_points"] == 47
-
-
-# --- Hennes Sibbe: whoever takes the penalty card deals next -----------------------------------
-
-
-def test_the_hennes_sibbe_dealer_is_who_took_the_penalty_card_before(scorer: Client) -> None:
-    """Issue 43, RULES.md 5.1 ("Spieler D bekommt eine Strafkarte, ... mischt, verteilt und
-    beginnt die neue Ansage"): the sheet's dealer column rotated by seat."""
-    table = make_table("hennes_sibbe", 4)
-    url = reverse("table", args=[table.pk])
-    players = [escape(name) for name in table_players(table)]
-
-    def challenge(claimant: int, challenger: int, right: str) -> dict[str, str]:
-        return {
-            "claimant": str(claimant),
-            "challenger": str(challenger),
-            "claim_count": "5",
-            "claim_colour": "rot",
-            "claim_correct": right,
-            "action": "save",
-        }
-
-    def shown() -> tuple[list[str], str]:
-        page = scorer.get(url).content.decode()
-        rows = re.findall(r'<small class="dealer"[^>]*>dealer: ([^<]*)</small>', page)
-        upcoming = re.search(r"<h2>Challenge \d+ <small>dealer: ([^<]*)</small>", page).group(1)
-        return rows, upcoming
-
-    # the first challenge is dealt by the first player, as in every game
-    assert shown() == ([], players[0])
-    # the claim was wrong: the claimant (first player) takes the card and deals again
-    assert scorer.post(url, challenge(0, 1, "no")).status_code == 302
-    assert shown() == ([players[0]], players[0])
-    # the claim was right: the challenger (fourth player) takes the card and deals next
-    assert scorer.post(url, challenge(2, 3, "yes")).status_code == 302
-    assert shown() == ([players[0], players[0]], players[3])
-    assert [h.dealer for h in table.hands.order_by("number")] == [0, 0]
-    # the first challenge corrected: the second player took that card, so dealt the second
-    first = table.hands.get(number=1)
-    response = scorer.post(
-        reverse("hand_edit", args=[table.pk, 1]),
-        {**challenge(0, 1, "yes"), "version": first.version, "reason": "verzählt"},
-    )
-    assert response.status_code == 302
-    assert shown() == ([players[0], players[1]], players[3])
-    assert [h.dealer for h in table.hands.order_by("number")] == [0, 1]
