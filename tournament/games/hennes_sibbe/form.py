@@ -92,7 +92,7 @@ class HennesSibbeHandForm(HandForm):
         given = {
             i
             for i in range(n)
-            if (self.data.get(f"penalty_{i}") or self.initial.get(f"penalty_{i}") or "").strip()
+            if str(self.data.get(f"penalty_{i}") or self.initial.get(f"penalty_{i}") or "").strip()
         }
         return {i for i, held in enumerate(self.held()) if held} | given
 
