@@ -101,6 +101,9 @@ class GameType:
     zero_sum: bool = True
     # a hand's result depends on the hands before it at the table (Ziege's doubled deal)
     scores_on_earlier_hands: bool = False
+    # who deals a hand follows from the hand before it (Hennes Sibbe: the penalty card's taker
+    # deals next), not from the hand's number: ``dealer`` is given that hand's results
+    dealer_follows_results: bool = False
     # why a table's round cannot be entered as totals ("" where it can)
     totals_refused: Any = ""
 
@@ -202,6 +205,12 @@ class GameType:
         """The stored hand plus what the table knows (e.g. who sits out), as the engine takes it."""
         return dict(data)
 
+    def dealer(self, size: int, number: int, before: Sequence[int] | None = None) -> int | None:
+        """The seat that deals hand ``number`` at a table of ``size``: the deal passes round the
+        table, hand 1 dealt by seat 0. ``before``: each seat's result of the hand before, for a
+        game whose deal follows it (None: no hand before, or not known yet)."""
+        return (number - 1) % size
+
     def sitting_out(self, size: int, number: int) -> int | None:
         """The seat that sits out hand ``number`` at a table of ``size``, if any."""
         return None
@@ -293,6 +302,10 @@ class GameType:
 
     def seat_group(self, position: int) -> str:
         return ""
+
+    def dealing_order(self) -> str:
+        """Who deals, as the printed table sheet says it above the hands."""
+        return str(_("Dealing order: seat 1 deals game 1, then the deal passes on in seat order."))
 
     def sheet_notes(self, size: int) -> list[str]:
         """Lines printed above the hands of a table sheet."""

@@ -49,6 +49,7 @@ from tournament.play.reads import (
     RuleChangeEffect,
     changed_entries,
     check_totals,
+    dealers,
     entry_figures,
     game_fixed_message,
     next_game_number,
@@ -531,10 +532,15 @@ def _record_hand(
         )
     # raises InvalidHand before any write
     preview_hand(table=table, data=data, number=number, hands=hands)
+    game = event.game_type
+    if game.dealer_follows_results:
+        dealer = game.dealer(table.size, number, dealers(event, table, hands)[1])
+    else:
+        dealer = dealer_for(number, table.size)
     hand = Hand(
         table=table,
         number=number,
-        dealer=dealer_for(number, table.size),
+        dealer=dealer,
         data=data,
         entered_by=actor(user),
         submission_key=key,
@@ -779,11 +785,25 @@ def rescore_table(
     if replaced:
         Result.objects.filter(hand_id__in=replaced).delete()
     Result.objects.bulk_create(rows)
+    if event.game_type.dealer_follows_results:
+        _follow_dealers(event, table, hands, from_number)
     sum_seats(table)
     versions.changed(event)  # the result rows are written in bulk, which sends no signal
     if check_lots:
         lapse_stale_lots(event=event)
     return rows
+
+
+def _follow_dealers(event: Event, table: Table, hands: Sequence[Hand], from_number: int) -> None:
+    """Where the deal follows the hand before (Hennes Sibbe), a hand changed or deleted changes
+    who dealt the next: the stored dealers from ``from_number`` on are written again where they
+    differ (one UPDATE each, none when nothing moved)."""
+    found, _last = dealers(event, table, hands)
+    for hand in hands:
+        moved = hand.number in found and hand.dealer != found[hand.number]
+        if hand.number >= from_number and moved:
+            hand.dealer = found[hand.number]
+            Hand.objects.filter(pk=hand.pk).update(dealer=hand.dealer)
 
 
 # the result cache's columns in the order ``rescore_tables`` inserts them

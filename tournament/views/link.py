@@ -269,7 +269,9 @@ def table_link(request: HttpRequest, token: str) -> HttpResponse:
     ]
     context["last_hand"] = sheet["last_hand"]
     context["undo_form"] = ReasonForm()
-    context["dealers"] = _dealers(table, context["players"], context["next_number"])
+    context["dealers"] = _dealers(
+        table, context["players"], context["next_number"], context["next_dealer"]
+    )
     if page is None:
         if context["show_form"]:
             context["forms_ahead"] = _forms_ahead(table, context["players"], context["next_number"])
@@ -299,6 +301,8 @@ def _form_parts(table: Table, form: Any, players: list[str], first: int) -> dict
         event.rules,
         table.size,
         (form.game_number(), first) if by_number else None,
+        # the inputs the form has now (Hennes Sibbe asks only the seats holding penalty cards)
+        tuple(form.fields),
     )
 
     def compute() -> dict[str, str]:
@@ -317,9 +321,15 @@ def _form_parts(table: Table, form: Any, players: list[str], first: int) -> dict
     return {name: mark_safe(html) for name, html in parts.items()}  # our own templates rendered
 
 
-def _dealers(table: Table, players: list[str], first: int) -> dict[int, str]:
-    """Who deals each of the next games, for a phone that enters games offline (issue 14)."""
+def _dealers(table: Table, players: list[str], first: int, dealer: int | None) -> dict[int, str]:
+    """Who deals each of the next games, for a phone that enters games offline (issue 14).
+    Where the deal follows the game before (Hennes Sibbe: the penalty card's taker deals), only
+    the next game's dealer is known: the later ones say "—" rather than a wrong name."""
     wanted = table.round.event.hands_for(table.size) or first + 50
+    game = table.round.event.game_type
+    if game.dealer_follows_results:
+        shown = {first: players[dealer] if dealer is not None else "—"}
+        return shown | dict.fromkeys(range(first + 1, wanted + 2), "—")
     return {n: players[dealer_for(n, table.size)] for n in range(first, wanted + 2)}
 
 

@@ -60,12 +60,23 @@ def print_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         rows = []
         for number in range(1, count + 1):
             entered = sheet.rows[number - 1] if number <= len(sheet.rows) else None
-            dealer = dealer_for(number, table.size)
+            dealer: int | None = dealer_for(number, table.size)
+            if game.dealer_follows_results:
+                # the penalty card's taker deals next (Hennes Sibbe): known for the games
+                # entered and the next one; the table writes in the others
+                dealer = (
+                    entered.dealer
+                    if entered
+                    else sheet.next_dealer
+                    if number == len(sheet.rows) + 1
+                    else None
+                )
+            known = dealer is not None and dealer < len(sheet.players)
             rows.append(
                 {
                     "number": number,
-                    "dealer": sheet.players[dealer] if dealer < len(sheet.players) else "",
-                    "dealer_seat": dealer + 1,
+                    "dealer": sheet.players[dealer] if known else "",
+                    "dealer_seat": dealer + 1 if known else "",
                     "description": entered.description if entered else "",
                     "results": entered.results if entered else [None] * table.size,
                 }
@@ -80,6 +91,7 @@ def print_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 "has_hands": bool(sheet.rows),
                 "link": link,
                 "qr": qr_svg(link) if link else "",
+                "dealing_order": game.dealing_order(),
                 "notes": game.sheet_notes(table.size),
                 "tally": game.print_tally(rules),
             }

@@ -184,6 +184,33 @@ def test_the_hennes_sibbe_sheet_has_a_penalty_tally_per_player(client: Client):
     assert all(boxes.count("☐") == 5 for _name, boxes in rows)
 
 
+def test_the_printed_hennes_sibbe_sheet_names_the_penalty_cards_taker_as_next_dealer(
+    client: Client,
+):
+    """Issue 43: the printed "Dealer" column rotated by seat; in Hennes Sibbe whoever took the
+    penalty card deals next (RULES.md 5.1), so only the games entered and the next one are
+    known, and the others are left for the table to write in."""
+    table = make_table("hennes_sibbe", 4)
+    claim = {"count": 5, "colour": "rot"}
+    # the claimant (seat 1) was wrong, then the challenger (seat 4) was
+    services.record_hand(
+        table=table,
+        data={"claimant": 0, "challenger": 1, "claim": claim, "claim_correct": False},
+    )
+    services.record_hand(
+        table=table,
+        data={"claimant": 2, "challenger": 3, "claim": claim, "claim_correct": True},
+    )
+    (page,) = sheet_pages(get(client, sheets_url(table.round)))
+    dealers = re.findall(r'<td class="dealer" title="[^"]*">([^<]*)</td>', page)
+    assert dealers[:4] == ["1", "1", "4", ""]
+    assert (
+        "Dealing order: seat 1 deals the first challenge; whoever takes a penalty card deals "
+        "the next." in page
+    )
+    assert "then the deal passes on in seat order" not in page
+
+
 # --- the seating list -------------------------------------------------------------------------
 
 

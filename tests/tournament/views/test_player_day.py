@@ -237,6 +237,27 @@ def test_the_register_flags_the_duplicates_the_old_form_made():
     assert f"?other={known.uid}" in page
 
 
+@pytest.mark.parametrize(
+    ("known", "typed"),
+    [(("Spieler1", "Test"), ("Spieler2", "Test")), (("Gast.", "Test"), ("Gast!", "Test"))],
+)
+def test_a_name_that_differs_in_a_digit_or_punctuation_is_another_person(known, typed):
+    earlier = make_player(first_name=known[0], last_name=known[1], club="CC Test", town="")
+    event = open_event()
+    # the registrant said "new" (as after a question): never merged into the other name
+    response, _data = register(en(), event, *typed, same_person="new")
+    assert response.status_code == 302
+    entry = event.entries.get()
+    assert entry.player != earlier
+    assert str(entry.player) == " ".join(typed)
+    # and nobody is asked whether two such names are one person
+    other = open_event()
+    response, _data = register(en(), other, *typed)
+    assert response.status_code == 302
+    assert "Is it you?" not in response.content.decode()
+    assert str(other.entries.get().player) == " ".join(typed)
+
+
 def test_bad_input_and_no_consent_store_nothing_and_say_what_is_wrong():
     event = open_event()
     response, _data = register(en(), event, "", "Maier", consent="")

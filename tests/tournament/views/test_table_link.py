@@ -457,3 +457,26 @@ def test_the_game_form_is_rendered_once_per_table_not_once_per_game(
         assert phone.post(url, sent).status_code == 302
     assert table.hands.count() == 3
     assert form_renderings(caplog) == (3 if per_game else 1)
+
+
+def test_the_phone_asks_for_penalty_cards_only_from_the_players_holding_some() -> None:
+    """Issue 43: the Hennes Sibbe form asked every player for penalty cards (at eight players a
+    phone form 3,940 px long); after a challenge the phone asks the player who took the card,
+    and the form kept for the table follows."""
+    table = make_table("hennes_sibbe", 8)
+    url = link("table_link", table)
+    phone = phones(1)[0]
+    page = phone.get(url)
+    assert re.findall(r'name="penalty_(\d)"', page.content.decode()) == []
+    form = form_as_shown(page, "hand-form")
+    verdict = {"claimant": "2", "challenger": "5", "claim_count": "4", "claim_colour": "rot"}
+    sent = {**form, **verdict, "claim_correct": "no", "action": "save"}
+    assert phone.post(url, sent).status_code == 302
+    # the claim was wrong: the claimant (third player) holds a penalty card now
+    page = phone.get(url)
+    assert re.findall(r'name="penalty_(\d)"', page.content.decode()) == ["2"]
+    # and deals the next challenge (RULES.md 5.1); who deals the one after is not known yet
+    name = escape(str(table.seats.get(position=2).entry.player))
+    assert f'<span class="dealer-name">{name}</span>' in page.content.decode()
+    dealers = page.context["dealers"]
+    assert (dealers[2], dealers[3]) == (str(table.seats.get(position=2).entry.player), "—")

@@ -4,6 +4,8 @@ counter and the paper fallback of totals for the round.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.messages import get_messages
 from django.test import Client
@@ -30,6 +32,7 @@ from tests.helpers import (
 )
 from tournament.models import Entry, Hand, Result, Table
 from tournament.play import services as play_services
+from tournament.views.common import table_players
 
 pytestmark = pytest.mark.django_db
 
@@ -144,19 +147,31 @@ def test_a_crazy_solo_deal_is_saved_at_a_table_of_seven(scorer: Client) -> None:
     assert '<th class="num">270</th>' in response.content.decode()
 
 
-def test_a_crazy_solo_names_its_trumps_and_a_herz_solo_asks_none(scorer: Client) -> None:
+def test_a_crazy_solo_deal_needs_no_trumps_and_a_herz_solo_keeps_none(scorer: Client) -> None:
+    """Issue 43: the trumps change no payout (RULES.md 4: ``trump`` is optional); requiring them
+    refused a Solo or an Alleingang the engine scores, and hid the deal's real mistakes."""
     table = make_table("crazy_solo", 4)
     url = reverse("table", args=[table.pk])
     solo = {"contract": "solo", "bidder": "0", "partner": "1", "soloist_points": "70"}
-    response = scorer.post(url, {**solo, "trump": "", "action": "save"})
+    # a real mistake is said at once, not after the trumps
+    response = scorer.post(url, {**solo, "partner": "0", "trump": "", "action": "save"})
     assert response.status_code == 200
-    assert response.context["form"].errors["trump"] == [
-        "choose the trumps the bidder named in the Solo"
-    ]
+    errors = response.context["form"].errors
+    assert "trump" not in errors
+    assert "must be another seat than the bidder" in " ".join(errors["partner"])
+    for contract, partner in (("solo", "1"), ("alleingang", "")):
+        deal = {**solo, "contract": contract, "partner": partner, "trump": "", "action": "save"}
+        assert scorer.post(url, deal).status_code == 302
+    hands = list(table.hands.order_by("number"))
+    assert [h.data.get("trump") for h in hands] == [None, None]
+    assert results(hands[0]) == [20, 20, -20, -20]
+    # the trumps named are kept for the sheet
+    assert scorer.post(url, {**solo, "trump": "pik", "action": "save"}).status_code == 302
+    assert table.hands.get(number=3).data["trump"] == "pik"
     # a Herz-Solo's trumps are hearts: a trump chosen before the contract changed is not kept
     herz = {**solo, "contract": "herz_solo", "trump": "pik", "action": "save"}
     assert scorer.post(url, herz).status_code == 302
-    assert "trump" not in table.hands.get().data
+    assert "trump" not in table.hands.get(number=4).data
 
 
 def test_a_hennes_sibbe_challenge_with_the_tables_verdict_is_saved(scorer: Client) -> None:
@@ -209,6 +224,52 @@ def test_a_hand_on_a_voided_table_is_refused_with_a_message(scorer: Client) -> N
     assert response.status_code == 200
     assert messages_of(response)
     assert snapshot() == before
+
+
+# --- Hennes Sibbe: whoever takes the penalty card deals next -----------------------------------
+
+
+def test_the_hennes_sibbe_dealer_is_who_took_the_penalty_card_before(scorer: Client) -> None:
+    """Issue 43, RULES.md 5.1 ("Spieler D bekommt eine Strafkarte, ... mischt, verteilt und
+    beginnt die neue Ansage"): the sheet's dealer column rotated by seat."""
+    table = make_table("hennes_sibbe", 4)
+    url = reverse("table", args=[table.pk])
+    players = [escape(name) for name in table_players(table)]
+
+    def challenge(claimant: int, challenger: int, right: str) -> dict[str, str]:
+        return {
+            "claimant": str(claimant),
+            "challenger": str(challenger),
+            "claim_count": "5",
+            "claim_colour": "rot",
+            "claim_correct": right,
+            "action": "save",
+        }
+
+    def shown() -> tuple[list[str], str]:
+        page = scorer.get(url).content.decode()
+        rows = re.findall(r'<small class="dealer"[^>]*>dealer: ([^<]*)</small>', page)
+        upcoming = re.search(r"<h2>Challenge \d+ <small>dealer: ([^<]*)</small>", page).group(1)
+        return rows, upcoming
+
+    # the first challenge is dealt by the first player, as in every game
+    assert shown() == ([], players[0])
+    # the claim was wrong: the claimant (first player) takes the card and deals again
+    assert scorer.post(url, challenge(0, 1, "no")).status_code == 302
+    assert shown() == ([players[0]], players[0])
+    # the claim was right: the challenger (fourth player) takes the card and deals next
+    assert scorer.post(url, challenge(2, 3, "yes")).status_code == 302
+    assert shown() == ([players[0], players[0]], players[3])
+    assert [h.dealer for h in table.hands.order_by("number")] == [0, 0]
+    # the first challenge corrected: the second player took that card, so dealt the second
+    first = table.hands.get(number=1)
+    response = scorer.post(
+        reverse("hand_edit", args=[table.pk, 1]),
+        {**challenge(0, 1, "yes"), "version": first.version, "reason": "verzählt"},
+    )
+    assert response.status_code == 302
+    assert shown() == ([players[0], players[1]], players[3])
+    assert [h.dealer for h in table.hands.order_by("number")] == [0, 1]
 
 
 # --- corrections need a reason --------------------------------------------------------------------
