@@ -187,12 +187,13 @@ def test_the_sheet_and_the_check_before_handing_in_read_on_any_phone(
 ):
     """Issue 43.8: the table link as the table's phone opens it, at 360 and 390 px, for every game
     and table size: while the games are entered, and when the players check the sheet before
-    handing it in."""
+    handing it in; and a player's own page, which shows the same sheet."""
     table = make_table(game, size)
     for seat, (first, last) in zip(table.seats.order_by("position"), NAMES, strict=False):
         Player.objects.filter(pk=seat.entry.player_id).update(first_name=first, last_name=last)
     _play(table, range(1, size + 1))
     url = f"{live_server.url}{table.get_link_url()}"
+    personal = f"{live_server.url}{table.seats.get(position=0).entry.get_link_url()}"
     seen = {}
     for state in ("sheet", "check"):
         if state == "check":
@@ -214,6 +215,12 @@ def test_the_sheet_and_the_check_before_handing_in_read_on_any_phone(
             assert page.locator(shown).count() == 1, (state, width)
             shoot(page, f"phone-{state}-{game}-{size}-{width}")
             seen[f"{state} at {width} px"] = page.evaluate(WHAT_IS_WRONG)
+            # a player's own page shows the same sheet, inside a card
+            page.goto(personal)
+            page.wait_for_load_state("load")
+            assert page.locator("table.phone-sheet").count() == 1, (state, width)
+            shoot(page, f"personal-{state}-{game}-{size}-{width}")
+            seen[f"personal page, {state} at {width} px"] = page.evaluate(WHAT_IS_WRONG)
             context.close()
     wrong = {where: found for where, found in seen.items() if found}
     assert wrong == {}, "\n".join(
