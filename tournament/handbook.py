@@ -292,6 +292,25 @@ class _Links(Treeprocessor):
                 element.set(attribute, self.rewrite(target))
 
 
+class _HeadingLevels(Treeprocessor):
+    """A heading is rendered at most one level below the heading before it: a reader moving by
+    headings (axe-core's heading-order, WCAG 1.3.1) finds no level missing. The start page's
+    parts are ``###`` under its ``#`` title: a ``##`` would be a section, which needs the same
+    anchor in both languages (docs/handbook-format.md), and the two start pages differ."""
+
+    def run(self, root: Element) -> None:
+        # the headings this one is under: (level written, level rendered)
+        above: list[tuple[int, int]] = []
+        for element in root.iter():
+            if len(element.tag) == 2 and element.tag[0] == "h" and element.tag[1] in "123456":
+                written = int(element.tag[1])
+                while above and above[-1][0] >= written:
+                    above.pop()
+                rendered = above[-1][1] + 1 if above else written
+                element.tag = f"h{rendered}"
+                above.append((written, rendered))
+
+
 class _LinkExtension(markdown.Extension):
     def __init__(self, found: list[str], rewrite: Callable[[str], str]):
         super().__init__()
@@ -301,6 +320,7 @@ class _LinkExtension(markdown.Extension):
     def extendMarkdown(self, md: markdown.Markdown) -> None:
         # after the inline patterns made the links (priority 20)
         md.treeprocessors.register(_Links(md, self.found, self.rewrite), "handbook_links", 4)
+        md.treeprocessors.register(_HeadingLevels(md), "handbook_heading_levels", 3)
 
 
 def problems(handbook: Handbook) -> list[str]:

@@ -19,10 +19,12 @@ BLOCKING = {"serious", "critical"}
 # milder findings that were fixed once and must not come back: a list scrolling sideways on a
 # phone that a keyboard cannot reach, a page without a main landmark, a column without a name
 KEPT_FIXED = {"scrollable-region-focusable", "landmark-one-main", "empty-table-header"}
-# the outside review's findings on these pages (issue 28.10): headings that skip a level and
-# content outside every landmark must not come back there
-STRICT_PAGES = {"player", "rule-card", "register-merge", "player-merge"}
+# the outside review's findings on these pages (issue 28.10; the round results, issue 43.11):
+# headings that skip a level and content outside every landmark must not come back there
+STRICT_PAGES = {"player", "rule-card", "register-merge", "player-merge", "results"}
 STRICT_RULES = {"heading-order", "region", "empty-table-header"}
+# headings that skip a level (issue 43.11: the handbook's start page, the published round results)
+HEADINGS = {"heading-order"}
 
 
 def main_pages() -> dict[str, str]:
@@ -122,8 +124,11 @@ def test_no_main_page_has_a_serious_or_critical_accessibility_violation(live_ser
     assert found == {}, "\n\n".join(f"{page}:\n{text}" for page, text in found.items())
 
 
-def assert_no_blocking_finding(browser, live_server, pages: dict[str, str], user: str) -> None:
-    """Every page at both widths, logged in as ``user``: no serious or critical finding."""
+def assert_no_blocking_finding(
+    browser, live_server, pages: dict[str, str], user: str, strict: frozenset[str] = frozenset()
+) -> None:
+    """Every page at both widths, logged in as ``user``: no serious or critical finding, nor one
+    of the ``strict`` rules."""
     from axe_playwright_python.sync_playwright import Axe
 
     axe = Axe()
@@ -139,7 +144,7 @@ def assert_no_blocking_finding(browser, live_server, pages: dict[str, str], user
             blocking = [
                 v
                 for v in axe.run(page).response["violations"]
-                if v["impact"] in BLOCKING or v["id"] in KEPT_FIXED
+                if v["impact"] in BLOCKING or v["id"] in KEPT_FIXED or v["id"] in strict
             ]
             if blocking:
                 found[f"{name} ({path}) at {width} width"] = describe(blocking)
@@ -196,7 +201,8 @@ def test_the_players_day_pages_have_no_serious_finding(live_server, browser):
 
 def test_the_handbook_has_no_serious_finding(live_server, browser):
     """Issue 31's handbook: every chapter of docs/handbuch (/hilfe/) and docs/guide (/help/) at
-    both widths, read by a logged-in director."""
+    both widths, read by a logged-in director; no heading skips a level (issue 43.11: the start
+    page's headings did)."""
     from tournament import handbook
 
     make_user("a11y-reader", "pw-for-tests-only")
@@ -206,4 +212,39 @@ def test_the_handbook_has_no_serious_finding(live_server, browser):
         for chapter in handbook.of(language).chapters
     }
     assert len(pages) == 12, f"docs/handbuch and docs/guide should have 6 chapters each: {pages}"
-    assert_no_blocking_finding(browser, live_server, pages, "a11y-reader")
+    assert pages["de-index"] == "/hilfe/" and pages["en-index"] == "/help/"
+    assert_no_blocking_finding(browser, live_server, pages, "a11y-reader", strict=HEADINGS)
+
+
+def test_the_published_round_results_have_no_serious_finding(browser, tmp_path):
+    """Issue 43.11: the published season's copy of the round results, opened from the disk at
+    both widths: no serious or critical finding, and no heading that skips a level."""
+    import io
+
+    from axe_playwright_python.sync_playwright import Axe
+    from django.core.management import call_command
+
+    from tests.factories import make_played_season
+
+    season = make_played_season()
+    call_command("publish_season", season.slug, "--output", str(tmp_path), stdout=io.StringIO())
+    pages = sorted(tmp_path.glob("*/turnier/*/durchgang-*.html"))
+    pages = [path for path in pages if not path.stem.endswith("-sitzplan")]
+    assert len(pages) == 4, "two events of one round each, in German and English"
+    axe = Axe()
+    found = {}
+    for width, viewport in WIDTHS.items():
+        context = browser.new_context(viewport=viewport, locale="de-DE")
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        for path in pages:
+            page.goto(path.resolve().as_uri())
+            blocking = [
+                v
+                for v in axe.run(page).response["violations"]
+                if v["impact"] in BLOCKING or v["id"] in KEPT_FIXED or v["id"] in HEADINGS
+            ]
+            if blocking:
+                found[f"{path.relative_to(tmp_path)} at {width} width"] = describe(blocking)
+        context.close()
+    assert found == {}, "\n\n".join(f"{page}:\n{text}" for page, text in found.items())

@@ -5,6 +5,7 @@ and a broken format named, images kept to their folder, files read again only wh
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -73,6 +74,25 @@ def test_links_to_chapters_and_images_lead_to_the_apps_addresses():
     # an anchor of the same page and a page of the app stay as written
     assert '<a href="#wifi-dropout">' in during.html
     assert '<a href="/turnier/beispiel/rangliste/">' in during.html
+    assert handbook.problems(book) == []
+
+
+def test_no_heading_is_rendered_more_than_one_level_below_the_one_before(folder):
+    """Issue 43.11: the start page's parts (``###`` under its title) skipped a level, which a
+    screen reader's list of headings shows as a gap; a section's own ``###`` stays a third."""
+    book = write(
+        folder,
+        "index.md",
+        "# Handbuch\n\n### Wer macht was\n\nText\n\n##### Am Morgen\n\n### Anmelden\n",
+    )
+    assert re.findall(r"<(h[1-6]) id=\"([^\"]+)\"", book.chapter("index").html) == [
+        ("h1", "handbuch"),
+        ("h2", "wer-macht-was"),
+        ("h3", "am-morgen"),
+        ("h2", "anmelden"),
+    ]
+    book = write(folder, "3-during-play.md", "# Spiel\n\n## Telefone {#phones}\n\n### Offline\n")
+    assert re.findall(r"<(h[1-6])", book.chapter("3-during-play").html) == ["h1", "h2", "h3"]
     assert handbook.problems(book) == []
 
 
