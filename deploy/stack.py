@@ -6,9 +6,10 @@ front of gunicorn app servers, PostgreSQL, Redis (docs/deployment.md).
 ``deploy/redis/cego.conf``, and the app servers with the ``ExecStart`` line of
 ``deploy/cego@.service`` and the settings of ``deploy/cego.env``; ``restart_app`` restarts one as
 systemctl does. Only the lines those files mark with ``# test:`` are replaced (ports, certificate,
-folders, user, secret, database, cache, log level), so what is tested is what the recipe installs. Everything runs as child processes of the caller on
-the loopback, with its files in a folder of its own, and is stopped by ``stop()``. PostgreSQL is
-the caller's (a database URL); Redis is started here.
+folders, user, secret, database, cache, log level), so what is tested is what the recipe
+installs. Everything runs as child processes of the caller on the loopback, with its files in a
+folder of its own, and is stopped by ``stop()``. PostgreSQL is the caller's (a database URL);
+Redis is started here.
 
 Nothing here is imported by the app.
 """
