@@ -325,7 +325,8 @@ class HallLoad:
                 self.count(browser.get(path).status)
 
     def enter_games(self) -> None:
-        while not self.stop.is_set():
+        # the demo's round in play has room for 126 more games (9 tables, 10 of 24 played)
+        while not self.stop.is_set() and len(self.sent) < 60:
             phone = Browser(self.stack)
             link = f"/t/{table_token(self.url)}/"
             page = phone.get(link)
@@ -341,7 +342,7 @@ class HallLoad:
             self.count(answer.status)
             if answer.status == 302:
                 self.saved.append(game["submission"])
-            time.sleep(0.2)
+            time.sleep(0.4)
 
 
 def games_stored(url: str, keys: list[str]) -> Counter:
