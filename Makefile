@@ -1,6 +1,8 @@
 # Two commands on a fresh machine with python3 and make:
 #   make run   - set up, load the demo season, serve on http://127.0.0.1:8000
 #   make test  - set up, lint, check migrations, run the whole test suite
+# For a real event: make director (the first director account, once), then make serve. On the
+# association's server: make install (the app's packages only, docs/deployment.md).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -8,7 +10,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve test venv lint format migrate demo messages bench bench-pg clean
+.PHONY: run serve director test venv install lint format migrate demo messages bench bench-pg clean
 
 venv: $(STAMP)
 
@@ -17,6 +19,17 @@ $(STAMP): requirements.txt requirements-dev.txt
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $(STAMP)
+
+# The association's server: the app's own packages (requirements.txt) and nothing of the test
+# tools of requirements-dev.txt (pytest, Playwright, ruff)
+RUNTIME_STAMP := $(VENV)/.runtime-stamp
+install: $(RUNTIME_STAMP)
+
+$(RUNTIME_STAMP): requirements.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	touch $(RUNTIME_STAMP)
 
 migrate: venv
 	DJANGO_DEBUG=1 $(BIN)/python manage.py migrate --noinput
@@ -47,6 +60,14 @@ serve: venv
 	DJANGO_PUBLIC_URL=$${DJANGO_PUBLIC_URL:-$(LAN_URL)} \
 	$(BIN)/gunicorn -c python:tournament.gunicorn_settings --bind 0.0.0.0:$(PORT) \
 		--error-logfile - --access-logfile -
+
+# The first director account of this laptop's database (and any other one later): asks for a
+# user name, an e-mail address (may stay empty) and the password twice. A director may do
+# everything (docs/guide/index.md, "Who does what on the day").
+director: venv
+	test -s $(SECRET_FILE) || $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > $(SECRET_FILE)
+	DJANGO_SECRET_KEY=$$(cat $(SECRET_FILE)) $(BIN)/python manage.py migrate --noinput -v0
+	DJANGO_SECRET_KEY=$$(cat $(SECRET_FILE)) $(BIN)/python manage.py createsuperuser
 
 # lint-imports: the floors of tournament/ (the layers and independence contracts in pyproject.toml)
 lint: venv

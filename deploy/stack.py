@@ -2,12 +2,14 @@
 front of gunicorn app servers, PostgreSQL, Redis (docs/deployment.md).
 
 ``tests/server`` and ``bench/load.py --servers 2`` start it with ``Stack``: nginx with
-``deploy/nginx/cego.conf`` and the app servers with the ``ExecStart`` line of
-``deploy/cego@.service`` and the settings of ``deploy/cego.env``. Only the lines those files mark
-with ``# test:`` are replaced (ports, certificate, folders, secret, database, cache, log level), so
-what is tested is what the recipe installs. Everything runs as child processes of the caller on
-the loopback, with its files in a folder of its own, and is stopped by ``stop()``. PostgreSQL is
-the caller's (a database URL); Redis is started here.
+``deploy/nginx/nginx.conf`` and its site ``deploy/nginx/cego.conf``, Redis with
+``deploy/redis/cego.conf``, and the app servers with the ``ExecStart`` line of
+``deploy/cego@.service`` and the settings of ``deploy/cego.env``; ``restart_app`` restarts one as
+systemctl does. Only the lines those files mark with ``# test:`` are replaced (ports, certificate,
+folders, user, secret, database, cache, log level), so what is tested is what the recipe
+installs. Everything runs as child processes of the caller on the loopback, with its files in a
+folder of its own, and is stopped by ``stop()``. PostgreSQL is the caller's (a database URL);
+Redis is started here.
 
 Nothing here is imported by the app.
 """
@@ -133,6 +135,11 @@ class Stack:
     def origin(self) -> str:
         return f"https://{HOST}:{self.https_port}"
 
+    @property
+    def acme(self) -> Path:
+        """The folder nginx answers Let's Encrypt's checks from (/var/www/html in the recipe)."""
+        return self.work / "acme"
+
     def cache_url(self, port: int) -> str:
         if self.shared_cache and self.redis_url:
             return self.redis_url
@@ -199,32 +206,34 @@ class Stack:
                 "static folder": lambda line: re.sub(
                     r"alias \S+;", f"alias {ROOT / 'staticfiles'}/;", line
                 ),
+                "acme folder": lambda line: re.sub(r"root \S+;", f"root {self.acme};", line),
             },
             DEPLOY / "nginx" / "cego.conf",
         )
         (self.work / "cego.conf").write_text(site)
         temp = self.work / "nginx-temp"
         temp.mkdir(exist_ok=True)
-        # what /etc/nginx/nginx.conf gives a site on Debian, in a folder of the test's own
-        return f"""
-user root;
-worker_processes 2;
-pid {self.work / "nginx.pid"};
-error_log {self.work / "nginx-error.log"} warn;
-events {{ worker_connections 1024; }}
-http {{
-    include /etc/nginx/mime.types;
-    default_type application/octet-stream;
-    sendfile on;
-    access_log {self.work / "nginx-access.log"};
-    client_body_temp_path {temp}/body;
-    proxy_temp_path {temp}/proxy;
-    fastcgi_temp_path {temp}/fastcgi;
-    uwsgi_temp_path {temp}/uwsgi;
-    scgi_temp_path {temp}/scgi;
-    include {self.work / "cego.conf"};
-}}
-"""
+        self.acme.mkdir(exist_ok=True)
+        main = DEPLOY / "nginx" / "nginx.conf"
+        # the recipe's /etc/nginx/nginx.conf, with the folders and files of the test's own
+        return marked(
+            main.read_text(),
+            {
+                "user": lambda line: "user root;",
+                "pid": lambda line: f"pid {self.work / 'nginx.pid'};",
+                "error log": lambda line: f"error_log {self.work / 'nginx-error.log'} warn;",
+                "access log": lambda line: "\n".join(
+                    [f"    access_log {self.work / 'nginx-access.log'};"]
+                    + [
+                        f"    {kind}_temp_path {temp / kind};"
+                        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+                    ]
+                ),
+                "conf.d": lambda line: "    # (no conf.d here)",
+                "sites": lambda line: f"    include {self.work / 'cego.conf'};",
+            },
+            main,
+        )
 
     # --- starting and stopping ----------------------------------------------------------------
 
@@ -264,14 +273,11 @@ http {{
             "redis",
             [
                 program("redis-server"),
+                str(DEPLOY / "redis" / "cego.conf"),
                 "--port",
                 str(self.redis_port),
                 "--bind",
                 "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
                 "--dir",
                 str(self.work),
             ],
@@ -281,6 +287,24 @@ http {{
 
     def stop_redis(self) -> None:
         self._end("redis")
+
+    def restart_app(self, port: int) -> None:
+        """What ``systemctl restart cego@<port>`` does to the app server (cego@.service,
+        ``KillMode=mixed``): SIGTERM to gunicorn's master, which stops taking connections and
+        lets its workers finish their requests, SIGKILL to what is left after ``TimeoutStopSec``,
+        then the ``ExecStart`` line again. Returns once the new server is started, as systemctl
+        does for a simple service, not once it answers."""
+        name = f"app-{port}"
+        process = self.processes.pop(name)
+        with suppress(ProcessLookupError):
+            os.kill(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=70)
+        finally:
+            with suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        self._start_app(port)
 
     def _start_app(self, port: int) -> None:
         self._spawn(f"app-{port}", self.app_command(port), self.app_log(port), self.settings(port))

@@ -298,3 +298,106 @@ def test_a_request_after_the_database_dropped_the_apps_connection_is_answered_no
         server.terminate()
         log = server.communicate(timeout=30)[0]
     assert "ERROR django.request" not in log, log
+
+
+# --- the first director account on a fresh laptop ----------------------------------------------
+
+
+def typed(command: list[str], env: dict[str, str], answers: list[tuple[str, str]]) -> str:
+    """``command`` run in a terminal of its own (as a director runs it), each prompt answered
+    as it appears with the text typed after it; everything the terminal showed."""
+    import pty
+    import select
+
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: the command, in the project folder
+        os.chdir(ROOT)
+        os.execvpe(command[0], command, env)
+    shown = b""
+    waiting = list(answers)
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([terminal], [], [], 1)
+        if ready:
+            try:
+                chunk = os.read(terminal, 4096)
+            except OSError:  # the command ended and closed its terminal
+                break
+            if not chunk:
+                break
+            shown += chunk
+        # the last line shown is the prompt ("Username (leave blank to use 'root'): ")
+        last = (shown.decode(errors="replace").rstrip().splitlines() or [""])[-1]
+        if waiting and last.startswith(waiting[0][0].rstrip(":")) and last.endswith(":"):
+            os.write(terminal, waiting.pop(0)[1].encode() + b"\n")
+    os.close(terminal)
+    _, status = os.waitpid(pid, 0)
+    text = shown.decode(errors="replace")
+    assert os.waitstatus_to_exitcode(status) == 0, text
+    assert not waiting, f"never asked {waiting[0][0]!r}:\n{text}"
+    return text
+
+
+LOG_IN_AS_THE_DIRECTOR = """
+import django
+django.setup()
+from django.test import Client
+client = Client()
+answer = client.post("/anmelden/", {"username": "vorstand", "password": "Schwarzwald-Cego-7"})
+print(answer.status_code)
+print(client.get("/turnier/neu/").status_code)
+"""
+
+
+@pytest.mark.slow
+def test_the_handbooks_command_makes_the_first_director_of_a_fresh_laptop(tmp_path):
+    # the handbook's "Logging in" names the command, in both languages
+    for book in ("docs/guide/index.md", "docs/handbuch/index.md"):
+        assert "make director" in (ROOT / book).read_text(), book
+    env = clean_env(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}", TERM="dumb")
+    secret = tmp_path / "secret_key"
+    # as the laptop's make serve runs it (its venv is set up by then: -o venv)
+    shown = typed(
+        ["make", "--no-print-directory", "-o", "venv", "director", f"SECRET_FILE={secret}"],
+        env,
+        [
+            # the laptop's language is German; Django asks for the password in English
+            ("Benutzername:", "vorstand"),
+            ("E-Mail-Adresse:", ""),
+            ("Password:", "Schwarzwald-Cego-7"),
+            ("Password (again):", "Schwarzwald-Cego-7"),
+        ],
+    )
+    assert "Superuser created successfully." in shown
+    # the director logs in and may create an event (a director's page)
+    logged_in = subprocess.run(
+        [sys.executable, "-c", LOG_IN_AS_THE_DIRECTOR],
+        cwd=ROOT,
+        env={
+            **env,
+            "DJANGO_SECRET_KEY": secret.read_text().strip(),
+            "DJANGO_ALLOWED_HOSTS": "testserver",
+        },
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert logged_in.stdout.split() == ["302", "200"], logged_in.stderr
+
+
+def test_the_servers_install_brings_the_app_without_the_test_tools(tmp_path):
+    planned = subprocess.run(
+        ["make", "--no-print-directory", "-n", "install", f"VENV={tmp_path / 'venv'}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert planned.returncode == 0, planned.stderr
+    assert "-r requirements.txt" in planned.stdout
+    assert "requirements-dev.txt" not in planned.stdout
+    runtime = (ROOT / "requirements.txt").read_text().lower()
+    for tool in ("pytest", "playwright", "ruff", "hypothesis"):
+        assert tool not in runtime, tool
+    for needed in ("django==", "gunicorn==", "psycopg", "redis=="):
+        assert needed in runtime, needed

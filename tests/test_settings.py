@@ -131,3 +131,25 @@ def test_a_cache_url_of_an_unknown_kind_stops_the_app_with_a_message():
     assert "DJANGO_CACHE_URL must start with one of file, redis, memcached, locmem://" in (
         result.stderr
     )
+
+
+@pytest.mark.parametrize("written", ["turnier.example.org:8443", "https://turnier.example.org"])
+def test_an_allowed_host_with_a_port_or_scheme_stops_the_app_with_a_message(written):
+    # Django would otherwise refuse every request with "Bad Request (400)", saying nothing why
+    result = run_check(DJANGO_SECRET_KEY="x" * 50, DJANGO_ALLOWED_HOSTS=f"localhost,{written}")
+    assert result.returncode != 0
+    assert (
+        "DJANGO_ALLOWED_HOSTS takes host names only, without https:// and without a port "
+        f"(turnier.example.org), got {written!r}"
+    ) in result.stderr
+
+
+def test_allowed_hosts_take_names_and_addresses_without_a_port():
+    result = run(
+        "-c",
+        "from django.conf import settings; print(settings.ALLOWED_HOSTS)",
+        DJANGO_SECRET_KEY="x" * 50,
+        DJANGO_ALLOWED_HOSTS="turnier.example.org,.example.org,10.0.0.5,[::1]",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "['turnier.example.org', '.example.org', '10.0.0.5', '[::1]']"

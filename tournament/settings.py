@@ -3,7 +3,8 @@
 DJANGO_DEBUG          "1"/"true" turns debug on; off unless set.
 DJANGO_SECRET_KEY     required when debug is off: the app refuses to start without it.
 DATABASE_URL          default: an SQLite file in the project folder; postgres://... for PostgreSQL.
-DJANGO_ALLOWED_HOSTS  comma-separated; default localhost names (any host in debug).
+DJANGO_ALLOWED_HOSTS  comma-separated host names without scheme or port (turnier.example.org);
+                      default localhost names (any host in debug).
 DJANGO_HTTPS          "1" when the app is served over HTTPS (behind a TLS proxy): secure cookies,
                       HSTS and the redirect to https. Off for a hall's local network over HTTP.
 DJANGO_CSRF_TRUSTED_ORIGINS  comma-separated origins (https://example.org) behind a proxy.
@@ -73,6 +74,15 @@ ALLOWED_HOSTS = [
 ]
 if DEBUG and "DJANGO_ALLOWED_HOSTS" not in os.environ:
     ALLOWED_HOSTS = ["*"]
+for _host in ALLOWED_HOSTS:
+    # Django compares the host without its port, so "name:8443" or a URL would never match and
+    # every request would be refused with "Bad Request (400)"; IPv6 addresses come in brackets
+    if "/" in _host or ":" in _host.rsplit("]", 1)[-1]:
+        raise ImproperlyConfigured(
+            "DJANGO_ALLOWED_HOSTS takes host names only, without https:// and without a port "
+            f"(turnier.example.org), got {_host!r}; the port belongs in "
+            "DJANGO_CSRF_TRUSTED_ORIGINS and DJANGO_PUBLIC_URL (https://turnier.example.org:8443)"
+        )
 
 PUBLIC_URL = os.environ.get("DJANGO_PUBLIC_URL", "").strip().rstrip("/")
 _public_host = urlsplit(PUBLIC_URL).hostname or ""

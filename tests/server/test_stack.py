@@ -5,7 +5,9 @@ What a director, a phone and an attacker meet there: a game saved through one ap
 the other's standings at once; a new version of the standings is computed once by both servers
 together under the hall's reads, the others given the version before meanwhile; the login
 lockout is keyed on the address nginx saw; HTTPS, secure cookies and CSRF work through the
-proxy; Redis stopped mid-run costs a moment, not answers.
+proxy; Redis stopped mid-run costs a moment, not answers; an update restarts both app servers
+in turn under the hall's load without a failed request or a game stored twice; Let's Encrypt
+reaches its check file; nginx keeps a hall of phones connected; Redis keeps no snapshots.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from pathlib import Path
 import pytest
 
 from deploy import stack as recipe
+from deploy import update
 from tests.server.conftest import (
+    CSRF,
     ROOT,
     STANDINGS,
     Browser,
@@ -144,7 +148,8 @@ def test_https_redirect_secure_cookies_and_csrf_through_the_proxy(stack):
     plain.request("GET", "/anmelden/", headers={"Host": f"{recipe.HOST}:{stack.http_port}"})
     redirect = plain.getresponse()
     assert redirect.status == 301
-    assert redirect.getheader("Location").startswith(f"https://{recipe.HOST}:")
+    # to HTTPS on its own port (443), not to https on the plain request's port
+    assert redirect.getheader("Location") == f"https://{recipe.HOST}/anmelden/"
 
     browser = Browser(stack)
     page = browser.get("/anmelden/")
@@ -174,6 +179,48 @@ def test_static_files_come_from_nginx(stack):
     assert re.fullmatch(r'"[0-9a-f]+-[0-9a-f]+"', answer.header("ETag"))
     assert answer.header("Expires")
     assert "public" in ", ".join(answer.headers.get_all("Cache-Control"))
+
+
+def test_lets_encrypt_reaches_its_check_file_over_plain_http(stack):
+    # certbot --webroot writes a file into the site's folder and the certificate authority asks
+    # for it over plain HTTP; everything else is redirected to HTTPS
+    import http.client
+
+    challenge = stack.acme / ".well-known" / "acme-challenge"
+    challenge.mkdir(parents=True, exist_ok=True)
+    (challenge / "Hx9-token").write_text("Hx9-token.thumbprint")
+    plain = http.client.HTTPConnection("127.0.0.1", stack.http_port, timeout=10)
+    plain.request("GET", "/.well-known/acme-challenge/Hx9-token", headers={"Host": recipe.HOST})
+    answer = plain.getresponse()
+    assert (answer.status, answer.read()) == (200, b"Hx9-token.thumbprint")
+
+
+def test_nginx_keeps_a_hall_of_phones_connected_and_still_answers(stack):
+    # 300 phones, each browser keeping up to six connections open to the server (HTTP
+    # keep-alive): Debian's 768 connections per nginx process are used up, and nginx closes
+    # every connection after that unanswered
+    import socket
+
+    phones = []
+    try:
+        for _ in range(1800):
+            phones.append(socket.create_connection(("127.0.0.1", stack.https_port), timeout=10))
+        assert Browser(stack).get(STANDINGS).status == 200
+    finally:
+        for connection in phones:
+            connection.close()
+    assert "worker_connections are not enough" not in (stack.work / "nginx-error.log").read_text()
+
+
+def test_the_page_cache_keeps_no_snapshots_and_has_a_memory_limit(stack):
+    import redis
+
+    cache = redis.Redis(port=stack.redis_port)
+    assert cache.config_get("save") == {"save": ""}
+    assert cache.config_get("appendonly") == {"appendonly": "no"}
+    assert int(cache.config_get("maxmemory")["maxmemory"]) == 256 * 1024 * 1024
+    assert cache.config_get("maxmemory-policy") == {"maxmemory-policy": "allkeys-lru"}
+    cache.close()
 
 
 def test_the_recipes_settings_pass_the_deployment_checks(stack):
@@ -241,3 +288,102 @@ def test_the_nightly_backup_writes_a_dump_pg_restore_reads(stack, stack_database
     assert dump.exists() and dump.stat().st_size > 10_000
     listed = subprocess.run(["pg_restore", "--list", str(dump)], capture_output=True, text=True)
     assert "tournament_hand" in listed.stdout
+
+
+class HallLoad:
+    """The hall while the servers are updated: readers asking for the standings and the start
+    page without a pause, and a table's phone sending a game (fresh submission key) every moment,
+    all through nginx. Counts every answer's status and keeps the keys of the games answered as
+    saved."""
+
+    def __init__(self, stack: recipe.Stack, url: str, readers: int = 6) -> None:
+        self.stack, self.url = stack, url
+        self.statuses: Counter = Counter()
+        self.saved: list[str] = []  # submission keys of games answered with the redirect
+        self.sent: list[str] = []
+        self.stop = threading.Event()
+        self.threads = [threading.Thread(target=self.read) for _ in range(readers)]
+        self.threads.append(threading.Thread(target=self.enter_games))
+
+    def __enter__(self) -> HallLoad:
+        for thread in self.threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        for thread in self.threads:
+            thread.join(timeout=60)
+
+    def count(self, status: int) -> None:
+        self.statuses[status] += 1
+
+    def read(self) -> None:
+        browser = Browser(self.stack)
+        while not self.stop.is_set():
+            for path in (STANDINGS, "/"):
+                self.count(browser.get(path).status)
+
+    def enter_games(self) -> None:
+        # the demo's round in play has room for 126 more games (9 tables, 10 of 24 played)
+        while not self.stop.is_set() and len(self.sent) < 60:
+            phone = Browser(self.stack)
+            link = f"/t/{table_token(self.url)}/"
+            page = phone.get(link)
+            self.count(page.status)
+            token = CSRF.search(page.text)
+            if page.status != 200 or not token:
+                continue
+            game = a_game()
+            self.sent.append(game["submission"])
+            answer = phone.request(
+                "POST", link, data={"csrfmiddlewaretoken": token.group(1), **game}
+            )
+            self.count(answer.status)
+            if answer.status == 302:
+                self.saved.append(game["submission"])
+            time.sleep(0.4)
+
+
+def games_stored(url: str, keys: list[str]) -> Counter:
+    """How many games are stored with each of the submission keys."""
+    import psycopg
+
+    with psycopg.connect(url) as connection:
+        rows = connection.execute(
+            "SELECT submission_key::text, count(*) FROM tournament_hand "
+            "WHERE submission_key::text = ANY(%s) GROUP BY submission_key",
+            (keys,),
+        ).fetchall()
+    return Counter(dict(rows))
+
+
+def test_an_update_restarts_both_servers_in_turn_without_a_failed_request(
+    tmp_path_factory, stack_database
+):
+    # the recipe's update (docs/deployment.md, "Updates"): deploy/update.py with the site's
+    # fail_timeout, each server restarted as systemctl restarts it, under the hall's load
+    site = (ROOT / "deploy" / "nginx" / "cego.conf").read_text()
+    with start(tmp_path_factory, stack_database) as running:
+        with HallLoad(running, stack_database) as load:
+            time.sleep(2)
+            update.rolling_restart(
+                running.app_ports,
+                restart=running.restart_app,
+                host=recipe.HOST,
+                settle=update.fail_timeout(site) + 1,
+                say=lambda line: None,
+            )
+            time.sleep(2)
+        logs = running.logs()
+    # every request answered as on a quiet day: pages, and the games' redirects
+    assert set(load.statuses) <= {200, 302}, load.statuses
+    assert load.statuses[200] > 100, load.statuses
+    assert len(load.saved) > 10, load.statuses
+    # both servers were restarted and served afterwards
+    for port in running.app_ports:
+        assert logs.count(f"Listening at: http://127.0.0.1:{port}") == 2, port
+    # a game nginx passed on to the other server is stored once, and every saved one is stored
+    stored = games_stored(stack_database, load.sent)
+    assert max(stored.values()) == 1, stored.most_common(3)
+    assert all(stored[key] == 1 for key in load.saved)

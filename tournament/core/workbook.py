@@ -12,9 +12,11 @@ from typing import Any
 from django.utils.functional import Promise
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
+from openpyxl.comments import Comment
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
 HEADER_FONT = Font(bold=True)
@@ -75,6 +77,7 @@ class Sheet:
         above: Sequence[Sequence[Any]] = (),
         freeze_column: str = "A",
         autofilter: bool = True,
+        notes: Sequence[str] = (),
     ) -> None:
         self.ws: WriteOnlyWorksheet = workbook.create_sheet(sheet_title(title))
         # per column with a number format, the one cell its numbers are written through
@@ -99,11 +102,15 @@ class Sheet:
                 cells[0].font = TITLE_FONT
             self.ws.append(cells)
         header = []
-        for name, _width, _fmt in columns:
+        for index, (name, _width, _fmt) in enumerate(columns):
             cell = WriteOnlyCell(self.ws, value=text(name))
             cell.font = HEADER_FONT
             cell.fill = HEADER_FILL
             cell.alignment = Alignment(vertical="center", wrap_text=True)
+            note = notes[index] if index < len(notes) else ""
+            if note:  # Excel shows it when the pointer rests on the column's name
+                lines = sum(len(line) // 40 + 1 for line in note.splitlines())
+                cell.comment = Comment(text(note), "", height=20 * lines + 20, width=300)
             header.append(cell)
         self.ws.append(header)
 
@@ -121,6 +128,27 @@ class Sheet:
                 row.append(text(value))
         self.ws.append(row)
         self.rows += 1
+
+    def offer(self, column: int, values: Sequence[str], rows: int, warning: str) -> bool:
+        """A drop-down of ``values`` in the ``rows`` cells below the header of ``column``
+        (1-based). Another value typed in is allowed after ``warning`` (Excel's "warning" alert).
+        False, and no drop-down, where Excel's list cannot hold them (a comma in a value, more
+        than 255 characters in all)."""
+        listed = ",".join(values)
+        if not values or any("," in v or '"' in v for v in values) or len(listed) > 255:
+            return False
+        letter = get_column_letter(column)
+        offered = DataValidation(
+            type="list",
+            formula1=f'"{listed}"',
+            allow_blank=True,
+            errorStyle="warning",
+            showErrorMessage=True,
+            error=text(warning),
+        )
+        offered.add(f"{letter}{self.header_row + 1}:{letter}{self.header_row + rows}")
+        self.ws.data_validations.append(offered)
+        return True
 
     def _formatted(self, number_format: str) -> WriteOnlyCell:
         cell = WriteOnlyCell(self.ws)

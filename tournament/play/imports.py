@@ -56,6 +56,39 @@ def _template_fields(event: Event, table: Table, players: list[str]) -> list[tup
     return [(f.name, str(f.label)) for f in form.visible_fields()]
 
 
+def _column_guide(form: HandForm, name: str, players: list[str]) -> tuple[str, list[str]]:
+    """What goes into a field's column of the result workbook, as a note on its name, and the
+    values its drop-down offers (none: any value), in the words ``_cell_to_form`` reads."""
+    field = form.fields[name]
+    if name in SEAT_FIELDS:
+        numbers = [str(n) for n in range(1, len(players) + 1)]
+        note = _(
+            "The player's number 1 to %(n)s (row 2 lists them) or the player's name. "
+            "Empty where nobody did."
+        ) % {"n": len(players)}
+        return note, numbers
+    if field.widget.input_type == "checkbox":
+        return _("%(yes)s or %(no)s (empty: %(no)s).") % {"yes": _("yes"), "no": _("no")}, [
+            _("yes"),
+            _("no"),
+        ]
+    choices = [(str(key), str(label)) for key, label in getattr(field, "choices", ())]
+    if choices:
+        offered = [label for key, label in choices if key != ""]
+        note = _("One of: %(values)s.") % {"values": "; ".join(offered)}
+        empty = next((label for key, label in choices if key == ""), None)
+        if empty is not None and any(c.isalpha() for c in empty):  # not the form's "—"
+            note += " " + _("Empty: %(meaning)s.") % {"meaning": empty}
+        return note, offered
+    if field.widget.input_type == "number":
+        note = _("A whole number, as on the paper sheet.")
+    else:
+        note = _("As on the paper sheet.")
+    if field.help_text:
+        note += " " + str(field.help_text)
+    return note, []
+
+
 def _round_tables(rnd: Round) -> Iterator[tuple[Table, list[str]]]:
     seats = (
         Seat.objects.filter(round=rnd, table__isnull=False)
@@ -77,15 +110,20 @@ def _round_tables(rnd: Round) -> Iterator[tuple[Table, list[str]]]:
 def result_template(rnd: Round, output: IO[bytes] | None = None) -> IO[bytes]:
     """One sheet per table: the players by seat, then a row per game with the hand's inputs.
 
-    Seats are written as numbers 1, 2, 3 ... (or the player's name); yes/no as ja/nein. Written
-    like every workbook through ``exports.Sheet``: a player's name heads a column (Räuber's card
-    points) and never becomes a formula.
+    Seats are written as numbers 1, 2, 3 ... (or the player's name); yes/no as ja/nein. Each
+    column's name carries a note saying what goes into it, and a column of seats, yes/no or
+    choices a drop-down of the values it takes (``_column_guide``). Written like every workbook
+    through ``exports.Sheet``: a player's name heads a column (Räuber's card points) and never
+    becomes a formula.
     """
     event = rnd.event
     workbook = Workbook(write_only=True)
     title = f"{event.name} · " + _("Round %(n)s") % {"n": rnd.number}
     for table, players in _round_tables(rnd):
-        fields = _template_fields(event, table, players)
+        form = _form_class(event)(table=table, players=players, every_seat=True)
+        fields = [(f.name, str(f.label)) for f in form.visible_fields()]
+        guides = [_column_guide(form, name, players) for name, _label in fields]
+        games = event.hands_for(table.size) or 30
         sheet = core_workbook.Sheet(
             workbook,
             _("Table %(n)s") % {"n": table.number},
@@ -97,8 +135,22 @@ def result_template(rnd: Round, output: IO[bytes] | None = None) -> IO[bytes]:
             ],
             freeze_column="B",
             autofilter=False,
+            notes=[
+                _(
+                    "One row per game played, in the order of the paper sheet. Leave the "
+                    "rows of games not played empty."
+                )
+            ]
+            + [note for note, _values in guides],
         )
-        for number in range(1, (event.hands_for(table.size) or 30) + 1):
+        for column, (_note, values) in enumerate(guides, start=2):
+            sheet.offer(
+                column,
+                values,
+                games,
+                _("Not one of the values offered: the import will say whether it can read it."),
+            )
+        for number in range(1, games + 1):
             sheet.append([number])
         sheet.close()
     if not workbook.worksheets:  # a round not drawn yet: a workbook needs a sheet

@@ -165,6 +165,18 @@ def test_on_equal_worth_the_overall_prize_is_kept():
     assert won[(R.WOMEN, 1)] == numbers(e[3])
 
 
+def test_on_equal_money_a_side_prize_with_goods_wins_over_the_overall_prize_without():
+    # the handbook's example: 20 € and a hamper for the best woman win over 20 € for 3rd overall
+    event, e = played([60, 20, -30, -50])
+    categorise(e[2], Player.Category.WOMEN)
+    categorise(e[3], Player.Category.WOMEN)
+    prize(event, 3, 2000)
+    prize(event, 1, 2000, goods="Präsentkorb", ranking=R.WOMEN)
+    won = winners(event)
+    assert won[(R.WOMEN, 1)] == numbers(e[2])
+    assert won[(R.OVERALL, 3)] == numbers(e[3])
+
+
 def test_the_organiser_may_allow_an_overall_and_a_side_prize_for_one_player():
     event, e = played([60, 20, -30, -50])
     categorise(e[0], Player.Category.WOMEN)

@@ -95,6 +95,37 @@ def test_the_result_template_has_a_sheet_per_table_listing_its_players():
         assert games == list(range(1, 25))
 
 
+def test_the_result_template_says_what_goes_into_each_column_and_offers_the_values():
+    rnd = cego_round(8)
+    with translation.override("en"):
+        book = load_workbook(play_imports.result_template(rnd))
+    sheet = book["Table 1"]
+    header = {cell.value: cell for cell in sheet[3]}
+    # the note Excel shows on each column's name
+    notes = {name: cell.comment.text if cell.comment else "" for name, cell in header.items()}
+    assert "One row per game played" in notes["Game"]
+    assert notes["Declarer"].startswith("The player's number 1 to 4 (row 2 lists them)")
+    assert notes["Contract"].startswith("One of: Cego; Halbe; Eine; ")
+    assert notes["Contract"].endswith("; Räuber.")
+    assert notes["Declarer's card points"] == "A whole number, as on the paper sheet."
+    assert all(notes.values()), [name for name, note in notes.items() if not note]
+    # the drop-downs: in the rows of the games, below the column's name
+    column = {name: cell.column_letter for name, cell in header.items()}
+    offered = {str(v.sqref): v.formula1 for v in sheet.data_validations.dataValidation}
+    assert offered[f"{column['Declarer']}4:{column['Declarer']}27"] == '"1,2,3,4"'
+    contracts = offered[f"{column['Contract']}4:{column['Contract']}27"]
+    assert contracts.startswith('"Cego,Halbe,Eine,')
+    # a game typed with the drop-downs' values is read
+    label = contracts.strip('"').split(",")[1]
+    with translation.override("en"):
+        upload = filled_template(
+            rnd, {1: [{"Contract": label, "Declarer": "2", "Declarer's card points": 47}]}
+        )
+        preview = play_imports.read_results(rnd, upload)
+    assert preview.ok, [row.error for row in preview.rows]
+    assert [r.results for r in preview.rows] == [[-20, 60, -20, -20]]
+
+
 def test_filled_in_results_are_read_as_the_engine_scores_them_and_saved():
     rnd = cego_round(8)
     with translation.override("en"):
