@@ -48,6 +48,7 @@ from django.utils.translation import gettext_lazy
 from tournament.core.audit import noted as _noted
 from tournament.core.errors import Refused
 from tournament.models import Entry, Event, Prize, PrizeAssignment, PrizeSettings
+from tournament.play import reads as play_reads
 from tournament.play import services as play_services
 from tournament.results import pairs, standings
 
@@ -456,11 +457,27 @@ def _from_stored(stored: PrizeAssignment) -> PrizeGiving:
 
 
 @transaction.atomic
-def finish_event(*, event: Event, user: Any = None) -> Event:
+def finish_event(*, event: Event, user: Any = None, confirm_sheets: bool = False) -> Event:
     """Finish the event (``play.services.finish_event``: every round closed) and store its prize
     assignment as it stands, in the same transaction. Refused while players share a prize place
-    without a lot: the stored list could not follow a lot drawn afterwards."""
+    without a lot: the stored list could not follow a lot drawn afterwards.
+
+    Refused too while a counting table's sheet is not confirmed (issue 43.9): the standings would
+    stay marked provisional (*) after the event is final. The director confirms those sheets on
+    their table sheets first, or has them confirmed here in their name (``confirm_sheets``), each
+    with its history row as at the table sheet."""
     event = play_services.finish_event(event=event, user=user)
+    open_sheets = play_reads.unconfirmed_tables(event)
+    if open_sheets and not confirm_sheets:
+        raise Refused(
+            _(
+                "The players have not confirmed every sheet (%(tables)s). Confirm them on their "
+                "table sheets, or tick “Confirm the open sheets as director” and finish again."
+            )
+            % {"tables": play_reads.sheets_named(open_sheets)}
+        )
+    for table in open_sheets:
+        play_services.confirm_table(table=table, user=user)
     giving = computed_prize_giving(event)
     tied = [tie for tie in giving.ties if tie.entries]
     if tied:
