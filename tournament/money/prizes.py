@@ -126,6 +126,9 @@ class Tie:
     rank: int
     entries: list[Entry] = field(default_factory=list)
     teams: list[str] = field(default_factory=list)
+    # what the tie is between, as the page names it: players, or fixed pairs by their registered
+    # names with the partners after them (``pairs.unit_names``)
+    names: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -394,6 +397,10 @@ def computed_prize_giving(event: Event) -> PrizeGiving:
     for award in player_awards:
         awards[award.prize.ranking].append(award)
     ties = _undecided(named, rule, candidates, player_awards, pairs.units(event))
+    if ties:
+        pair_names = pairs.pair_names(event)
+        for tie in ties:
+            tie.names = pairs.unit_names(tie.entries, pair_names, members=True)
     for prize in prizes:
         if prize.ranking == Ranking.LAST:
             awards[Ranking.LAST].append(_last_place(prize, active))
@@ -483,7 +490,7 @@ def finish_event(*, event: Event, user: Any = None, confirm_sheets: bool = False
     if tied:
         raise Refused(
             _("Players share a prize place (%(players)s): draw lots before finishing the event.")
-            % {"players": "; ".join(", ".join(str(e.player) for e in t.entries) for t in tied)}
+            % {"players": "; ".join(", ".join(t.names) for t in tied)}
         )
     assignment = PrizeAssignment(
         event=event,
