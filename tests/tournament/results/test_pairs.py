@@ -6,12 +6,14 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.conf import settings
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import make_round
 from tests.helpers import fixed_pair_event, next_round, page_text, play_pairs_round, prize
-from tournament.models import Entry
+from tournament.models import Entry, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -160,3 +162,27 @@ def test_a_lot_between_two_tied_pairs_names_the_two_pairs_as_registered(director
     said = " ".join(str(m) for m in done.context["messages"])
     drawn = re.search(r"Drawn by lot, in this order: (.*)\.", said)
     assert drawn and sorted(drawn[1].split(", ")) == ["Die Albrechts", "Die Bergers"]
+
+
+def test_the_seating_the_sheet_and_the_phone_name_a_fixed_pair_as_registered(director, two_rounds):
+    """Issue 43.9: a registered pair's name ("Die Albrechts") is on every page that seats or
+    lists its partners, not only on the pair ranking."""
+    event, teams = two_rounds
+    teams[0].name = "Die Albrechts"
+    teams[0].save()
+    seat = Seat.objects.filter(round__number=1, entry__pair=teams[0]).select_related("table")
+    table = seat.first().table
+    partners = [str(e.player) for e in teams[0].pair_members.all()]
+
+    seating = page_text(director.get(f"/turnier/{event.slug}/durchgang/1/"))
+    for name in partners:
+        assert f"{name} (" in seating
+    assert seating.count("Die Albrechts") == 2  # beside each partner
+    sheet = page_text(director.get(table.get_absolute_url()))
+    assert sheet.count("Die Albrechts") == 2
+    phone_client = Client()
+    phone_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    phone = page_text(phone_client.get(table.get_link_url()))
+    assert re.search(
+        r"Team [AB] : " + " & ".join(map(re.escape, partners)) + r" \(Die Albrechts\)", phone
+    )
