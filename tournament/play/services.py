@@ -385,6 +385,13 @@ def remove_round(*, round: Round, user: User = None) -> Event:
 
 def _check_table_open(table: Table, *, new: bool) -> None:
     rnd = table.round
+    if rnd.event.status == Event.Status.FINISHED:
+        # the standings and prizes are final: a correction reopens the event first (handbook,
+        # "Ein Spiel korrigieren"), else a changed sheet would lose its confirmations and mark
+        # a finished event provisional again (issue 43.9)
+        raise Refused(
+            _("The event is finished: reopen it with a reason (prize table) to correct a result.")
+        )
     if rnd.status in (Round.Status.DRAFT, Round.Status.SEATED):
         raise Refused(_("Round %(n)s has not started yet.") % {"n": rnd.number})
     if new and rnd.status == Round.Status.CLOSED:

@@ -430,3 +430,36 @@ def test_totals_entered_for_the_round_are_corrected_on_the_sheet_with_a_reason(s
     assert "Zahlendreher auf der Papierliste" in history
     standings = scorer.get(reverse("event_standings", args=[table.round.event.slug]))
     assert f"{MINUS}20" in standings.content.decode()
+
+
+def test_a_game_of_a_finished_event_is_corrected_only_after_reopening_it(scorer: Client) -> None:
+    """Issue 43.9: a correction after finishing made the sheet's confirmations lapse and marked
+    the finished event provisional again. As the handbook says, the event is reopened first."""
+    table = make_table(hands_per_round={"*": 1}, rounds_planned=1)
+    event = table.round.event
+    sheet = reverse("table", args=[table.pk])
+    scorer.post(sheet, cego_post())
+    scorer.post(reverse("table_confirm", args=[table.pk]), {"action": "confirm"})
+    scorer.post(reverse("round_action", args=[event.slug, 1, "close"]))
+    finished = scorer.post(
+        reverse("event_finish", args=[event.slug]), {"action": "finish"}, follow=True
+    )
+    assert "The event is finished" in " ".join(messages_of(finished))
+    edit = reverse("hand_edit", args=[table.pk, 1])
+    data = {**form_as_shown(scorer.get(edit), "hand-form"), "declarer_points": "70"}
+    data.update({"reason": "Nachgezählt", "action": "save"})
+    before = snapshot()
+
+    refused = scorer.post(edit, data, follow=True)
+
+    assert "The event is finished: reopen it with a reason (prize table) to correct a result." in (
+        messages_of(refused)
+    )
+    assert snapshot() == before
+    standings = scorer.get(reverse("event_standings", args=[event.slug])).content.decode()
+    assert "Provisional" not in standings and 'class="tag provisional"' not in standings
+    scorer.post(
+        reverse("event_finish", args=[event.slug]), {"action": "reopen", "reason": "Nachzählung"}
+    )
+    scorer.post(edit, data)
+    assert results(table.hands.get()) == [210, -70, -70, -70]
