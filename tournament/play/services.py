@@ -1175,6 +1175,8 @@ def _lapse(draw: LotDraw, user: User = None) -> None:
 # the reasons a draw by lot keeps in the entries' history, in English as every machine reason
 # (``history.reason_text`` says them in the reader's words)
 LOT_DRAWN = "draw by lot for place {place} between {tied} tied players, seed {seed}"
+# a lot between fixed pairs is drawn between the pairs, not their players (issue 43.9)
+LOT_DRAWN_PAIRS = "draw by lot for place {place} between {tied} tied pairs, seed {seed}"
 LOT_LAPSED = "lot lapsed: the tie changed"
 
 
@@ -1219,7 +1221,10 @@ def decide_by_lot(
     stored = Entry.objects.in_bulk([e.pk for e in order])
     # the place the tie shares before the draw: the best the drawn entries can get
     place = 1 + sum(1 for key in keys.values() if _better(event, key, tie))
-    reason = LOT_DRAWN.format(place=place, tied=len(order), seed=seed)
+    if any(len(unit) > 1 for unit in drawn_units):
+        reason = LOT_DRAWN_PAIRS.format(place=place, tied=len(drawn_units), seed=seed)
+    else:
+        reason = LOT_DRAWN.format(place=place, tied=len(order), seed=seed)
     for lot, unit in enumerate(drawn_units, start=1):
         for entry in unit:
             drawn = stored[entry.pk]

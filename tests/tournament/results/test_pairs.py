@@ -162,6 +162,9 @@ def test_a_lot_between_two_tied_pairs_names_the_two_pairs_as_registered(director
     said = " ".join(str(m) for m in done.context["messages"])
     drawn = re.search(r"Drawn by lot, in this order: (.*)\.", said)
     assert drawn and sorted(drawn[1].split(", ")) == ["Die Albrechts", "Die Bergers"]
+    history = page_text(director.get(f"/turnier/{event.slug}/verlauf/"))
+    assert "place 3 decided by lot between 2 tied pairs" in history
+    assert "tied players" not in history
 
 
 def test_the_seating_the_sheet_and_the_phone_name_a_fixed_pair_as_registered(director, two_rounds):
