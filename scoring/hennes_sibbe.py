@@ -45,6 +45,9 @@ FITS: dict[str, frozenset[str]] = {
     "joker_ogl": frozenset({"orange", "gruen", "lila"}),
 }
 CARDS = (*COLOURS, *JOKERS)
+# RULES.md 5.1: 5 cards are dealt; each turn draws one and lays one off, and a Drilling laid out
+# leaves the hand, so no hand ever holds more (nor more jokers than the smallest pack's five)
+HAND_SIZE = 5
 DRILLING_VALUE = 3
 GOATS_FOR_DOUBLING = 3
 
@@ -138,6 +141,17 @@ def parse_reveal(value: Any, seats: int) -> Reveal:
         prefix="reveal.",
     )
     hands = _per_seat(value["hands"], "reveal.hands", seats)
+    for s, cards in enumerate(hands):
+        if len(cards) > HAND_SIZE:
+            raise InvalidHand(
+                f"reveal.hands[{s}]",
+                gettext_noop(
+                    "a hand holds at most {most} cards (five are dealt, each turn draws one and "
+                    "lays one off), got {count}"
+                ),
+                most=HAND_SIZE,
+                count=len(cards),
+            )
     penalty = (
         _per_seat(value["penalty_cards"], "reveal.penalty_cards", seats)
         if "penalty_cards" in value

@@ -853,3 +853,68 @@ def _pair_ranking_page() -> tuple[str, str]:
     event, teams = fixed_pair_event(2)
     play_pairs_round(make_round(event, seed=1), teams)
     return reverse("event_pairs", args=[event.slug]), teams[0].name
+
+
+# a Ziege round (matches to 10 defeat points, RULES.md 3) that team A wins on matches with more
+# defeat points taken than dealt out: two matches won by five deals of 75 (team B takes 2 each),
+# then one lost (4, 4 and 6 taken: 14) and one running (4 and 4): matches 2 to 1, defeat points
+# dealt out 20, taken 22, difference −2 for team A, +2 for team B
+ZIEGE_DEALS = [75] * 10 + [20, 20, 0, 20, 20]
+
+
+@dataclass
+class ZiegeSeason:
+    season: Season
+    event: Event
+    # team A's player in the first seat, team B's in the second (partners sit opposite)
+    winner: Entry
+    loser: Entry
+
+
+def ziege_season() -> ZiegeSeason:
+    """A Ziege season of one event in two fixed pairs, one round of ``ZIEGE_DEALS`` played:
+    team A ranks first by matches won (2) with a difference of −2 and 22 defeat points taken."""
+    season = make_season(game="ziege")
+    event, _pairs = fixed_pair_event(
+        2,
+        season=season,
+        rules={"match_limit": 10},
+        hands_per_round={"4": len(ZIEGE_DEALS)},
+    )
+    table = make_round(event, seed=1).tables.get()
+    for points in ZIEGE_DEALS:
+        services.record_hand(table=table, data={"team_a_points": points})
+    seats = {s.position: s.entry for s in table.seats.select_related("entry__player")}
+    return ZiegeSeason(season, event, seats[0], seats[1])
+
+
+def standings_result(event: Event, entry: Entry) -> int:
+    """An entry's result figure (``GameType.result``) as the event's standings give it."""
+    game = event.game_type
+    figure = game.result_figure()
+    row = next(e for e in Entry.objects.standings(event) if e.pk == entry.pk)
+    return game.shown(figure, getattr(row, figure.name), event.full_rules())
+
+
+def html_table(content: str | bytes, marker: str = 'class="standings') -> list[dict[str, str]]:
+    """The rows of the first table whose opening tag holds ``marker``, as a reader reads them:
+    each row's cells by their column's heading, tags left out, spaces collapsed."""
+    text = content.decode() if isinstance(content, bytes) else content
+    start = text.index(marker)
+    table = text[text.rindex("<table", 0, start) : text.index("</table>", start)]
+
+    def words(cell: str) -> str:
+        return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", cell))).strip()
+
+    head, _sep, body = table.partition("</thead>")
+    headings = [words(c) for c in re.findall(r"<th\b[^>]*>(.*?)</th>", head, re.S)]
+    return [
+        dict(
+            zip(
+                headings,
+                (words(c) for c in re.findall(r"<td\b[^>]*>(.*?)</td>", row, re.S)),
+                strict=False,
+            )
+        )
+        for row in re.findall(r"<tr\b[^>]*>(.*?)</tr>", body, re.S)
+    ]

@@ -1,12 +1,17 @@
 """Who may do what: every permission check of the app lives here.
 
 Roles (per event): an *organiser* may do everything for the event (settings, players, draws,
-rounds, results); a *scorer* may enter, correct and confirm the event's results. Staff users are
-organisers of every event and may create events and seasons. A *table link* (an unguessable token
-per table, printed as the table sheet's QR code) may enter that table's games while its round is
-played and the sheet is not handed in, and confirm a handed-in sheet until the round closes, one
-seat per phone; after that it shows the sheet read-only. It does nothing else. Everybody may read
-standings, seating and table sheets.
+rounds, results); a *scorer* may enter, correct and confirm the event's results, a player's seat
+on the player's word too. Staff users are organisers of every event and may create events and
+seasons. A *table link* (an unguessable token per table, printed as the table sheet's QR code)
+may enter that table's games while its round is played and the sheet is not handed in, and hand
+the sheet in; after that it shows the sheet read-only. It confirms no seat: the token is the
+table's, so whoever holds it could confirm for every player (issue 43). A player confirms their
+own seat on their *personal link* (``player_may_confirm``). The personal page hands out its
+table's link as a key of its own (``personal_table_key``): bound to the personal link's current
+token, so that reissuing a lost personal link takes the table away from whoever holds the old
+one, and the others' keys and the printed link go on working. It does nothing else. Everybody may
+read standings, seating and table sheets.
 
 A player is one person across events, so a correction of a player reaches every event the player
 played: an organiser corrects only a player whose every entry is in an event they organise; any
@@ -16,6 +21,7 @@ other player is corrected by a director (``player_correction_refused``).
 from __future__ import annotations
 
 import hashlib
+import hmac
 import re
 import secrets
 from typing import Any
@@ -23,6 +29,7 @@ from typing import Any
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from tournament.models import Entry, Event, EventRole, Player, Round, Table
@@ -30,7 +37,8 @@ from tournament.models import Entry, Event, EventRole, Player, Round, Table
 ORGANISER = EventRole.Role.ORGANISER
 SCORER = EventRole.Role.SCORER
 
-# the table link's phone id: random, kept for a year, so one phone confirms one seat of a table
+# the table link's phone id: random, kept for a year, so that the history tells which games came
+# from the same phone (it proves nothing: the phone chooses it)
 LINK_DEVICE_COOKIE = "table_phone"
 LINK_DEVICE_MAX_AGE = 365 * 24 * 60 * 60
 DEVICE_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -121,12 +129,44 @@ def link_may_enter(table: Table) -> bool:
     )
 
 
-def link_may_confirm(table: Table) -> bool:
-    """A table link confirms a handed-in sheet until its round closes (one seat per phone,
-    ``services.confirm_seat``); after that a scorer confirms the sheet."""
+def player_may_confirm(table: Table) -> bool:
+    """A player confirms their own seat of a handed-in sheet on their personal link until the
+    round closes (``services.confirm_as_player``); after that a scorer confirms the sheet."""
     return (
         table.round.status == Round.Status.PLAYING
         and not table.voided
         and table.submitted_at is not None
         and table.confirmed_at is None
     )
+
+
+# the table link a personal page hands out: "<table id>.<entry id>.<mac>", the mac over both and
+# the entry's personal-link token, so that reissuing the personal link revokes it. A "." is in no
+# table token (``models.base.new_token``: URL-safe base64), so the two kinds never meet.
+PERSONAL_TABLE_KEY = re.compile(r"([0-9]{1,12})\.([0-9]{1,12})\.([0-9a-f]{32})")
+PERSONAL_TABLE_SALT = "tournament.access.personal_table_key"
+
+
+def _personal_table_mac(table_id: int, entry_id: int, entry_token: str) -> str:
+    value = f"{table_id}.{entry_id}.{entry_token}"
+    return salted_hmac(PERSONAL_TABLE_SALT, value, algorithm="sha256").hexdigest()[:32]
+
+
+def personal_table_key(entry: Entry, table: Table) -> str:
+    """The key under which ``entry``'s personal page links to ``table`` (``/t/<key>/``)."""
+    return f"{table.pk}.{entry.pk}.{_personal_table_mac(table.pk, entry.pk, entry.token)}"
+
+
+def personal_key_parts(key: str) -> tuple[int, int, str] | None:
+    """The table id, entry id and mac of a personal page's table key, or None for a table's own
+    token (or anything else)."""
+    match = PERSONAL_TABLE_KEY.fullmatch(key)
+    if match is None:
+        return None
+    return int(match[1]), int(match[2]), match[3]
+
+
+def personal_key_holds(table_id: int, entry_id: int, mac: str, entry_token: str) -> bool:
+    """Whether a personal page's table key was made from the entry's current personal link: a
+    key from a reissued (older) link does not hold."""
+    return hmac.compare_digest(mac, _personal_table_mac(table_id, entry_id, entry_token))

@@ -3,7 +3,7 @@
 The director creates the event, imports the players, draws, sets the address for phones and prints
 the table sheets to PDF; the QR codes are read back out of the PDF (pdftoppm, zxing-cpp) and each
 decoded address is opened on a phone without a login. Two tables enter their games in turn, hand
-in their sheets and every player confirms their own seat on their own phone; the director closes
+in their sheets and every player confirms their own seat on their personal link; the director closes
 the round, corrects a game with a reason and changes a rule setting. After every step the four
 places a person reads a total (the standings page, the projector, the printed standings and the
 Excel workbook) agree with each other and with totals computed here from the entered games by
@@ -415,7 +415,7 @@ def test_a_cego_day_from_paper_to_phone_to_prize_list(live_server, browser, desk
         ok, culprits = fits(phone, PHONE["width"])
         assert ok, culprits
 
-    # 6. Each table hands in; then each player confirms their own seat on their own phone
+    # 6. Each table hands in; then each player confirms their own seat on their personal link
     for _n, (_context, phone) in phones.items():
         phone.reload()
         with phone.expect_navigation():
@@ -424,16 +424,20 @@ def test_a_cego_day_from_paper_to_phone_to_prize_list(live_server, browser, desk
     hall.agree("handed in")
     for n, (context, _phone) in phones.items():
         context.close()
-        for position in range(4):
+        # each player opens their own personal link (the start card's QR code): the table link
+        # confirms no seat (issue 43)
+        for seat in tables[n].seats.order_by("position").select_related("entry"):
             context, phone = hall.phone()
-            phone.goto(links[n])
+            phone.goto(f"{base}{seat.entry.get_link_url()}")
             with phone.expect_navigation():
-                phone.click(f"form:has(input[name=position][value='{position}']) button")
+                phone.click("form[action$='/confirm/'] button")
             assert phone.locator(".messages li.success").count() == 1
-            if position == 3:
-                assert phone.locator(".banner.ok").is_visible()
-                shoot(phone, "day-table-link-confirmed-de-phone")
             context.close()
+        context, phone = hall.phone()
+        phone.goto(links[n])
+        assert phone.locator(".banner.ok").is_visible()
+        shoot(phone, "day-table-link-confirmed-de-phone")
+        context.close()
     assert all(t.confirmed_at for t in Table.objects.filter(round__event=hall.event))
     assert hall.provisional_marks() == 0
     hall.agree("confirmed")

@@ -87,7 +87,7 @@ def test_the_director_creates_an_event_imports_players_draws_and_prints_the_shee
     assert pdf_pages(pdf) == 4  # one clean A4 page per table
 
 
-def test_a_table_link_on_a_phone_enters_three_games_and_every_player_confirms(
+def test_a_table_link_on_a_phone_enters_three_games_and_every_player_confirms_on_their_link(
     live_server, phone, browser
 ):
     event = make_event(hands_per_round={"4": 3})
@@ -107,17 +107,17 @@ def test_a_table_link_on_a_phone_enters_three_games_and_every_player_confirms(
     assert Hand.objects.filter(table=table).count() == 3
     ok, culprits = fits(phone, PHONE["width"])
     assert ok, culprits  # nothing sticks out sideways on a 360 px screen
-    phone.click("form[action$='/submit/'] button")
-    # every player confirms on their own phone: one phone confirms one seat
-    phone.locator(".confirm button.big").first.click()
-    phone.wait_for_selector(".confirm .confirmed")
-    assert phone.locator(".confirm button.big").count() == 0
-    for _ in range(3):
+    with phone.expect_navigation():
+        phone.click("form[action$='/submit/'] button")
+    # the table link confirms no seat (issue 43): every player confirms on their personal link
+    assert phone.locator(".confirm button").count() == 0
+    assert phone.locator(".confirm p:has-text('noch nicht bestätigt')").count() == 4
+    for seat in table.seats.order_by("position").select_related("entry"):
         other = browser.new_context(viewport=PHONE, locale="de-DE", is_mobile=True)
         other_phone = other.new_page()
-        other_phone.goto(f"{base}{table.get_link_url()}")
-        other_phone.locator(".confirm button.big").first.click()
-        other_phone.wait_for_load_state()
+        other_phone.goto(f"{base}{seat.entry.get_link_url()}")
+        with other_phone.expect_navigation():
+            other_phone.click("form[action$='/confirm/'] button")
         other.close()
     phone.reload()
     phone.wait_for_selector(".banner.ok")

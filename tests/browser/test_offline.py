@@ -98,6 +98,33 @@ def test_three_games_entered_offline_are_stored_once_each_in_order(live_server, 
     context.close()
 
 
+def test_games_entered_offline_on_the_table_link_of_a_personal_page_are_stored(
+    live_server, browser
+):
+    # issue 43: the personal page opens the table under a key of its own; the queue is the same
+    table = started()
+    player = table.seats.get(position=0).entry
+    context, page = hall_phone(browser)
+    page.goto(f"{live_server.url}{player.get_link_url()}")
+    with page.expect_navigation():
+        page.click("a.button.primary.big")
+    url = page.url
+    key = url.rstrip("/").rsplit("/", 1)[1]
+    assert key != table.token
+    context.set_offline(True)
+    for i, (declarer, points) in enumerate(GAMES[:2]):
+        type_game(page, declarer, points)
+        page.wait_for_function(f"document.querySelectorAll('#queue li.waiting').length === {i + 1}")
+    assert len(queued(page, key)) == 2
+    assert table.hands.count() == 0
+    context.set_offline(False)
+    page.wait_for_selector("#queue .queue-status.sent", timeout=30_000)
+    assert page.url == url
+    assert queued(page, key) == []
+    assert stored(table) == [(n + 1, d, p) for n, (d, p) in enumerate(GAMES[:2])]
+    context.close()
+
+
 def test_the_queue_names_a_ticked_box_by_its_label_not_its_field(live_server, browser):
     table = started()
     context, page = hall_phone(browser)

@@ -6,7 +6,10 @@ walk-in is added, two registered players never come and the director removes the
 page; the draw seats exactly the players present; each player opens the QR code of the printed
 start card (read from the PDF with pdftoppm and zxing-cpp), sees table and seat, and the table's
 players confirm the handed-in sheet each from a phone of their own, not the one that entered the
-games; a reissued link stops the old one."""
+games; a reissued link stops the old one. And as a thief would try it (issue 43): one person with
+their own personal link cannot confirm the other seats through the table link it reveals, whatever
+phone id they send; a scorer confirms a seat on the player's word and the history names them; a
+reissued personal link takes the table link it revealed away from its old holder."""
 
 from __future__ import annotations
 
@@ -17,10 +20,11 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import PHONE, shoot
+from tests.browser.conftest import PHONE, log_in, shoot
 from tests.browser.test_day import enter_game, read_qr_codes
-from tests.factories import make_user
-from tournament.models import Entry, Event, Seat
+from tests.factories import make_event, make_player, make_role, make_round, make_user
+from tournament.models import Entry, Event, Player, Seat
+from tournament.register import services as register_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -272,3 +276,235 @@ def log_in_desk(page: Any, base: str) -> None:
     from tests.browser.conftest import log_in
 
     log_in(page, base, "leiterin", PASSWORD)
+
+
+def test_a_known_name_typed_online_waits_for_the_desk_and_the_desk_joins_the_real_player(
+    live_server, browser, desktop
+):
+    """Issue 43.1 and 43.2 as the public, the player and a thief live it: a stranger who types a
+    known player's name, club and town gets a registration of their own and learns nothing about
+    the known player; the real player, who leaves the town empty and gives a category, registers
+    at the first try; the desk sees the real player and joins the registration to the known
+    player, whose page then lists both events and the category."""
+    base = live_server.url
+    make_user("leiterin", PASSWORD)
+    known = Player.objects.create(
+        first_name="Egon", last_name="Meier", club="CC Furtwangen", town="Furtwangen"
+    )
+    earlier = make_event(name="Herbstturnier Triberg", slug="herbst")
+    Entry.objects.create(event=earlier, player=known, start_number=1)
+    event = make_event(name="Wintercup", slug="wintercup", registration_open=True)
+
+    def register_as(town: str, category: str) -> tuple[str, str]:
+        context, page = new_phone(browser)
+        page.goto(f"{base}/turnier/{event.slug}/anmeldung/")
+        page.fill("input[name=first_name]", "Egon")
+        page.fill("input[name=last_name]", "Meier")
+        page.fill("input[name=club]", "CC Furtwangen")
+        page.fill("input[name=town]", town)
+        if category:
+            page.select_option("select[name=category]", category)
+        page.check("input[name=consent]")
+        seen = page.content()
+        with page.expect_navigation():
+            page.click("form.card button.primary")
+        assert re.search(r"/m/[\w-]+/$", page.url), page.url  # registered at the first send
+        seen += page.content()
+        shown = page.inner_text("main")
+        context.close()
+        assert str(known.uid) not in seen  # nobody's identifier handed out
+        return page.url, shown
+
+    # the thief types everything the public lists and pages show
+    _thief_link, thief_sees = register_as("Furtwangen", "")
+    assert "Herbstturnier Triberg" not in thief_sees
+    assert "Am Check-in fragt" in thief_sees  # the desk will ask who they are
+    # the real player leaves the town empty and registers as a senior: no question, no refusal
+    _link, _shown = register_as("", "senioren")
+    assert known.entries.count() == 1  # the known player is entered by nobody yet
+
+    desk = desktop
+    log_in_desk(desk, base)
+    search_event = f"{base}/turnier/{event.slug}/checkin/"
+    desk.goto(search_event)
+    desk.fill("#checkin-q", "Meier")
+    with desk.expect_navigation():
+        desk.press("#checkin-q", "Enter")
+    rows = desk.locator(".checkin-row")
+    assert rows.count() == 2
+    shoot(desk, "checkin-known-name-de-desktop")
+    # the desk asks the person in front of it: the one who typed no town is the known player
+    real = rows.filter(has_text="Senioren").first
+    real.locator(f"input[name=known][value='{known.uid}']").check()
+    with desk.expect_navigation():
+        real.locator("button.primary").click()
+    assert "ist eingecheckt" in desk.inner_text(".messages")
+    # the stranger never came: still waiting for the desk, not checked in, not the known player
+    stranger = Entry.objects.get(event=event, present_at__isnull=True)
+    assert stranger.identity_pending and stranger.player != known
+
+    # the known player in the register: both events, one person, the category typed online
+    desk.goto(f"{base}/spielerverzeichnis/{known.uid}/")
+    shown = desk.inner_text("main")
+    assert "Herbstturnier Triberg" in shown and "Wintercup" in shown
+    assert desk.locator("select[name=category]").input_value() == "senioren"
+
+
+# --- issue 43: one person cannot confirm every seat; a reissue takes the table away -------------
+
+TABLE = [("Agathe", "Kaltenbach"), ("Benno", "Faller"), ("Cilli", "Dold"), ("Dominik", "Kienzler")]
+
+
+def table_of_four(games: int) -> tuple[Any, Any, list[Entry]]:
+    """An event whose first round is being played at one table of four named players."""
+    event = make_event(hands_per_round={"4": games})
+    for first, last in TABLE:
+        player = make_player(first_name=first, last_name=last)
+        register_services.register_player(event=event, player=player)
+    table = make_round(event).tables.get()
+    seated = [s.entry for s in table.seats.order_by("position").select_related("entry__player")]
+    return event, table, seated
+
+
+def confirm_by_hand(page: Any, position: int) -> str:
+    """What a person who knows the old form sends to the table link: a confirmation of a seat,
+    with the form token the page gives; the message the page shows after it."""
+    with page.expect_navigation():
+        page.evaluate(
+            """position => {
+              const form = document.createElement("form");
+              form.method = "post";
+              form.action = location.pathname + "confirm/";
+              for (const [name, value] of [
+                ["csrfmiddlewaretoken",
+                 document.querySelector("[name=csrfmiddlewaretoken]").value],
+                ["position", String(position)],
+              ]) {
+                const input = document.createElement("input");
+                input.type = "hidden";
+                input.name = name;
+                input.value = value;
+                form.appendChild(input);
+              }
+              document.body.appendChild(form);
+              form.submit();
+            }""",
+            position,
+        )
+    return page.inner_text(".messages")
+
+
+def test_one_person_cannot_confirm_the_other_seats_each_confirms_their_own_or_the_scorer(
+    live_server, browser, desktop
+):
+    base = live_server.url
+    event, table, seated = table_of_four(games=len(GAMES))
+    scorer = make_role(event, "scorer", "schreiberin")
+    scorer.set_password(PASSWORD)
+    scorer.save()
+    names = [str(entry.player) for entry in seated]
+
+    # the thief: one person with their own personal link opens the table link it reveals,
+    # enters the games and hands the sheet in, as a table does
+    thief_context, thief = new_phone(browser)
+    thief.goto(f"{base}{seated[0].get_link_url()}")
+    with thief.expect_navigation():
+        thief.click("a.button.primary.big")
+    table_url = thief.url
+    assert table.token not in table_url  # the personal page's own key, not the table's token
+    for game in GAMES:
+        enter_game(thief, game)
+    with thief.expect_navigation():
+        thief.click("form.hand-in button")
+    confirm_card = thief.inner_text(".confirm")
+    assert "Ich bin" not in confirm_card  # the table link offers no seat to confirm
+    assert "über seinen persönlichen Link" in confirm_card
+    # ... and tries to confirm the other three seats, a new phone id (fresh cookies) each time
+    for position in (1, 2, 3):
+        thief_context.clear_cookies()
+        thief.goto(table_url)
+        said = confirm_by_hand(thief, position)
+        assert "Der Tisch-Link bestätigt keinen Platz." in said, said
+        assert "persönlichen Link" in said
+    assert thief.locator(".confirm p.confirmed").count() == 0
+    thief_context.close()
+
+    # each of three players confirms their own seat on their own personal link
+    for position in (0, 1, 2):
+        context, page = new_phone(browser)
+        page.goto(f"{base}{seated[position].get_link_url()}")
+        with page.expect_navigation():
+            page.click("form[action$='/confirm/'] button")
+        assert "Sie haben diese Liste bestätigt." in page.inner_text("main")
+        context.close()
+
+    # the fourth has no phone: the scorer confirms the seat on the player's word
+    log_in(desktop, base, "schreiberin", PASSWORD)
+    desktop.goto(f"{base}/tisch/{table.pk}/")
+    assert desktop.locator(".confirm-seat button").count() == 1
+    with desktop.expect_navigation():
+        desktop.click(f".confirm-seat button:has-text('Für {names[3]} auf Zusage bestätigen')")
+    assert f"{names[3]} auf Zusage bestätigt" in desktop.inner_text(".messages")
+    assert "Bestätigt" in desktop.inner_text(".banner.ok")
+    # the history says who vouched for the fourth seat
+    desktop.goto(f"{base}/tisch/{table.pk}/verlauf/")
+    row = desktop.locator("table.history tr", has_text="auf Zusage des Spielers")
+    assert row.count() == 1
+    assert "schreiberin" in row.inner_text()
+    assert names[3] in row.inner_text()
+    for name in names[:3]:
+        mine = desktop.locator("table.history tr", has_text=f"Bestätigung von {name}")
+        assert "persönlicher Link" in mine.first.inner_text()
+    # and the table's phones say the sheet is confirmed
+    context, page = new_phone(browser)
+    page.goto(f"{base}{table.get_link_url()}")
+    assert "Von allen Spielern bestätigt." in page.inner_text(".banner.ok")
+    context.close()
+
+
+def test_a_reissued_personal_link_takes_the_table_away_from_its_old_holder(
+    live_server, browser, desktop
+):
+    base = live_server.url
+    event, table, seated = table_of_four(games=3)
+    desk_user = make_role(event, "organiser", "kasse")
+    desk_user.set_password(PASSWORD)
+    desk_user.save()
+    lost, other = seated[0], seated[1]
+
+    # the holder of the lost link opens the table from it and enters a game
+    holder_context, holder = new_phone(browser)
+    holder.goto(f"{base}{lost.get_link_url()}")
+    with holder.expect_navigation():
+        holder.click("a.button.primary.big")
+    revealed = holder.url
+    enter_game(holder, GAMES[0])
+
+    # the desk reissues the lost link
+    log_in(desktop, base, "kasse", PASSWORD)
+    desktop.goto(f"{base}/turnier/{event.slug}/checkin/?q={lost.player.last_name}")
+    desktop.click(".checkin-row details summary")
+    with desktop.expect_navigation():
+        desktop.click("button[name=action][value=reissue]")
+    assert "alte" in desktop.inner_text(".messages")
+
+    # the old holder's table link admits them no more, on the same phone or a fresh one
+    response = holder.goto(revealed)
+    assert response.status == 403
+    said = holder.inner_text("main")
+    assert "Dieser Tisch-Link stammt von einem persönlichen Link, der ersetzt worden ist" in said
+    assert holder.locator("#hand-form").count() == 0
+    holder_context.close()
+    context, page = new_phone(browser)
+    assert page.goto(revealed).status == 403
+    context.close()
+
+    # the other players' access works as before: their own page's table link, and the printed one
+    context, page = new_phone(browser)
+    page.goto(f"{base}{other.get_link_url()}")
+    with page.expect_navigation():
+        page.click("a.button.primary.big")
+    assert "Spiel 2 gespeichert" in enter_game(page, GAMES[1])
+    page.goto(f"{base}{table.get_link_url()}")
+    assert page.locator("#hand-form").count() == 1
+    context.close()

@@ -441,6 +441,27 @@ def test_it_rejects_more_than_one_hennes_sibbe(hands: list[list[str]]) -> None:
     assert str(error).startswith(error.field)
 
 
+@pytest.mark.parametrize(
+    "cards",
+    [
+        pytest.param(["goat"] * 9, id="nine-jokers"),
+        pytest.param(["rot"] * 20, id="20-rot"),
+        pytest.param(["rot", "rot", "gelb", "goat", "joker_rgb", "lila"], id="six-cards"),
+    ],
+)
+def test_it_rejects_a_hand_of_more_than_five_cards_naming_the_seat(cards: list[str]) -> None:
+    error = rejection(make_challenge(1, "rot", [[], [], cards]))
+    assert_names_field(error, "reveal.hands[2]")
+    assert str(error).endswith(
+        "a hand holds at most 5 cards (five are dealt, each turn draws one and lays one off), "
+        f"got {len(cards)}"
+    )
+
+
+def test_it_takes_a_hand_of_five_cards_and_five_jokers() -> None:
+    assert_count(12, "rot", [["goat"] * 5, ["rot"] * 2, []])
+
+
 def test_it_rejects_a_hennes_sibbe_in_hand_and_among_penalty_cards() -> None:
     hand = make_challenge(1, "rot", [["hennes"], [], []], [[], [], ["hennes"]])
     error = rejection(hand)

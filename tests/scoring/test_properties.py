@@ -132,13 +132,16 @@ def hennes_sibbe_hands(draw: st.DrawFn) -> tuple[dict, int, dict | None]:
         hand["claim_correct"] = draw(st.booleans())
     else:
         cards = st.sampled_from([*COLOURS, "goat", "joker_rgb", "joker_ogl"])
-        per_seat = st.lists(st.lists(cards, max_size=6), min_size=seats, max_size=seats)
-        hands, penalty = draw(per_seat), draw(per_seat)
+        # a hand holds at most five cards (RULES.md 5.1); penalty cards are not in the hand
+        hands = draw(st.lists(st.lists(cards, max_size=5), min_size=seats, max_size=seats))
+        penalty = draw(st.lists(st.lists(cards, max_size=6), min_size=seats, max_size=seats))
         where = draw(st.sampled_from(["nowhere", "hand", "penalty"]))
         if where != "nowhere":
-            (hands if where == "hand" else penalty)[draw(st.integers(0, seats - 1))].append(
-                "hennes"
-            )
+            holder = (hands if where == "hand" else penalty)[draw(st.integers(0, seats - 1))]
+            if where == "hand" and len(holder) == 5:
+                holder[0] = "hennes"
+            else:
+                holder.append("hennes")
         hand["reveal"] = {
             "hands": hands,
             "penalty_cards": penalty,

@@ -4,6 +4,9 @@ A desk types "Uwe Meier" for the Uwe Maier of last season, a club list writes "S
 "Schäuble". Names are compared by a key: case folded, umlauts spelt out (ä → ae, ß → ss), other
 accents dropped, then each word coded with the Kölner Phonetik (``cologne-phonetics``), the
 phonetic code made for German names: Maier, Meier, Mayer and Meyer share one code, Mader does not.
+Digits and punctuation are no sound: they stay in the key as written, so "Spieler1" and "Spieler2",
+or "Gast." and "Gast!", are two people (issue 43); a hyphen only joins words ("Hans-Peter" is
+"Hans Peter").
 Two players whose first and last names have the same key are shown as a possible duplicate; the
 organiser decides.
 """
@@ -43,15 +46,28 @@ def normalise(text: str) -> str:
     return " ".join(re.findall(r"[a-z]+", text))
 
 
+# a word of letters (coded by sound), a run of digits, or one other mark (kept as written); a
+# hyphen, like a space, only separates words
+NAME_PART = re.compile(r"[^\W\d_]+|\d+|[^\w\s-]|_")
+
+
 def name_key(first_name: str, last_name: str) -> tuple[str, str]:
     """The key under which spellings of one person's name meet: (first name, last name), each a
-    Kölner Phonetik code per word."""
+    Kölner Phonetik code per word, with the name's digits and punctuation as written."""
 
     def code(text: str) -> str:
-        words = normalise(text)
-        if not words:
-            return ""
-        return " ".join(c for _word, c in cologne_phonetics.encode(words) if c)
+        folded = unicodedata.normalize("NFC", text or "").casefold().translate(SPELT_OUT)
+        folded = "".join(
+            c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c)
+        )
+        parts = []
+        for part in NAME_PART.findall(folded):
+            if part.isalpha():
+                words = normalise(part)
+                parts += [c for _word, c in cologne_phonetics.encode(words) if c] if words else []
+            else:
+                parts.append(part)
+        return " ".join(parts)
 
     return code(first_name), code(last_name)
 

@@ -5,6 +5,10 @@ characters. A control character (NUL, a vertical tab, an escape sequence, a line
 place in them: PostgreSQL refuses NUL, openpyxl refuses most of the others, and a line break breaks
 every list. The model fields carry the validator, so forms, the admin (``full_clean``) and the
 imports all refuse such text with the same message, naming the character.
+
+Nor do the invisible marks that turn the direction of writing (issue 43): a right-to-left override
+makes "Anna\u202eleirbaG" read as another name on every page that shows it. A German, Turkish or
+Arabic name is written without them; they are refused with a message of their own.
 """
 
 from __future__ import annotations
@@ -18,6 +22,9 @@ from django.utils.translation import gettext_lazy as _
 # C0 and C1 control characters and DEL, the Unicode line and paragraph separators, and the two
 # non-characters XML cannot carry
 CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]")
+# the bidirectional formatting characters: embeddings and overrides (U+202A-U+202E), isolates
+# (U+2066-U+2069), the left-to-right and right-to-left marks and the Arabic letter mark
+DIRECTION_MARKS = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 # what a spreadsheet cell holds for a line break or a tab: a space, in a single-line name
 LINE_BREAKS = re.compile("[\t\n\r\x0b\x0c\u2028\u2029]+")
 
@@ -29,7 +36,7 @@ def character_name(char: str) -> str:
 
 
 def single_line(value: str) -> None:
-    """Refuse a control character (the first one found is named)."""
+    """Refuse a control character or a direction mark (the first one found is named)."""
     found = CONTROL.search(str(value))
     if found:
         raise ValidationError(
@@ -38,6 +45,16 @@ def single_line(value: str) -> None:
                 "of ordinary text is allowed here."
             ),
             code="control_character",
+            params={"char": character_name(found.group()), "position": found.start() + 1},
+        )
+    found = DIRECTION_MARKS.search(str(value))
+    if found:
+        raise ValidationError(
+            _(
+                "Remove the invisible direction mark %(char)s (position %(position)s): it turns "
+                "the text round on the screen, so a name could read as another's."
+            ),
+            code="direction_mark",
             params={"char": character_name(found.group()), "position": found.start() + 1},
         )
 

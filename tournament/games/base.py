@@ -101,6 +101,9 @@ class GameType:
     zero_sum: bool = True
     # a hand's result depends on the hands before it at the table (Ziege's doubled deal)
     scores_on_earlier_hands: bool = False
+    # who deals a hand follows from the hand before it (Hennes Sibbe: the penalty card's taker
+    # deals next), not from the hand's number: ``dealer`` is given that hand's results
+    dealer_follows_results: bool = False
     # why a table's round cannot be entered as totals ("" where it can)
     totals_refused: Any = ""
 
@@ -116,10 +119,17 @@ class GameType:
     total_column: bool = True
     figures: tuple[Figure, ...] = ()
     ranking: tuple[tuple[str, str], ...] = (("total", "desc"),)
-    # a round's column in the standings
-    round_figure: Figure = Figure("round", "")
-    # the one figure the projector shows
-    projector_figure: str = "total"
+    # the one figure that is a player's result of an event: what the standings rank by first
+    # (RULES.md 6). The personal page, the player page, the projector, the season (each event's
+    # column and their sum, by the season's page, print, workbook and published site) show it
+    # and no other number as "the result": Cego's points, Ziege's matches won, Crazy Solo's
+    # balance, Hennes Sibbe's penalty cards
+    result: str = "total"
+    # a round's figure: the standings' round columns, the round's results by table and the
+    # workbook's round sheets (its heading there); signed where it is a change of points
+    round_figure: Figure = Figure("round", _("Result"), signed=True)
+    # a seat's figure of one game (the workbook's sheet of games, as the phone's sheet writes it)
+    hand_figure: Figure = Figure("hand", _("Result"), signed=True)
     projector_heading: Any = _("Points")
 
     # a game at a table as the sheet's form heading calls it ("Game 3"; a Hennes Sibbe challenge)
@@ -195,6 +205,12 @@ class GameType:
         """The stored hand plus what the table knows (e.g. who sits out), as the engine takes it."""
         return dict(data)
 
+    def dealer(self, size: int, number: int, before: Sequence[int] | None = None) -> int | None:
+        """The seat that deals hand ``number`` at a table of ``size``: the deal passes round the
+        table, hand 1 dealt by seat 0. ``before``: each seat's result of the hand before, for a
+        game whose deal follows it (None: no hand before, or not known yet)."""
+        return (number - 1) % size
+
     def sitting_out(self, size: int, number: int) -> int | None:
         """The seat that sits out hand ``number`` at a table of ``size``, if any."""
         return None
@@ -219,9 +235,10 @@ class GameType:
         return self.contract_names.get(key, key)
 
     def hand_result(self, value: Any) -> str:
-        """A seat's result of one game or its sum, as the phone's sheet writes it: a change of
-        points, with its sign (Ziege, whose results are defeat points taken, writes a count)."""
-        return formatting.signed(value)
+        """A seat's result of one game or its sum, as the phone's sheet writes it (``hand_figure``):
+        a change of points, with its sign; a count without a plus (Ziege's defeat points taken,
+        Hennes Sibbe's penalty cards)."""
+        return self.hand_figure.text(value)
 
     def hand_title(self, number: Any) -> str:
         """The heading of the form for game ``number`` (the phone's queue passes a placeholder)."""
@@ -234,6 +251,20 @@ class GameType:
     def shown_total(self, total: int, rules: dict[str, Any]) -> int:
         """An entry's standings figure from the sum of its results."""
         return int(total)
+
+    @property
+    def projector_figure(self) -> str:
+        """The one figure the projector shows: the result."""
+        return self.result
+
+    def result_figure(self) -> Figure:
+        """The figure that is a player's result of an event (``result``)."""
+        return self.figure(self.result)
+
+    def shown(self, figure: Figure, value: Any, rules: dict[str, Any]) -> int:
+        """A standings figure's value as every page, print and workbook shows it (the total as
+        the game shows it: Crazy Solo's chips held)."""
+        return self.shown_total(value, rules) if figure.name == "total" else int(value)
 
     def figure(self, name: str) -> Figure:
         if name == "total":
@@ -271,6 +302,10 @@ class GameType:
 
     def seat_group(self, position: int) -> str:
         return ""
+
+    def dealing_order(self) -> str:
+        """Who deals, as the printed table sheet says it above the hands."""
+        return str(_("Dealing order: seat 1 deals game 1, then the deal passes on in seat order."))
 
     def sheet_notes(self, size: int) -> list[str]:
         """Lines printed above the hands of a table sheet."""

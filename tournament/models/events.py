@@ -194,6 +194,13 @@ class Event(Versioned):
         help_text=_("When the places are taken, further players go on a waiting list in order."),
     )
 
+    # when this installation last gave the event to the hall (its bundle exported for the hall,
+    # ``publish.bundles.export.for_the_hall``): online registration here closed then, and the
+    # bundle that comes back keeps the entries made here since that it does not hold
+    sent_to_hall_at = models.DateTimeField(
+        _("sent to the hall"), null=True, blank=True, editable=False
+    )
+
     # when the latest game arrived (the projector's "last result"), written with the game
     # (``play.services``), so that no page sorts the event's games for it
     last_result_at = models.DateTimeField(null=True, blank=True, editable=False)
@@ -371,6 +378,9 @@ class Entry(models.Model):
     # the one-time key of the online form that made the entry: the same form sent twice
     # registers once and shows the same confirmation
     submission_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
+    # registered online under a name the register knows: who the person is, the desk settles
+    # when it sees them (``register.checkin.settle_identity``), never the public form
+    identity_pending = models.BooleanField(_("identity to confirm at the desk"), default=False)
     # The entry's counting results summed over its seats (``Seat.points`` ...), written by the
     # same transaction that writes the seats' sums (``play.services.sum_seats``): the standings
     # rank these, one row per entry.

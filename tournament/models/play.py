@@ -140,9 +140,9 @@ class Confirmation(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, related_name="+", on_delete=models.SET_NULL, null=True
     )
-    # the phone that confirmed through the table link (a digest of its long-lived random cookie);
-    # one phone confirms one seat of a table, so the players' confirmation means each player
-    # tapped on their own phone. Empty for a scorer's confirmation.
+    # the phone that confirmed through the table link (a digest of its long-lived random cookie),
+    # kept for the confirmations made so before issue 43: the cookie is the phone's own choice,
+    # so the table link confirms no seat any more. Empty for every other confirmation.
     device = models.CharField(_("phone"), max_length=64, blank=True, default="")
     confirmed_at = models.DateTimeField(auto_now_add=True)
 

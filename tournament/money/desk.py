@@ -30,11 +30,17 @@ def _fee(entry: Entry, fee_status: str, user: Any) -> None:
 
 @transaction.atomic
 def check_in(
-    *, entry: Entry, fee_status: str = "", user: Any = None, reinstate: bool = False
+    *,
+    entry: Entry,
+    fee_status: str = "",
+    user: Any = None,
+    reinstate: bool = False,
+    known: str | None = None,
 ) -> tuple[Entry, bool]:
-    """Present (``reinstate``: a withdrawn player back in the event too), and the fee as the desk
-    says; ``checkin.check_in`` says whether this tap did it."""
-    entry, done = checkin.check_in(entry=entry, user=user, reinstate=reinstate)
+    """Present (``reinstate``: a withdrawn player back in the event too; ``known``: who a player
+    registered online under a known name is), and the fee as the desk says;
+    ``checkin.check_in`` says whether this tap did it."""
+    entry, done = checkin.check_in(entry=entry, user=user, reinstate=reinstate, known=known)
     _fee(entry, fee_status, user)
     return entry, done
 

@@ -16,11 +16,13 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 
+from tournament import games
 from tournament.core.workbook import EURO, INTEGER, SIGNED, Sheet, euros_value
+from tournament.games.base import Figure
 from tournament.games.words import describe_hand
 from tournament.models import Entry, Event, Hand, Result, Round, Season, Seat
 from tournament.money import cashbook
-from tournament.results import standings
+from tournament.results import pairs, standings
 
 
 def _standings_sheet(workbook: Workbook, event: Event, rounds: list[Round]) -> None:
@@ -31,13 +33,14 @@ def _standings_sheet(workbook: Workbook, event: Event, rounds: list[Round]) -> N
         (_("First name"), 14, None),
         (_("Club"), 28, None),
     ]
-    columns += [(_("Round %(n)s") % {"n": r.number}, 10, SIGNED) for r in rounds]
+    game = event.game_type
+    round_format = _number_format(game.round_figure)
+    columns += [(_("Round %(n)s") % {"n": r.number}, 10, round_format) for r in rounds]
     # the game's figures in the standings page's order (the ranking's), each once, with the
     # page's heading (Ziege's total is the defeat points taken, already a figure)
-    game = event.game_type
     rules = event.full_rules()
     figures = game.columns()
-    columns += [(str(f.heading), 12, SIGNED if f.signed else INTEGER) for f in figures]
+    columns += [(str(f.heading), 12, _number_format(f)) for f in figures]
     columns.append((_("Status"), 12, None))
     sheet = Sheet(workbook, _("Standings"), columns)
     for entry in Entry.objects.standings(event, rounds):
@@ -50,19 +53,33 @@ def _standings_sheet(workbook: Workbook, event: Event, rounds: list[Round]) -> N
                 entry.player.first_name,
                 entry.player.club,
                 *[getattr(entry, f"round_{r.number}") for r in rounds],
-                *[
-                    game.shown_total(entry.total, rules)
-                    if f.name == "total"
-                    else getattr(entry, f.name)
-                    for f in figures
-                ],
+                *[game.shown(f, getattr(entry, f.name), rules) for f in figures],
                 "" if entry.is_active else _("withdrawn"),
             ]
         )
     sheet.close()
 
 
+def _pairs_sheet(workbook: Workbook, event: Event) -> None:
+    """The ranking of fixed pairs, as its page: each pair's figures under the standings sheet's
+    headings (``pairs.pair_standings``)."""
+    figures = event.game_type.columns()
+    columns: list[tuple[str, int, str | None]] = [
+        (_("Rank"), 6, INTEGER),
+        (_("Pair"), 24, None),
+        (_("Players"), 40, None),
+    ]
+    columns += [(str(f.heading), 12, _number_format(f)) for f in figures]
+    sheet = Sheet(workbook, _("Pair ranking"), columns)
+    for row in pairs.pair_standings(event):
+        sheet.append([row.rank, row.name, row.players, *row.values])
+    sheet.close()
+
+
 def _round_sheet(workbook: Workbook, rnd: Round) -> None:
+    """Each seat's round figure under its heading (Ziege's difference, as the standings' round
+    column and the difference on the standings sheet), never a "Result" meaning another."""
+    figure = rnd.event.game_type.round_figure
     sheet = Sheet(
         workbook,
         _("Round %(n)s") % {"n": rnd.number},
@@ -72,7 +89,7 @@ def _round_sheet(workbook: Workbook, rnd: Round) -> None:
             (_("No."), 6, INTEGER),
             (_("Name"), 26, None),
             (_("Club"), 28, None),
-            (_("Result"), 10, SIGNED),
+            (str(figure.heading), 12, _number_format(figure)),
             (_("Note"), 24, None),
         ],
     )
@@ -117,10 +134,13 @@ def _hands_sheet(workbook: Workbook, event: Event) -> None:
         (_("Dealer"), 20, None),
         (_("Game played"), 40, None),
     ]
+    # each seat's figure of the game under its own heading (Ziege: the defeat points taken,
+    # as on the standings sheet; a count, no plus)
+    figure = event.game_type.hand_figure
     for seat in range(1, largest + 1):
         columns += [
             (_("Player %(n)s") % {"n": seat}, 20, None),
-            (_("Result %(n)s") % {"n": seat}, 10, SIGNED),
+            (f"{figure.heading} {seat}", 10, _number_format(figure)),
         ]
     sheet = Sheet(workbook, _("Games"), columns)
     results: dict[int, dict[int, int]] = defaultdict(dict)
@@ -247,11 +267,13 @@ def _cash_sheet(workbook: Workbook, event: Event) -> None:
 def event_workbook(
     event: Event, output: IO[bytes] | None = None, *, with_cash: bool = False
 ) -> IO[bytes]:
-    """The event workbook: standings, one sheet per round, every game, the seating; for the
-    organiser also the cash book."""
+    """The event workbook: standings (and the pair ranking of an event in fixed pairs), one sheet
+    per round, every game, the seating; for the organiser also the cash book."""
     workbook = Workbook(write_only=True)
     rounds = list(event.rounds.all())
     _standings_sheet(workbook, event, rounds)
+    if event.in_fixed_pairs:
+        _pairs_sheet(workbook, event)
     for rnd in rounds:
         _round_sheet(workbook, rnd)
     _hands_sheet(workbook, event)
@@ -263,17 +285,26 @@ def event_workbook(
     return output
 
 
+def _number_format(figure: Figure) -> str:
+    """A figure's cells: signed where it is a change (+20), else a plain count or holding."""
+    return SIGNED if figure.signed else INTEGER
+
+
 def season_workbook(season: Season, output: IO[bytes] | None = None) -> IO[bytes]:
-    """The season workbook: one column per event and the sum."""
+    """The season workbook, as the season page: one column per event with the player's result
+    there (the game's result figure), their sum under the figure's heading, then the season's
+    other figures that decide the order."""
     workbook = Workbook(write_only=True)
     events, rows = standings.season_standings(season)
+    result, *others = standings.season_figures(games.get(season.game))
     columns: list[tuple[str, int, str | None]] = [
         (_("Rank"), 6, INTEGER),
         (_("Name"), 26, None),
         (_("Club"), 28, None),
     ]
-    columns += [(event.name, 14, SIGNED) for event in events]
-    columns.append((_("Total"), 10, SIGNED))
+    columns += [(event.name, 14, _number_format(result)) for event in events]
+    columns.append((str(result.heading), 12, _number_format(result)))
+    columns += [(str(f.heading), 12, _number_format(f)) for f in others]
     columns.append((_("Withdrawn from"), 28, None))
     sheet = Sheet(workbook, season.name, columns)
     for row in rows:
@@ -284,6 +315,7 @@ def season_workbook(season: Season, output: IO[bytes] | None = None) -> IO[bytes
                 row["club"],
                 *[row[f"event_{e.pk}"] for e in events],
                 row["total"],
+                *[row[f.name] for f in others],
                 ", ".join(e.name for e in events if e.pk in row["withdrawn"]),
             ]
         )

@@ -35,8 +35,9 @@ class SignedColumn(tables.Column):
 
 
 class RoundColumn(SignedColumn):
-    """A player's result in one round; "—" where their table's round is voided (it counts
-    nothing, which is not a result of 0). The table's ``voided`` maps round numbers to entry ids."""
+    """A player's result in one round (the game's round figure: signed where it is a change);
+    "—" where their table's round is voided (it counts nothing, which is not a result of 0). The
+    table's ``voided`` maps round numbers to entry ids."""
 
     def __init__(self, number: int, **kwargs: Any) -> None:
         self.number = number
@@ -46,7 +47,8 @@ class RoundColumn(SignedColumn):
         voided = getattr(table, "voided", {}) or {}
         if value is None or (record is not None and record.pk in voided.get(self.number, ())):
             return VOID  # a round not played, or voided
-        return signed(value)
+        game = getattr(table, "game", None)
+        return game.round_figure.text(value) if game is not None else signed(value)
 
 
 class NumberColumn(tables.Column):
@@ -227,14 +229,28 @@ def standings_table(event: Event, data: Any, rounds: list[Round], **kwargs: Any)
     return table
 
 
-class SeasonEventColumn(SignedColumn):
-    """One event's score in the season table, marked where the player withdrew from it; the
-    heading of an event still running carries the standings' provisional mark (*)."""
+class FigureTextColumn(SignedColumn):
+    """A column of one standings figure, written as the figure reads (signed where it is a
+    change, a count or a holding without a plus)."""
 
-    def __init__(self, event: Event, running: bool = False) -> None:
+    def __init__(self, figure: Figure, **kwargs: Any) -> None:
+        self.figure = figure
+        kwargs.setdefault("verbose_name", figure.heading)
+        super().__init__(**kwargs)
+
+    def render(self, value: Any) -> str:
+        return self.figure.text(value)
+
+
+class SeasonEventColumn(FigureTextColumn):
+    """One event's result in the season table (the game's result figure), marked where the
+    player withdrew from it; the heading of an event still running carries the standings'
+    provisional mark (*)."""
+
+    def __init__(self, event: Event, figure: Figure, running: bool = False) -> None:
         self.event_id = event.pk
         self.running = running
-        super().__init__(verbose_name=event.name, accessor=f"event_{event.pk}")
+        super().__init__(figure, verbose_name=event.name, accessor=f"event_{event.pk}")
 
     @property
     def header(self) -> Any:
@@ -246,10 +262,11 @@ class SeasonEventColumn(SignedColumn):
             _("still running"),
         )
 
-    def render(self, value: Any, record: dict[str, Any]) -> str:
+    def render(self, value: Any, record: dict[str, Any]) -> str:  # type: ignore[override]
+        text = self.figure.text(value)
         if self.event_id in record.get("withdrawn", ()):
-            return format_html('{} <span class="tag">{}</span>', signed(value), _("withdrawn"))
-        return signed(value)
+            return format_html('{} <span class="tag">{}</span>', text, _("withdrawn"))
+        return text
 
 
 class SeasonTable(tables.Table):
@@ -274,13 +291,24 @@ class SeasonTable(tables.Table):
 
 
 def season_table(
-    events: list[Any], rows: list[dict[str, Any]], running: set[int] | None = None
+    game: GameType,
+    events: list[Any],
+    rows: list[dict[str, Any]],
+    running: set[int] | None = None,
 ) -> SeasonTable:
-    """The season standings: a column per event, then the sum; ``running`` names the events
-    still running (``standings.running_events``), whose columns are marked provisional."""
+    """The season standings: a column per event with the player's result there (the game's
+    result figure), their sum under the figure's heading, then the other figures that decide
+    the order (``standings.season_figures``); ``running`` names the events still running
+    (``standings.running_events``), whose columns are marked provisional."""
     running = running or set()
-    extra = [(f"event_{e.pk}", SeasonEventColumn(e, e.pk in running)) for e in events]
-    return SeasonTable(rows, extra_columns=extra)
+    result, *others = standings.season_figures(game)
+    extra: list[tuple[str, tables.Column]] = [
+        (f"event_{e.pk}", SeasonEventColumn(e, result, e.pk in running)) for e in events
+    ]
+    extra.append(("total", FigureTextColumn(result, accessor="total")))
+    extra += [(f.name, FigureTextColumn(f, accessor=f.name, orderable=False)) for f in others]
+    sequence = ("rank", "name", "club", *(name for name, _column in extra))
+    return SeasonTable(rows, extra_columns=extra, sequence=sequence)
 
 
 class SideTable(tables.Table):

@@ -73,6 +73,24 @@ def engine_hands(event: Event, table: Table, hands: Sequence[Hand]) -> list[dict
     return [game.engine_hand(hand.data, table.size, hand.number) for hand in hands]
 
 
+def dealers(
+    event: Event, table: Table, hands: Sequence[Hand]
+) -> tuple[dict[int, int | None], list[int] | None]:
+    """Who dealt each of ``hands`` (the table's hands in game order, by number) where the deal
+    follows the hand before (``GameType.dealer_follows_results``: Hennes Sibbe), and the last
+    hand's results, which decide who deals the next. The hands are replayed through the engine,
+    no query."""
+    game = event.game_type
+    played = [hand for hand in hands if hand.kind == Hand.Kind.HAND]
+    found: dict[int, int | None] = {}
+    before: list[int] | None = None
+    replayed = game.replay(engine_hands(event, table, played), table.size, event.full_rules())
+    for hand, results in zip(played, replayed, strict=True):
+        found[hand.number] = game.dealer(table.size, hand.number, before)
+        before = [seat.points for seat in results]
+    return found, before
+
+
 def seat_sitting_out(table: Table, number: int | None = None) -> int | None:
     """The seat that sits out hand ``number`` (the next hand when None), if the game has one
     (Cego's dealer at a five-seat table). Without a number it costs a query."""

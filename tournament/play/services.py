@@ -49,6 +49,7 @@ from tournament.play.reads import (
     RuleChangeEffect,
     changed_entries,
     check_totals,
+    dealers,
     entry_figures,
     game_fixed_message,
     next_game_number,
@@ -538,10 +539,15 @@ def _record_hand(
         )
     # raises InvalidHand before any write
     preview_hand(table=table, data=data, number=number, hands=hands)
+    game = event.game_type
+    if game.dealer_follows_results:
+        dealer = game.dealer(table.size, number, dealers(event, table, hands)[1])
+    else:
+        dealer = dealer_for(number, table.size)
     hand = Hand(
         table=table,
         number=number,
-        dealer=dealer_for(number, table.size),
+        dealer=dealer,
         data=data,
         entered_by=actor(user),
         submission_key=key,
@@ -786,11 +792,25 @@ def rescore_table(
     if replaced:
         Result.objects.filter(hand_id__in=replaced).delete()
     Result.objects.bulk_create(rows)
+    if event.game_type.dealer_follows_results:
+        _follow_dealers(event, table, hands, from_number)
     sum_seats(table)
     versions.changed(event)  # the result rows are written in bulk, which sends no signal
     if check_lots:
         lapse_stale_lots(event=event)
     return rows
+
+
+def _follow_dealers(event: Event, table: Table, hands: Sequence[Hand], from_number: int) -> None:
+    """Where the deal follows the hand before (Hennes Sibbe), a hand changed or deleted changes
+    who dealt the next: the stored dealers from ``from_number`` on are written again where they
+    differ (one UPDATE each, none when nothing moved)."""
+    found, _last = dealers(event, table, hands)
+    for hand in hands:
+        moved = hand.number in found and hand.dealer != found[hand.number]
+        if hand.number >= from_number and moved:
+            hand.dealer = found[hand.number]
+            Hand.objects.filter(pk=hand.pk).update(dealer=hand.dealer)
 
 
 # the result cache's columns in the order ``rescore_tables`` inserts them
@@ -1016,50 +1036,9 @@ def _seated(table: Table, position: int) -> str:
     return str(seat.get().entry.player)
 
 
-@transaction.atomic
-def confirm_seat(*, table: Table, position: int, device: str) -> Table:
-    """A player at the table agrees with the handed-in sheet, tapping their own name on their
-    own phone (``device``). One phone confirms one seat of a table: otherwise one player could
-    confirm for all four, and the players' confirmation would mean nothing (issue 11). A player
-    without a phone is confirmed by a scorer (``confirm_table``). The link confirms while the
-    round is played; after it closes only a scorer does."""
-    table = _locked_table(table)
-    if not device:
-        raise Refused(
-            _(
-                "This phone cannot be told apart from the others (it keeps no cookies); "
-                "ask the scorer to confirm for you."
-            )
-        )
-    _refuse_unless_confirmable(table)
-    if not 0 <= position < table.size:
-        raise Refused(_("There is no such seat at this table."))
-    mine = table.confirmations.filter(device=device).first()
-    if mine is not None:
-        if mine.position == position:
-            return table  # tapped twice
-        raise Refused(
-            _(
-                "This phone has already confirmed for %(player)s. Every player confirms on their "
-                "own phone; a player without a phone asks the scorer."
-            )
-            % {"player": _seated(table, mine.position)}
-        )
-    if table.confirmations.filter(position=position).exists():
-        raise Refused(
-            _("%(player)s is confirmed already; if that was not you, tell the scorer.")
-            % {"player": _seated(table, position)}
-        )
-    Confirmation.objects.create(
-        table=table, position=position, via=Confirmation.Via.LINK, device=device
-    )
-    _finish_if_everyone_confirmed(table)
-    return table
-
-
 def _refuse_unless_confirmable(table: Table) -> None:
-    """What a player's own confirmation needs, by table link or personal link: a table that
-    counts, in a round being played, whose sheet is handed in."""
+    """What a player's own confirmation on their personal link needs: a table that counts, in a
+    round being played, whose sheet is handed in."""
     if table.voided:
         raise Refused(_("A voided table needs no confirmation."))
     if table.round.status != Round.Status.PLAYING:
@@ -1076,8 +1055,10 @@ def confirm_as_player(*, entry: Entry) -> Table:
     """A player confirms their own seat of the handed-in sheet through their personal link
     (issue 29): tied to the person, whichever phone opens the link, so a player whose phone died
     confirms on a borrowed one, and one phone confirms for a neighbour who has none by opening
-    the neighbour's link. The same rules as a table link: while the round is played, the sheet
-    handed in, once per seat."""
+    the neighbour's link. The table link confirms no seat: its token is the table's, and whoever
+    holds it could confirm for everybody at the table (issue 43). While the round is played, the
+    sheet handed in, once per seat; a player without their link confirms with a scorer
+    (``confirm_on_word``)."""
     seat = (
         Seat.objects.filter(entry=entry, table__isnull=False)
         .exclude(round__status=Round.Status.DRAFT)
@@ -1097,6 +1078,37 @@ def confirm_as_player(*, entry: Entry) -> Table:
         table=table, position=seat.position, via=Confirmation.Via.PLAYER, device=""
     )
     _finish_if_everyone_confirmed(table)
+    return table
+
+
+# the reason kept with a confirmation a scorer made for one player (stored in English as every
+# machine reason, said in the reader's words by ``history.reason_text``)
+ON_THE_PLAYERS_WORD = "on the player's word"
+
+
+@transaction.atomic
+def confirm_on_word(*, table: Table, position: int, user: User = None) -> Table:
+    """A scorer confirms one player's seat of the handed-in sheet on the player's word (a player
+    without a phone, or without their personal link): the confirmation and its history row name
+    the scorer, so the history shows who vouched for it. Also after the round has closed, as the
+    scorer's confirmation of the whole sheet (``confirm_table``)."""
+    table = _locked_table(table)
+    if table.voided:
+        raise Refused(_("A voided table needs no confirmation."))
+    if table.submitted_at is None:
+        raise Refused(_("The sheet has not been handed in yet."))
+    if not 0 <= position < table.size:
+        raise Refused(_("There is no such seat at this table."))
+    if table.confirmations.filter(position=position).exists():
+        raise Refused(
+            _("%(player)s has confirmed already; nothing was changed.")
+            % {"player": _seated(table, position)}
+        )
+    confirmation = Confirmation(
+        table=table, position=position, via=Confirmation.Via.SCORER, user=actor(user)
+    )
+    noted(confirmation, user, ON_THE_PLAYERS_WORD).save(force_insert=True)
+    _finish_if_everyone_confirmed(table, user)
     return table
 
 

@@ -16,7 +16,8 @@ from tournament.models import Hand, Seat, Table
 
 
 def dealer_for(number: int, size: int) -> int:
-    """The deal passes round the table: hand 1 is dealt by seat 0."""
+    """The deal passes round the table: hand 1 is dealt by seat 0 (``GameType.dealer``, for a
+    game whose deal does not follow the hand before)."""
     return (number - 1) % size
 
 
@@ -40,6 +41,8 @@ class TableSheet:
     wanted: int | None = None
     hands_played: int = 0
     totals_entered: bool = False
+    # who deals the next hand (None: not known)
+    next_dealer: int | None = None
 
     @property
     def complete(self) -> bool:
@@ -83,7 +86,7 @@ class TableSheet:
             "next_title": table.round.event.game_type.hand_title(next_number),
             # the heading the phone's queue writes for the games it keeps ("§": the number)
             "title_pattern": table.round.event.game_type.hand_title("§"),
-            "next_dealer": dealer_for(next_number, table.size) if table.size else 0,
+            "next_dealer": self.next_dealer,
         }
 
 
@@ -117,6 +120,8 @@ def read_sheets(tables: Iterable[Table]) -> list[TableSheet]:
         sheet = TableSheet(table, seats[table.pk], players, wanted=event.hands_for(table.size))
         running = [0] * table.size
         played: list[tuple[dict[str, Any], list[SeatResult]]] = []
+        # the results of the hand before, for a game whose deal follows them (Hennes Sibbe)
+        before: list[int] | None = None
         for hand in hands[table.pk]:
             figures = [SeatResult(0) for _ in range(table.size)]
             for result in hand.results.all():
@@ -126,13 +131,18 @@ def read_sheets(tables: Iterable[Table]) -> list[TableSheet]:
                     )
             results = [f.points for f in figures]
             running = [a + b for a, b in zip(running, results, strict=True)]
+            dealer = hand.dealer
+            if game.dealer_follows_results and hand.kind == Hand.Kind.HAND:
+                # from the results shown above it: the sheet never disagrees with itself
+                dealer = game.dealer(table.size, hand.number, before)
+                before = results
             sheet.rows.append(
                 SheetRow(
                     hand,
                     describe_hand(event.game, hand.data, players),
                     results,
                     list(running),
-                    hand.dealer,
+                    dealer,
                 )
             )
             if hand.kind == Hand.Kind.TOTALS:
@@ -141,6 +151,8 @@ def read_sheets(tables: Iterable[Table]) -> list[TableSheet]:
             else:
                 played.append((hand.data, figures))
         sheet.hands_played = len(played)
+        if table.size:
+            sheet.next_dealer = game.dealer(table.size, len(sheet.rows) + 1, before)
         sheet.totals = running
         sheet.extras = game.sheet_extras(rules, played, running, players)
         sheets.append(sheet)
@@ -152,11 +164,13 @@ def read_sheet(table: Table) -> TableSheet:
     return read_sheets([table])[0]
 
 
-def confirmation_state(table: Table, players: list[str]) -> dict[str, list[str]]:
+def confirmation_state(table: Table, players: list[str]) -> dict[str, Any]:
     """A handed-in sheet's players who have confirmed it and those who still have to, by name
-    (one query): the scorer's table page says whom the table is waiting for."""
+    (one query): the scorer's table page says whom the table is waiting for, and offers to
+    confirm each of those seats on the player's word (``waiting_seats``: position and name)."""
     confirmed = set(table.confirmations.values_list("position", flat=True))
     return {
         "confirmed_by": [name for i, name in enumerate(players) if i in confirmed],
         "still_to_confirm": [name for i, name in enumerate(players) if i not in confirmed],
+        "waiting_seats": [(i, name) for i, name in enumerate(players) if i not in confirmed],
     }

@@ -21,7 +21,8 @@ from tournament.core.audit import User, noted
 from tournament.core.errors import Refused
 from tournament.core.names import normalise
 from tournament.models import Entry, Event, Player, Round
-from tournament.register import services
+from tournament.register import reads, services
+from tournament.register.forms import likely_players
 
 SHOWN = 12  # the most players a search lists: more letters narrow it down
 
@@ -88,17 +89,85 @@ def refused(entry: Entry, reinstating: bool = False) -> str:
     return ""
 
 
+def known_as(entry: Entry) -> list[Player]:
+    """The known players an entry registered online under a name the register knows may be
+    (``Entry.identity_pending``), for the desk to ask the person: players of a likely name (as
+    ``likely_players`` finds them), not known to be another person (``reads.kept_apart``) and
+    not entered in this event themselves. Empty once the desk has settled it."""
+    if not entry.identity_pending:
+        return []
+    player = entry.player
+    found = [
+        p
+        for p in likely_players(player.first_name, player.last_name, event=entry.event)
+        if p.pk != player.pk and not p.registered
+    ]
+    apart = reads.kept_apart({player.pk, *(p.pk for p in found)})
+    return [p for p in found if not apart(player.pk, p.pk)]
+
+
+def differences(known: Player, typed: Player) -> list[tuple[str, str, str]]:
+    """Where the register and the online form disagree (club, town, category: both written and
+    not alike): (what, the register's, as typed). A merge keeps the register's and fills only
+    blanks (``services.merge_players``); the desk reads these out to the person."""
+    found = []
+    for name in ("club", "town", "category"):
+        kept, new = getattr(known, name), getattr(typed, name)
+        if kept and new and normalise(kept) != normalise(new):
+            if name == "category":
+                kept, new = known.get_category_display(), typed.get_category_display()
+            found.append((str(Player._meta.get_field(name).verbose_name), kept, new))
+    return found
+
+
+def _settle_identity(entry: Entry, known: str | None, user: User) -> Entry:
+    """The desk's answer for an entry registered online under a known name: ``known`` is the
+    identifier of the known player the person is (the entry moves to that player, blanks filled
+    from the form: ``services.merge_players``), or ``NEW`` (another person: recorded, the
+    register stops flagging the pair)."""
+    candidates = known_as(entry)
+    if candidates and not known:
+        raise Refused(
+            _(
+                "%(player)s registered online under a name the register knows. Ask who they "
+                "are: choose the known player, or “A different person”, then check in."
+            )
+            % {"player": entry.player}
+        )
+    if known and known != NEW:
+        chosen = next((p for p in candidates if str(p.uid) == known), None)
+        if chosen is None:
+            raise Refused(_("That player is not among those offered. Search the name again."))
+        services.merge_players(keep=chosen, remove=entry.player, user=user)
+        entry = Entry.objects.select_related("player", "event").get(pk=entry.pk)
+        reason = f"identity settled at the desk: the known player {chosen.pk}"
+    else:
+        services.record_distinct(pairs=[(entry.player_id, p.pk) for p in candidates], user=user)
+        reason = "identity settled at the desk: a player of their own"
+    entry.identity_pending = False
+    noted(entry, user, reason).save(update_fields=["identity_pending"])
+    return entry
+
+
+NEW = "new"  # the desk's answer "a different person"
+
+
 @transaction.atomic
-def check_in(*, entry: Entry, user: User = None, reinstate: bool = False) -> tuple[Entry, bool]:
+def check_in(
+    *, entry: Entry, user: User = None, reinstate: bool = False, known: str | None = None
+) -> tuple[Entry, bool]:
     """Mark the player present (a waiting-list player who came is admitted: the director decides
     at the desk). With ``reinstate``, a withdrawn player who came after all (removed as not come
     before the draw, or cancelled) is back in the event and present in the same tap: the desk's
-    explicit button for that player, never a side effect of a plain check-in. Returns the entry
-    and whether this tap checked them in (False: another desk did a moment ago; nothing
-    changes)."""
+    explicit button for that player, never a side effect of a plain check-in. An entry
+    registered online under a known name is checked in with the desk's answer who the person is
+    (``known``: ``_settle_identity``). Returns the entry and whether this tap checked them in
+    (False: another desk did a moment ago; nothing changes)."""
     entry = Entry.objects.select_for_update().select_related("player", "event").get(pk=entry.pk)
     if reason := refused(entry, reinstate):
         raise Refused(reason)
+    if entry.identity_pending:
+        entry = _settle_identity(entry, known, user)
     reinstated = reinstate and entry.status == Entry.Status.WITHDRAWN
     if entry.present_at is not None and entry.status == Entry.Status.ACTIVE:
         return entry, False

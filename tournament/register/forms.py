@@ -3,6 +3,7 @@ players: one person, one player), a fixed pair."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django import forms
@@ -142,6 +143,49 @@ def likely_players(first_name: str, last_name: str, *, event: Event | None = Non
     for player in found:
         player.registered = player.pk in registered
     return found
+
+
+class OnlineRegistrationForm(forms.Form):
+    """The public form: who registers, with a consent to the published lists. It never binds the
+    registration to a known player, nor shows who is known: the public has nothing that proves a
+    person is a known player. A registration under a name the register knows waits for the desk,
+    which sees the person (``online.register_online``, ``checkin.settle_identity``)."""
+
+    first_name = forms.CharField(label=_("first name"), max_length=100, validators=[single_line])
+    last_name = forms.CharField(label=_("last name"), max_length=100, validators=[single_line])
+    club = forms.CharField(
+        label=_("club"), max_length=150, required=False, validators=[single_line]
+    )
+    town = forms.CharField(
+        label=_("town"), max_length=150, required=False, validators=[single_line]
+    )
+    category = forms.ChoiceField(
+        label=_("category"), choices=Player.Category.choices, required=False
+    )
+    consent = forms.BooleanField(
+        label=_(
+            "I agree that my name and club are shown in the event's published lists "
+            "(participants, standings)."
+        ),
+        error_messages={"required": _("Without this consent we cannot register you.")},
+    )
+    submission = forms.UUIDField(widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial["submission"] = uuid.uuid4()
+
+    def get_player(self) -> Player:
+        """The person as typed: a player not saved yet."""
+        data = self.cleaned_data
+        return Player(
+            first_name=data["first_name"].strip(),
+            last_name=data["last_name"].strip(),
+            club=data.get("club", "").strip(),
+            town=data.get("town", "").strip(),
+            category=data.get("category", ""),
+        )
 
 
 class PairForm(forms.Form):

@@ -23,8 +23,10 @@ from django.utils.translation import gettext as _
 from tournament.core import collation
 from tournament.core.audit import User, noted
 from tournament.core.errors import Refused
+from tournament.core.names import normalise
 from tournament.models import Entry, Event, Player, RegistrationAttempt, Round
 from tournament.register import services
+from tournament.register.forms import likely_players
 
 # abuse: how many registration forms one address may send in ``WINDOW`` (a club's secretary
 # registering the club's players from one computer stays well below)
@@ -70,6 +72,12 @@ def closed_reason(event: Event, now: datetime | None = None) -> str:
     """Why the event's online registration takes no one now, in words, or "" while it does."""
     now = now or timezone.now()
     if not event.registration_open:
+        if event.sent_to_hall_at is not None and event.status != Event.Status.FINISHED:
+            # its bundle went to the hall's laptop: a registration here would not reach it
+            return _(
+                "Online registration is closed: the event has gone to the hall. Register at the "
+                "desk on the day."
+            )
         return _("Online registration is not open for this event.")
     if event.status == Event.Status.FINISHED:
         return _("The event is finished.")
@@ -90,12 +98,15 @@ def address_key(address: str) -> str:
     return hashlib.sha256(f"registration:{address}".encode()).hexdigest()[:32]
 
 
-def note_attempt(address: str) -> None:
-    """Count a registration form sent from ``address``; refuse beyond ``LIMIT`` per ``WINDOW``.
-    Kept in the database (one table every app server shares), a row per form, old rows pruned."""
+def note_attempt(address: str, event: Event) -> None:
+    """Count a registration form for ``event`` sent from ``address``; refuse beyond ``LIMIT`` per
+    ``WINDOW``. Kept in the database (one table every app server shares), a row per form, old
+    rows pruned. The event's row is locked while counting: forms sent at the same moment are
+    counted one after the other, so a burst gets ``LIMIT`` through, not one more per server."""
     key = address_key(address)
     since = timezone.now() - WINDOW
     with transaction.atomic():
+        Event.objects.select_for_update().only("pk").get(pk=event.pk)
         RegistrationAttempt.objects.filter(at__lt=since).delete()
         sent = RegistrationAttempt.objects.filter(address=key, at__gte=since).count()
         if sent >= LIMIT:
@@ -114,9 +125,15 @@ def note_attempt(address: str) -> None:
 def register_online(
     *, event: Event, player: Player, submission_key: uuid.UUID | None, user: User = None
 ) -> Entry:
-    """Register ``player`` (a known player or a new one, not saved) online: a place while there
-    is one, else the waiting list (in order of registration), else refused. The same form sent
-    twice (its one-time key) gives the entry the first send made."""
+    """Register ``player`` (as typed, not saved) online: a place while there is one, else the
+    waiting list (in order of registration), else refused. The same form sent twice (its one-time
+    key) gives the entry the first send made.
+
+    The registration is always a player of its own: typing a known player's name, club and town
+    proves nothing (the public lists show them). Where the register knows players of this name,
+    the entry waits for the desk (``identity_pending``), which sees the person and settles who
+    it is (``checkin.settle_identity``): one person, one player, and nobody takes another's
+    place, link or seat from the public form."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     if submission_key is not None:
         done = Entry.objects.filter(event=event, submission_key=submission_key).first()
@@ -124,7 +141,7 @@ def register_online(
             return done
     if reason := closed_reason(event):
         raise Refused(reason)
-    if player.pk is not None and Entry.objects.filter(event=event, player=player).exists():
+    if _registered_as(event, player):
         raise Refused(
             _(
                 "%(player)s is already registered for this event. Lost the confirmation? "
@@ -146,9 +163,26 @@ def register_online(
             "status": status,
             "submission_key": submission_key,
             "registered_at": timezone.now(),
+            "identity_pending": bool(likely_players(player.first_name, player.last_name)),
         },
     )
     return entry
+
+
+def _registered_as(event: Event, player: Player) -> bool:
+    """Has this event an online entry typed exactly so (name, club and town, case and accents
+    aside)? The same person's second registration, not a second person."""
+    typed = _typed(player)
+    same_name = Entry.objects.filter(
+        event=event,
+        source=Entry.Source.ONLINE,
+        player__last_name__iexact=player.last_name.strip(),
+    ).select_related("player")
+    return any(_typed(entry.player) == typed for entry in same_name)
+
+
+def _typed(player: Player) -> tuple[str, ...]:
+    return tuple(normalise(getattr(player, f)) for f in ("first_name", "last_name", "club", "town"))
 
 
 def waiting_place(entry: Entry) -> int | None:

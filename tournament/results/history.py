@@ -194,6 +194,10 @@ MACHINE_REASONS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = 
     ),
     (re.compile(r"^restored$"), lambda m: _("restored")),
     (
+        re.compile(r"^event bundle exported for the hall: online registration closed$"),
+        lambda m: _("event bundle exported for the hall: online registration closed"),
+    ),
+    (
         re.compile(r"^draw by lot for place (\d+) between (\d+) tied players, seed (\d+)$"),
         lambda m: (
             _("place %(place)s decided by lot between %(tied)s tied players (seed %(seed)s)")
@@ -215,6 +219,7 @@ MACHINE_REASONS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = 
         re.compile(r"^totals changed after confirmation$"),
         lambda m: _("changed after confirmation: the totals moved, confirm again"),
     ),
+    (re.compile(r"^on the player's word$"), lambda m: _("on the player's word")),
     (
         re.compile(r"^imported from bundle (.+) \(exported (.+)\) by (.+?)(?:; entered by (.+))?$"),
         lambda m: (

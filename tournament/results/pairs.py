@@ -73,7 +73,9 @@ def unit_names(
 class PairRow:
     name: str
     members: list[Entry] = field(default_factory=list)
+    # the figures as the standings write them, and as numbers (the workbook's cells)
     figures: list[str] = field(default_factory=list)
+    values: list[int] = field(default_factory=list)
     key: tuple[Any, ...] = ()
     rank: int = 0
 
@@ -95,7 +97,7 @@ def pair_standings(event: Event) -> list[PairRow]:
     """Every fixed pair that played, best first, with shared ranks. The partners' figures are
     the pair's (they played every deal together); the lot drawn between tied pairs orders them.
     Two queries: the standings and the pairs' names."""
-    game = event.game_type
+    game, rules = event.game_type, event.full_rules()
     names = {
         pk: (pair_id, name)
         for pk, pair_id, name in Entry.objects.filter(event=event, pair__isnull=False).values_list(
@@ -111,7 +113,8 @@ def pair_standings(event: Event) -> list[PairRow]:
         if row is None:
             # the better partner first: both have the same figures unless the pair changed
             row = rows[pair_id] = PairRow(name=name)
-            row.figures = [f.text(getattr(entry, f.name)) for f in _figures(event)]
+            row.values = [game.shown(f, getattr(entry, f.name), rules) for f in _figures(event)]
+            row.figures = [f.text(v) for f, v in zip(_figures(event), row.values, strict=True)]
             figures = [
                 -getattr(entry, n) if order == "desc" else getattr(entry, n)
                 for n, order in game.ranking

@@ -95,20 +95,31 @@ def voided_entries(rounds: Sequence[Round]) -> dict[int, set[int]]:
 
 
 def ranking(event: Event) -> dict[int, tuple[int, int]]:
-    """Every ranked entry's rank and total as the standings show them, by entry: one query, kept
-    per version of the event for the players' own pages (``views.playerday``)."""
+    """Every ranked entry's rank and result (the game's result figure) as the standings show
+    them, by entry: one query, kept per version of the event for the players' own pages
+    (``views.playerday``)."""
     game, rules = event.game_type, event.full_rules()
-    ranked = Entry.objects.standings(event).values_list("pk", "rank", "total")
-    return {pk: (rank, game.shown_total(total, rules)) for pk, rank, total in ranked}
+    figure = game.result_figure()
+    ranked = Entry.objects.standings(event).values_list("pk", "rank", figure.name)
+    return {pk: (rank, game.shown(figure, value, rules)) for pk, rank, value in ranked}
 
 
-def standing_in(ranking: dict[int, tuple[int, int]], entry: Entry) -> dict[str, Any] | None:
-    """An entry's rank and total in the event's ``ranking``, and how many are ranked; None
-    before the entry has played."""
+def standing_in(
+    ranking: dict[int, tuple[int, int]], entry: Entry, game: GameType
+) -> dict[str, Any] | None:
+    """An entry's rank and result in the event's ``ranking``, how many are ranked, and the
+    result as the standings write it under its heading; None before the entry has played."""
     place = ranking.get(entry.pk)
     if place is None:
         return None
-    return {"rank": place[0], "total": place[1], "of": len(ranking)}
+    figure = game.result_figure()
+    return {
+        "rank": place[0],
+        "result": place[1],
+        "heading": figure.heading,
+        "text": figure.text(place[1]),
+        "of": len(ranking),
+    }
 
 
 def prize_ties(event: Event, rounds: list[Round]) -> list[list[Entry]]:
@@ -158,34 +169,51 @@ def _member(entry: Entry) -> str:
 
 
 def round_tables(rnd: Round) -> list[dict[str, Any]]:
-    """A round's results by table: each seat's total for the round. Two queries."""
+    """A round's results by table: each seat's round figure (``GameType.round_figure``, as the
+    standings' round column: Ziege's difference), its ``text`` as they write it. Two queries."""
+    game = rnd.event.game_type
+    figure = game.round_figure
     seats = list(
         Seat.objects.filter(round=rnd, table__isnull=False)
         .select_related("entry__player", "table")
         .order_by("table__number", "position")
     )
     totals = {
-        (row["table_id"], row["position"]): row["points"]
+        (row["table_id"], row["position"]): row["figure"]
         for row in Result.objects.filter(round=rnd)
         .values("table_id", "position")
-        .annotate(points=Sum("points"))
+        .annotate(figure=Sum(figure.expression("")))
     }
     tables: dict[int, dict[str, Any]] = {}
     for seat in seats:
         table = tables.setdefault(seat.table_id, {"table": seat.table, "seats": []})
-        table["seats"].append(
-            {"seat": seat, "points": totals.get((seat.table_id, seat.position), 0)}
-        )
+        value = totals.get((seat.table_id, seat.position), 0)
+        table["seats"].append({"seat": seat, "points": value, "text": figure.text(value)})
     return list(tables.values())
 
 
 def _summed_fields(game: GameType) -> tuple[str, ...]:
-    """The result fields the season adds up: the total's and those of the game's ranking figures
-    (Cego ranks by points alone, so its season sums one field, as its floor does)."""
+    """The result fields the season adds up: the total's and those of the game's ranking and
+    result figures (Cego ranks by points alone, so its season sums one field, as its floor
+    does)."""
     fields = {"points"}
-    for name, _order in game.ranking:
+    for name in {game.result, *(name for name, _order in game.ranking)}:
         fields.update(field for _weight, field in game.figure(name).of)
     return tuple(sorted(fields))
+
+
+def as_shown(game: GameType, sums: dict[str, int], rules: dict[str, Any]) -> dict[str, int]:
+    """An entry's summed result fields with its points as the event shows its total (Crazy
+    Solo: the chips held, the start balance plus every result), so that a season adds up and
+    ranks the figures each event shows."""
+    return {**sums, "points": game.shown_total(sums["points"], rules)}
+
+
+def season_figures(game: GameType) -> list[Any]:
+    """The figures of the season's columns after each event's: the result, then the other
+    figures that decide the order (Ziege: the difference, then the defeat points taken)."""
+    result = game.result_figure()
+    return [result, *(f for f in game.deciding() if f.name != result.name)]
 
 
 def _season_key(game: GameType, sums: dict[str, int]) -> tuple[int, ...]:
@@ -230,10 +258,12 @@ def running_events(events: Iterable[Event], rows: Iterable[dict[str, Any]]) -> s
 def season_standings(
     season: Season, category: str = ""
 ) -> tuple[list[Event], list[dict[str, Any]]]:
-    """One column per event and the sum, optionally of each player's best N events; ``category``
-    ranks the players of one category among themselves (a side ranking). A season holds one
-    game, and ranks in that game's order (best events, too, are best by that order). Three
-    queries: the events, each entry's sums, the players' names."""
+    """One column per event, the player's result there (the game's result figure, as the event
+    shows it), and their sum, optionally of each player's best N events; then the season's other
+    figures that decide the order (``season_figures``). ``category`` ranks the players of one
+    category among themselves (a side ranking). A season holds one game, and ranks in that
+    game's order (best events, too, are best by that order). Three queries: the events, each
+    entry's sums, the players' names."""
     events = list(season.events.order_by("date", "pk"))
     game = games.get(season.game)
     summed = _summed_fields(game)
@@ -250,9 +280,12 @@ def season_standings(
     scores: dict[int, dict[int, int]] = defaultdict(dict)
     figures: dict[int, list[dict[str, int]]] = defaultdict(list)
     withdrawn: dict[int, set[int]] = defaultdict(set)
+    rules = {event.pk: event.full_rules() for event in events}
+    figure = game.result_figure()
     for player_id, event_id, status, *sums in rows:
-        values = dict(zip(summed, sums, strict=True))
-        scores[player_id][event_id] = values["points"]
+        values = as_shown(game, dict(zip(summed, sums, strict=True)), rules[event_id])
+        # each event's column: the player's result there, as the event's standings show it
+        scores[player_id][event_id] = figure.of_sums(values)
         figures[player_id].append(values)
         if status == Entry.Status.WITHDRAWN:
             withdrawn[player_id].add(event_id)
@@ -268,10 +301,13 @@ def season_standings(
             "name_key": collation.name_key(last_name, first_name),
             "club": club,
             "uid": uid,
-            "total": sums["points"],
+            # the season's result: the sum of the events' (of the best N)
+            "total": figure.of_sums(sums),
             "key": _season_key(game, sums),
             "withdrawn": withdrawn[player_id],
         }
+        for other in season_figures(game)[1:]:
+            row[other.name] = other.of_sums(sums)
         played = scores[player_id]
         for event in events:
             row[f"event_{event.pk}"] = played.get(event.pk)

@@ -30,11 +30,16 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from tournament import games
-from tournament.core import formatting
 from tournament.games.base import GameType
 from tournament.models import Entry, Event, Hand, Player, Result, Season
 from tournament.results.charts import Chart, number
-from tournament.results.standings import _season_key, season_sums, shared_ranks, still_running
+from tournament.results.standings import (
+    _season_key,
+    as_shown,
+    season_sums,
+    shared_ranks,
+    still_running,
+)
 
 HAND = Hand.Kind.HAND
 FIELDS = ("points", "inflicted", "matches_won", "games_lost")
@@ -175,7 +180,8 @@ class Played:
 
 @dataclass
 class Trajectory:
-    """A season as it went for the player: after each event, the season rank and total."""
+    """A season as it went for the player: after each event, the season rank and total (the
+    sum of the game's result figure, as the season page shows it)."""
 
     season: Season
     events: list[Event]
@@ -217,8 +223,9 @@ class Trajectory:
                 )
             ],
             series=[(_("Season rank"), list(self.ranks)), (_("Season total"), list(self.totals))],
-            # the season total as the season page writes it
-            texts=(number, formatting.signed),
+            # the season total as the season page writes it (the game's result figure: Ziege's
+            # matches won, no plus)
+            texts=(number, games.get(self.season.game).result_figure().text),
         )
 
     @property
@@ -318,6 +325,7 @@ def _trajectory(
     """The season standings after each of its events (``standings.season_standings`` for the
     events up to then: its order, its best-N rule), for one player."""
     game = games.get(season.game)
+    result = game.result_figure()
     by_event: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
     for row in rows:
         by_event[row[1]].append(row)
@@ -329,13 +337,14 @@ def _trajectory(
     for event in events:
         here = by_event.get(event.pk, [])
         running.append(bool(here) and still_running(event))
+        rules = event.full_rules()
         for _pk, _event, player_id, _lot, *values in here:
-            figures[player_id].append(dict(zip(FIELDS, values, strict=True)))
+            figures[player_id].append(as_shown(game, dict(zip(FIELDS, values, strict=True)), rules))
         played.append(any(row[2] == player.pk for row in here))
         standing = []
         for player_id, sums_list in figures.items():
             sums = season_sums(game, sums_list, season.best_of, FIELDS)
-            standing.append((_season_key(game, sums), player_id, sums["points"]))
+            standing.append((_season_key(game, sums), player_id, result.of_sums(sums)))
         standing.sort(key=lambda item: item[0])
         rank_of = shared_ranks([key for key, _p, _t in standing])
         mine: tuple[int | None, int | None] = (None, None)

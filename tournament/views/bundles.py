@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_http_methods
 
 from tournament import access
 from tournament.access import ORGANISER
@@ -39,12 +39,19 @@ class BundleUploadForm(forms.Form):
         return upload
 
 
-@require_GET
+@require_http_methods(["GET", "POST"])
 @protected
 def event_bundle(request: HttpRequest, slug: str) -> HttpResponse:
+    """The event's bundle. GET: a copy, nothing changes. POST (the event page's button while
+    online registration is open here): the bundle for the hall, which closes online
+    registration here (``export.for_the_hall``)."""
     event = event_or_404(slug)
     access.require(request, event, ORGANISER)
-    response = HttpResponse(export.bundle_bytes(event), content_type="application/gzip")
+    if request.method == "POST":
+        data = export.for_the_hall(event, request.user)
+    else:
+        data = export.bundle_bytes(event)
+    response = HttpResponse(data, content_type="application/gzip")
     response["Content-Disposition"] = f'attachment; filename="{export.filename(event)}"'
     return response
 
@@ -117,6 +124,8 @@ def bundle_import(request: HttpRequest) -> HttpResponse:
                 messages.info(request, _("Nothing to import: this bundle is imported already."))
             else:
                 messages.success(request, _("%(event)s was imported.") % {"event": plan.name})
+            if plan.kept:  # the director hears of them once more, with their numbers now
+                messages.warning(request, plan.kept_line())
             return redirect(plan.event or _imported(content))
     try:
         context["plan"] = bundles_plan.plan_import(content, decisions=decisions)

@@ -1,13 +1,18 @@
 """The table link: the players' own page for their table, opened from the sheet's QR code.
 
-It needs no login; the unguessable token is the permission (``access.link_may_enter``,
-``access.link_may_confirm``). While the round is played and the sheet is not handed in, it enters
-the table's games; after the last game it offers to hand in the sheet; a handed-in sheet is
-confirmed seat by seat, each player on their own phone, until the round closes. From then on, and
-for a handed-in sheet, the page shows the sheet read-only and says to ask the scorer.
+It needs no login; the unguessable token is the permission (``access.link_may_enter``). While
+the round is played and the sheet is not handed in, it enters the table's games; after the last
+game it offers to hand in the sheet. From then on the page shows the sheet read-only, and who has
+confirmed it: it confirms no seat (issue 43). Each player confirms their own seat on their
+personal link, or with a scorer on their word.
 
-Each phone gets a random id in a long-lived cookie the first time it opens a link; a phone that
-confirmed one seat of a table cannot confirm another seat of it, and the history names the phone.
+The link comes in two kinds: the table's own token, printed as the sheet's QR code, and the key a
+player's personal page hands out (``access.personal_table_key``), bound to the personal link's
+current token and checked on every request, so that a reissued personal link takes the table away
+from whoever holds the old one. The page links back to itself under the key it was opened with.
+
+Each phone gets a random id in a long-lived cookie the first time it opens a link; the history
+names the phone that entered a game.
 
 The sheet (its totals, its games and what the page needs to know of them) is the same on every
 phone of the table and on its players' personal pages: it is computed once per version of the
@@ -39,7 +44,7 @@ from tournament import access
 from tournament.core import errors as core_errors
 from tournament.core.fields import ReasonForm, whole_number
 from tournament.games.words import describe_hand
-from tournament.models import Confirmation, Hand, Round, Table
+from tournament.models import Confirmation, Entry, Hand, Round, Table
 from tournament.pagecache.pages import Page, part
 from tournament.play import services
 from tournament.play.forms import hand_form_class
@@ -49,17 +54,60 @@ from tournament.views.common import refused, row_values, table_players
 from tournament.views.sheets import enter_hand, stored_results
 
 
+class LinkReplaced(Exception):
+    """A table key from a personal link that has been reissued since: it admits nobody."""
+
+
+def _replaced_message() -> str:
+    return _(
+        "This table link came from a personal link that has been replaced, so it no longer "
+        "works. Open your table from your new personal link, or scan the QR code on the table's "
+        "sheet."
+    )
+
+
+def _replaced(request: HttpRequest) -> HttpResponse:
+    context = {"message": _replaced_message()}
+    return render(request, "tournament/link_replaced.html", context, status=403)
+
+
+def _replaced_json() -> JsonResponse:
+    """For the phone's queue (static/js/table_queue.js): a refusal it keeps with the game and
+    shows, then it loads the page, which says the same."""
+    refusal = {"ok": False, "kind": "refused", "message": _replaced_message()}
+    return JsonResponse(refusal, status=403)
+
+
 # read for every request of a table link, every saved game too
 def _link_table(request: HttpRequest, token: str) -> Table:
-    """The table of a link; the request remembers it and the phone, so the history names both."""
-    table = (
-        Table.objects.select_related("round__event").filter(token=token).first()
-        if 16 <= len(token) <= 64
-        else None
-    )
-    if table is None:
-        raise Http404
+    """The table of a link, by the table's own token or a personal page's key; the request
+    remembers it, the key it came by and the phone, so the page links under the same key and
+    the history names table and phone. Raises ``LinkReplaced`` for a key of a reissued personal
+    link (two queries for a key, one for a token)."""
+    parts = access.personal_key_parts(token)
+    if parts is not None:
+        table_id, entry_id, mac = parts
+        table = Table.objects.select_related("round__event").filter(pk=table_id).first()
+        # the entry's current token, if the entry sits at that table
+        held = (
+            Entry.objects.filter(pk=entry_id, seats__table_id=table_id)
+            .values_list("token", flat=True)
+            .first()
+        )
+        if table is None or held is None:
+            raise Http404
+        if not access.personal_key_holds(table_id, entry_id, mac, held):
+            raise LinkReplaced
+    else:
+        table = (
+            Table.objects.select_related("round__event").filter(token=token).first()
+            if 16 <= len(token) <= 64
+            else None
+        )
+        if table is None:
+            raise Http404
     request.table_link = table
+    request.link_key = token
     request.link_device = access.link_device(request)
     return table
 
@@ -151,6 +199,7 @@ def link_page(request: HttpRequest, table: Table, state: TableState) -> Page:
         row_values(table),
         row_values(table.round),
         row_values(event),
+        request.link_key,  # the page's addresses name it
     )
     return Page(
         request,
@@ -162,7 +211,10 @@ def link_page(request: HttpRequest, table: Table, state: TableState) -> Page:
 
 
 def table_link(request: HttpRequest, token: str) -> HttpResponse:
-    table = _link_table(request, token)
+    try:
+        table = _link_table(request, token)
+    except LinkReplaced:
+        return _replaced(request)
     may_enter = access.link_may_enter(table)
     if request.method == "POST" and not may_enter:
         messages.error(request, _("This table cannot enter games now."))
@@ -170,7 +222,7 @@ def table_link(request: HttpRequest, token: str) -> HttpResponse:
     form_context: dict[str, Any] = {}
     state = table_state(table)  # the players' names, and the sheet's version if it is shown
     # before a sheet is handed in the page is the same on every phone but for the form's token
-    # and key; after, it shows which seat this phone confirmed
+    # and key; after, it shows who has confirmed
     page = (
         link_page(request, table, state)
         if request.method == "GET" and table.submitted_at is None
@@ -189,6 +241,7 @@ def table_link(request: HttpRequest, token: str) -> HttpResponse:
         "event": table.round.event,
         "round": table.round,
         "table": table,
+        "link_key": request.link_key,
         **{name: sheet[name] for name in SHEET_FACTS},
         "totals_html": mark_safe(sheet["totals"]),  # our own templates rendered it
         "sheet_html": mark_safe(sheet["sheet"]),
@@ -203,25 +256,22 @@ def table_link(request: HttpRequest, token: str) -> HttpResponse:
     # when the round's time is up
     context["may_hand_in"] = may_enter and sheet["last_hand"] is not None and complete
     context["read_only"] = read_only_reason(table)
-    context["may_confirm"] = access.link_may_confirm(table)
+    context["may_confirm"] = access.player_may_confirm(table)
     # only a handed-in sheet is confirmed: before, there is nothing to read
-    confirmations = (
-        dict(Confirmation.objects.filter(table_id=table.pk).values_list("position", "device"))
+    confirmed = (
+        set(Confirmation.objects.filter(table_id=table.pk).values_list("position", flat=True))
         if table.submitted_at is not None
-        else {}
+        else set()
     )
-    mine = next(
-        (p for p, d in confirmations.items() if d and d == request.link_device),
-        None,
-    )
-    context["my_seat"] = mine
     context["seat_rows"] = [
-        {"position": i, "name": name, "confirmed": i in confirmations, "mine": i == mine}
+        {"position": i, "name": name, "confirmed": i in confirmed}
         for i, name in enumerate(context["players"])
     ]
     context["last_hand"] = sheet["last_hand"]
     context["undo_form"] = ReasonForm()
-    context["dealers"] = _dealers(table, context["players"], context["next_number"])
+    context["dealers"] = _dealers(
+        table, context["players"], context["next_number"], context["next_dealer"]
+    )
     if page is None:
         if context["show_form"]:
             context["forms_ahead"] = _forms_ahead(table, context["players"], context["next_number"])
@@ -251,6 +301,8 @@ def _form_parts(table: Table, form: Any, players: list[str], first: int) -> dict
         event.rules,
         table.size,
         (form.game_number(), first) if by_number else None,
+        # the inputs the form has now (Hennes Sibbe asks only the seats holding penalty cards)
+        tuple(form.fields),
     )
 
     def compute() -> dict[str, str]:
@@ -269,9 +321,15 @@ def _form_parts(table: Table, form: Any, players: list[str], first: int) -> dict
     return {name: mark_safe(html) for name, html in parts.items()}  # our own templates rendered
 
 
-def _dealers(table: Table, players: list[str], first: int) -> dict[int, str]:
-    """Who deals each of the next games, for a phone that enters games offline (issue 14)."""
+def _dealers(table: Table, players: list[str], first: int, dealer: int | None) -> dict[int, str]:
+    """Who deals each of the next games, for a phone that enters games offline (issue 14).
+    Where the deal follows the game before (Hennes Sibbe: the penalty card's taker deals), only
+    the next game's dealer is known: the later ones say "—" rather than a wrong name."""
     wanted = table.round.event.hands_for(table.size) or first + 50
+    game = table.round.event.game_type
+    if game.dealer_follows_results:
+        shown = {first: players[dealer] if dealer is not None else "—"}
+        return shown | dict.fromkeys(range(first + 1, wanted + 2), "—")
     return {n: players[dealer_for(n, table.size)] for n in range(first, wanted + 2)}
 
 
@@ -301,7 +359,10 @@ def link_send(request: HttpRequest, token: str) -> JsonResponse:
     the reason and, for a number taken meanwhile, the sheet's own game of that number. The phone
     says how many games it still holds unsent and how many were refused; the round page shows
     it to the director."""
-    table = _link_table(request, token)
+    try:
+        table = _link_table(request, token)
+    except LinkReplaced:
+        return _replaced_json()
     players = table_players(table)
     waiting = whole_number(request.POST.get("waiting"), 10_000) or 0
     held_refused = whole_number(request.POST.get("refused"), 10_000) or 0
@@ -415,7 +476,10 @@ def _link_closed(table: Table) -> str:
 
 @require_POST
 def link_preview(request: HttpRequest, token: str) -> JsonResponse:
-    table = _link_table(request, token)
+    try:
+        table = _link_table(request, token)
+    except LinkReplaced:
+        return _replaced_json()
     if not access.link_may_enter(table):
         return JsonResponse({"ok": False, "errors": {"__all__": [_("Closed.")]}}, status=403)
     form = hand_form_class(table.round.event.game_type)(
@@ -447,24 +511,15 @@ def _take_back(request: HttpRequest, table: Table) -> None:
     messages.success(request, _("Game %(n)s taken back.") % {"n": hand.number})
 
 
-def _why_no_confirming(table: Table) -> str:
-    reason = read_only_reason(table)
-    if reason == "confirmed":
-        return _("Every player has confirmed this sheet already.")
-    if reason == "closed":
-        return _("Round %(n)s is closed; ask the scorer to confirm the sheet.") % {
-            "n": table.round.number
-        }
-    if reason == "voided":
-        return _("A voided table needs no confirmation.")
-    return _("The sheet has not been handed in yet.")
-
-
 @require_POST
 def link_action(request: HttpRequest, token: str, action: str) -> HttpResponse:
-    """Undo the last game (naming it, with a reason), hand in the sheet, or confirm it as one
-    player on their own phone."""
-    table = _link_table(request, token)
+    """Undo the last game (naming it, with a reason) or hand in the sheet. A confirmation sent
+    here (a page kept from before issue 43, or a hand-made request) is refused with where a
+    player confirms instead."""
+    try:
+        table = _link_table(request, token)
+    except LinkReplaced:
+        return _replaced(request)
     try:
         if action == "undo":
             _take_back(request, table)
@@ -474,15 +529,15 @@ def link_action(request: HttpRequest, token: str, action: str) -> HttpResponse:
             services.submit_table(table=table)
             messages.success(request, _("Sheet handed in. Now every player confirms it."))
         elif action == "confirm":
-            if not access.link_may_confirm(table):
-                raise core_errors.Refused(_why_no_confirming(table))
-            position = whole_number(request.POST.get("position"))
-            if position is None:
-                raise core_errors.Refused(_("Tap your own name to confirm."))
-            services.confirm_seat(table=table, position=position, device=request.link_device)
-            messages.success(request, _("Thank you, confirmed."))
+            raise core_errors.Refused(
+                _(
+                    "The table link confirms no seat. Confirm your own seat on your personal "
+                    "link (the QR code on your start card), or ask the scorer to confirm it on "
+                    "your word."
+                )
+            )
         else:
             raise Http404
     except core_errors.Refused as exc:
         refused(request, exc)
-    return _with_device(request, redirect("table_link", token=token))
+    return _with_device(request, redirect("table_link", token=request.link_key))

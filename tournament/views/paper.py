@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
-from tournament import access
+from tournament import access, games
 from tournament.access import ORGANISER, SCORER
 from tournament.core import addresses, collation, errors, reading
 from tournament.core.fields import UploadForm, whole_number
@@ -60,12 +60,23 @@ def print_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         rows = []
         for number in range(1, count + 1):
             entered = sheet.rows[number - 1] if number <= len(sheet.rows) else None
-            dealer = dealer_for(number, table.size)
+            dealer: int | None = dealer_for(number, table.size)
+            if game.dealer_follows_results:
+                # the penalty card's taker deals next (Hennes Sibbe): known for the games
+                # entered and the next one; the table writes in the others
+                dealer = (
+                    entered.dealer
+                    if entered
+                    else sheet.next_dealer
+                    if number == len(sheet.rows) + 1
+                    else None
+                )
+            known = dealer is not None and dealer < len(sheet.players)
             rows.append(
                 {
                     "number": number,
-                    "dealer": sheet.players[dealer] if dealer < len(sheet.players) else "",
-                    "dealer_seat": dealer + 1,
+                    "dealer": sheet.players[dealer] if known else "",
+                    "dealer_seat": dealer + 1 if known else "",
                     "description": entered.description if entered else "",
                     "results": entered.results if entered else [None] * table.size,
                 }
@@ -80,6 +91,7 @@ def print_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 "has_hands": bool(sheet.rows),
                 "link": link,
                 "qr": qr_svg(link) if link else "",
+                "dealing_order": game.dealing_order(),
                 "notes": game.sheet_notes(table.size),
                 "tally": game.print_tally(rules),
             }
@@ -171,8 +183,13 @@ def print_season(request: HttpRequest, slug: str) -> HttpResponse:
     season = get_object_or_404(Season, slug=slug)
     category = season_category(request)
     events, rows = standings.season_standings(season, category=category)
+    # each event's result, their sum and the season's other deciding figures, as the season
+    # page writes them (the game's result figure: Ziege's matches won, no plus)
+    result, *others = standings.season_figures(games.get(season.game))
     for row in rows:
-        row["values"] = [row[f"event_{e.pk}"] for e in events]
+        row["values"] = [result.text(row[f"event_{e.pk}"]) for e in events]
+        row["total_text"] = result.text(row["total"])
+        row["figures"] = [f.text(row[f.name]) for f in others]
     return render(
         request,
         "tournament/print/season.html",
@@ -181,6 +198,9 @@ def print_season(request: HttpRequest, slug: str) -> HttpResponse:
             "events": events,
             "running": standings.running_events(events, rows),
             "rows": rows,
+            "result": result,
+            "others": others,
+            "columns": 4 + len(events) + len(others),
             "category_name": dict(Player.Category.choices).get(category, "") if category else "",
             "category": category,
         },

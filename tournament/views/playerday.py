@@ -15,12 +15,10 @@ forge them would have to know the token, which is the permission itself.
 from __future__ import annotations
 
 import hashlib
-import uuid
 from typing import Any
 from urllib.parse import urlencode
 
 import segno
-from django import forms
 from django.contrib import messages
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
@@ -29,7 +27,6 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
@@ -37,7 +34,6 @@ from tournament import access
 from tournament.access import ORGANISER
 from tournament.core import addresses, errors
 from tournament.core.names import normalise
-from tournament.core.validators import single_line
 from tournament.middleware import client_address
 from tournament.models import Confirmation, Entry, Event, Player, Round, Seat
 from tournament.money import desk
@@ -47,7 +43,7 @@ from tournament.pagecache.pages import Page, part
 from tournament.play import services as play_services
 from tournament.play.reads import table_state
 from tournament.register import checkin, online
-from tournament.register.forms import RegisterForm, likely_players
+from tournament.register.forms import OnlineRegistrationForm, RegisterForm
 from tournament.results import standings
 from tournament.views.common import event_or_404, protected, refused, row_values
 from tournament.views.link import table_sheet
@@ -60,98 +56,6 @@ def qr_svg(url: str) -> str:
 # --- online registration ----------------------------------------------------------------------
 
 
-class OnlineRegistrationForm(forms.Form):
-    """The public form: who registers, with a consent to the published lists. A name that is
-    probably a known player's asks "is this you?" (name and club only, as the public lists show
-    them); a new player is created only when the registrant says none of them is."""
-
-    NEW = "new"
-
-    first_name = forms.CharField(
-        label=gettext_lazy("first name"), max_length=100, validators=[single_line]
-    )
-    last_name = forms.CharField(
-        label=gettext_lazy("last name"), max_length=100, validators=[single_line]
-    )
-    club = forms.CharField(
-        label=gettext_lazy("club"), max_length=150, required=False, validators=[single_line]
-    )
-    town = forms.CharField(
-        label=gettext_lazy("town"), max_length=150, required=False, validators=[single_line]
-    )
-    category = forms.ChoiceField(
-        label=gettext_lazy("category"), choices=Player.Category.choices, required=False
-    )
-    consent = forms.BooleanField(
-        label=gettext_lazy(
-            "I agree that my name and club are shown in the event's published lists "
-            "(participants, standings)."
-        ),
-        error_messages={"required": gettext_lazy("Without this consent we cannot register you.")},
-    )
-    same_person = forms.CharField(required=False, max_length=20, widget=forms.HiddenInput)
-    submission = forms.UUIDField(widget=forms.HiddenInput)
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.candidates: list[Player] = []
-        if not self.is_bound:
-            self.initial["submission"] = uuid.uuid4()
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        first, last = data.get("first_name", "").strip(), data.get("last_name", "").strip()
-        if not (first and last):
-            return data
-        found = likely_players(first, last)
-        same = [
-            p
-            for p in found
-            if (
-                normalise(p.first_name),
-                normalise(p.last_name),
-                normalise(p.club),
-                normalise(p.town),
-            )
-            == (
-                normalise(first),
-                normalise(last),
-                normalise(data.get("club", "")),
-                normalise(data.get("town", "")),
-            )
-        ]
-        if len(same) == 1:  # written the same in every part: that player
-            data["player"] = same[0]
-            return data
-        self.candidates = found
-        answer = data.get("same_person") or ""
-        if not found or answer == self.NEW:
-            return data
-        chosen = next((p for p in found if str(p.uid) == answer), None)
-        if chosen is None:
-            raise forms.ValidationError(
-                _(
-                    "A player of this name or a very similar one is known already. Is it you? "
-                    "Choose below."
-                ),
-                code="duplicate",
-            )
-        data["player"] = chosen
-        return data
-
-    def get_player(self) -> Player:
-        data = self.cleaned_data
-        if data.get("player"):
-            return data["player"]
-        return Player(
-            first_name=data["first_name"].strip(),
-            last_name=data["last_name"].strip(),
-            club=data.get("club", "").strip(),
-            town=data.get("town", "").strip(),
-            category=data.get("category", ""),
-        )
-
-
 def event_register(request: HttpRequest, slug: str) -> HttpResponse:
     """The public registration form of an event."""
     event = event_or_404(slug)
@@ -160,7 +64,7 @@ def event_register(request: HttpRequest, slug: str) -> HttpResponse:
     status = 200
     if request.method == "POST" and not closed:
         try:
-            online.note_attempt(client_address(request) or "")
+            online.note_attempt(client_address(request) or "", event)
             if form.is_valid():
                 entry = online.register_online(
                     event=event,
@@ -174,6 +78,15 @@ def event_register(request: HttpRequest, slug: str) -> HttpResponse:
                         request,
                         _("You are registered with start number %(n)s.")
                         % {"n": entry.start_number},
+                    )
+                if entry.identity_pending:
+                    messages.info(
+                        request,
+                        _(
+                            "Played with us before? At the check-in the desk asks you once "
+                            "which player of the register you are, so that your results of "
+                            "earlier events and of this one are counted together."
+                        ),
                     )
                 return redirect("personal_link", token=entry.token)
             status = 422
@@ -254,12 +167,16 @@ def checkin_desk(request: HttpRequest, slug: str) -> HttpResponse:
                 )
                 if action in ("check_in", "reinstate"):
                     was_withdrawn = entry.status == Entry.Status.WITHDRAWN
+                    typed = entry.player  # as registered online, before the desk settles it
                     entry, done = desk.check_in(
                         entry=entry,
                         fee_status=_desk_fee(request),
                         user=request.user,
                         reinstate=action == "reinstate",
+                        known=request.POST.get("known") or None,
                     )
+                    if entry.player.pk != typed.pk:
+                        _tell_differences(request, entry.player, typed)
                     if done and was_withdrawn:
                         messages.success(request, _back_in(event, entry))
                     elif done:
@@ -301,6 +218,7 @@ def checkin_desk(request: HttpRequest, slug: str) -> HttpResponse:
     fees = {row.entry.pk: row for row in fee_rows(event)} if found else {}
     for entry in found:
         entry.fee_row = fees.get(entry.pk)
+        entry.known_as = checkin.known_as(entry)  # registered online under a known name
     if walk_in_form is None:
         first, _space, last = query.partition(" ")
         walk_in_form = RegisterForm(
@@ -323,6 +241,21 @@ def checkin_desk(request: HttpRequest, slug: str) -> HttpResponse:
             "drawn": event.rounds.exclude(status=Round.Status.DRAFT).exists(),
         },
     )
+
+
+def _tell_differences(request: HttpRequest, known: Player, typed: Player) -> None:
+    """The desk merged an online registration into a known player: what the form said that the
+    register says otherwise (the register's is kept; the player's page corrects it)."""
+    for what, kept, new in checkin.differences(known, typed):
+        messages.warning(
+            request,
+            _(
+                "%(player)s: the register says %(what)s “%(kept)s”, the online form said "
+                "“%(new)s”. The register's is kept; correct it on the player's page if the "
+                "player says otherwise."
+            )
+            % {"player": known, "what": what, "kept": kept, "new": new},
+        )
 
 
 def _back_in(event: Event, entry: Entry) -> str:
@@ -507,13 +440,16 @@ def _personal(request: HttpRequest, entry: Entry) -> tuple[dict[str, Any], str]:
         )
         context["confirmed"] = seat.position in confirmed
         context["confirmed_count"] = len(confirmed)
-        context["may_confirm"] = access.link_may_confirm(table) and seat.position not in confirmed
+        context["may_confirm"] = access.player_may_confirm(table) and seat.position not in confirmed
         context["may_enter"] = access.link_may_enter(table)
+        # the table's link under a key of this personal link's own, never the table's token:
+        # a reissued personal link revokes it (issue 43); the key follows from the rows below
+        context["table_key"] = access.personal_table_key(entry, table)
         if rnd.status in (Round.Status.PLAYING, Round.Status.CLOSED):
             context["sheet_version"] = state.version
         shown += [row_values(table), state.version, seat.position, sorted(confirmed)]
     ranking = part("ranking", event.pk, event.version, lambda: standings.ranking(event))
-    context["standing"] = standings.standing_in(ranking, entry)
+    context["standing"] = standings.standing_in(ranking, entry, event.game_type)
     if event.status == Event.Status.FINISHED:
         giving = prize_giving(event)
         context["prizes"] = [

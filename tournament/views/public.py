@@ -324,7 +324,7 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
         events, rows = standings.season_standings(season, category=category)
         # an event's finish changes its version and so the season's: never a stale mark
         running = standings.running_events(events, rows)
-        ranking = tables_.season_table(events, rows, running)
+        ranking = tables_.season_table(games.get(season.game), events, rows, running)
         RequestConfig(request, paginate=False).configure(ranking)
         return {
             "season": season,

@@ -165,8 +165,8 @@ def _public_sheet(request: HttpRequest, table: Table) -> HttpResponse:
 @protected
 @require_POST
 def table_confirm(request: HttpRequest, pk: int) -> HttpResponse:
-    """A scorer hands in the sheet for the players to confirm, confirms it for all players, or
-    reopens a handed-in sheet (reason)."""
+    """A scorer hands in the sheet for the players to confirm, confirms one player's seat on the
+    player's word, confirms it for all players, or reopens a handed-in sheet (reason)."""
     table = table_or_404(pk)
     access.require(request, table.round.event, SCORER)
     try:
@@ -181,7 +181,17 @@ def table_confirm(request: HttpRequest, pk: int) -> HttpResponse:
         elif request.POST.get("action") == "submit":
             services.submit_table(table=table, user=request.user)
             messages.success(
-                request, _("Sheet handed in. The players now confirm it on their phones.")
+                request, _("Sheet handed in. The players now confirm it on their personal links.")
+            )
+        elif request.POST.get("action") == "seat":
+            position = whole_number(request.POST.get("position"))
+            if position is None:
+                raise core_errors.Refused(_("Choose the player whose seat you confirm."))
+            services.confirm_on_word(table=table, position=position, user=request.user)
+            messages.success(
+                request,
+                _("%(player)s confirmed on their word; the history names you.")
+                % {"player": table_players(table)[position]},
             )
         else:
             services.confirm_table(table=table, user=request.user)

@@ -50,6 +50,10 @@ def test_spellings_of_one_name_share_a_key(one, other):
         (("Uwe", "Maier"), ("Hans", "Maier")),
         (("Uwe", "Maier"), ("Maier", "Uwe")),
         (("Anna", "Schmidt"), ("Anna", "Schneider")),
+        (("Spieler1", "Test"), ("Spieler2", "Test")),
+        (("Spieler1", "Test"), ("Spieler", "Test")),
+        (("Gast.", "Test"), ("Gast!", "Test")),
+        (("Anna", "Test 2"), ("Anna", "Test 3")),
     ],
 )
 def test_different_names_have_different_keys(one, other):

@@ -5,8 +5,11 @@ says which character and where (issue 11, finding 4)."""
 from __future__ import annotations
 
 import datetime
+import html
+import re
 
 import pytest
+from django.conf import settings
 from django.contrib.messages import get_messages
 from django.core.exceptions import ValidationError
 from django.test import Client
@@ -17,10 +20,13 @@ from tests.factories import (
     make_entries,
     make_event,
     make_player,
+    make_role,
     make_season,
     make_table,
     make_user,
 )
+from tests.helpers import GERMAN, PLAYERS, html_tables, upload, xlsx_file
+from tournament.access import ORGANISER
 from tournament.core import validators
 from tournament.core.fields import ReasonForm
 from tournament.models import Event, Player, Season, Table, Team
@@ -201,3 +207,101 @@ def test_a_reason_the_history_cannot_keep_is_refused_with_a_message(client: Clie
     assert any(says in str(m) for m in get_messages(response.wsgi_request))
     table.refresh_from_db()
     assert not table.voided
+
+
+# --- direction marks (issue 43): a name turned round on the screen reads as another's ------------
+
+# "Anna" + RIGHT-TO-LEFT OVERRIDE + "leirbaG": shown raw, the page reads "AnnaGabriel"
+TURNED = "Anna\u202eleirbaG"
+DIRECTION_MARKS = ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067"]
+DIRECTION_MARKS += ["\u2068", "\u2069", "\u200e", "\u200f", "\u061c"]
+
+
+@pytest.mark.parametrize("mark", DIRECTION_MARKS, ids=lambda m: f"U+{ord(m):04X}")
+def test_the_validator_refuses_every_direction_mark_naming_it(mark: str):
+    with pytest.raises(ValidationError) as caught:
+        validators.single_line(f"Anna{mark}Maier")
+    message = caught.value.messages[0]
+    assert f"U+{ord(mark):04X}" in message and "position 5" in message
+    assert "direction mark" in message
+
+
+def english(client: Client) -> Client:
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client
+
+
+def test_online_registration_refuses_a_turned_name_and_saves_nothing():
+    event = make_event(registration_open=True)
+    client = english(Client())
+    page = client.get(reverse("event_register", args=[event.slug])).content.decode()
+    key = re.search(r'name="submission" value="([^"]+)"', page).group(1)
+    response = client.post(
+        reverse("event_register", args=[event.slug]),
+        {
+            "first_name": TURNED,
+            "last_name": "Maier",
+            "club": "",
+            "town": "",
+            "category": "",
+            "consent": "on",
+            "submission": key,
+        },
+    )
+    assert "Remove the invisible direction mark U+202E" in html.unescape(response.content.decode())
+    assert not event.entries.exists() and not Player.objects.exists()
+
+
+def test_the_desk_and_the_check_in_refuse_a_turned_name(client: Client):
+    event = make_event()
+    client.force_login(make_role(event, ORGANISER))
+    english(client)
+    response = client.post(
+        reverse("event_players", args=[event.slug]), {"first_name": "Eva", "last_name": TURNED}
+    )
+    assert "Remove the invisible direction mark U+202E" in html.unescape(response.content.decode())
+    walk_in = {
+        "action": "walk_in",
+        "first_name": TURNED,
+        "last_name": "Maier",
+        "club": "",
+        "town": "",
+        "category": "",
+        "same_person": "new",
+        "fee": "",
+    }
+    response = client.post(reverse("checkin", args=[event.slug]), walk_in, follow=True)
+    assert "Remove the invisible direction mark U+202E" in html.unescape(response.content.decode())
+    assert not event.entries.exists() and not Player.objects.exists()
+
+
+def test_the_player_register_refuses_to_turn_a_players_name(client: Client):
+    player = make_player(first_name="Eva", last_name="Maier")
+    staff = make_user()
+    staff.is_staff = True
+    staff.save(update_fields=["is_staff"])
+    english(client).force_login(staff)
+    response = client.post(
+        reverse("register_player", args=[player.uid]),
+        {"first_name": "Eva", "last_name": TURNED, "club": "", "town": "", "category": ""},
+    )
+    assert "Remove the invisible direction mark U+202E" in html.unescape(response.content.decode())
+    player.refresh_from_db()
+    assert player.last_name == "Maier"
+
+
+def test_a_player_list_with_a_turned_name_is_refused_at_its_row(client: Client):
+    staff = make_user()
+    staff.is_staff = True
+    staff.save(update_fields=["is_staff"])
+    english(client).force_login(staff)
+    event = make_event()
+    rows = [GERMAN, PLAYERS[0], ["Anna", TURNED, "", "", ""]]
+    response = upload(
+        client, reverse("import_players", args=[event.slug]), "spieler.xlsx", xlsx_file(rows)
+    )
+    shown = [row for _caption, body in html_tables(response.content.decode()) for row in body]
+    refused = next(row for row in shown if "direction mark" in " ".join(row))
+    assert "3" in refused  # the file's line
+    assert "last name: Remove the invisible direction mark U+202E" in " ".join(refused)
+    assert not event.entries.exists()

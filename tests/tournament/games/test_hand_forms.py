@@ -3,6 +3,7 @@ out, Berg, and Hennes Sibbe's cards (typed in the short form or tapped in)."""
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -247,6 +248,36 @@ def test_a_reveal_typed_in_the_short_form_is_counted(scorer: Client) -> None:
     assert list(hand.results.order_by("position").values_list("points", flat=True)) == [0, 1, 0, 0]
 
 
+def test_a_joker_among_the_drillings_is_refused_in_the_words_typed(scorer: Client) -> None:
+    """Issue 43: "bock" typed as a Drilling's colour was refused as "got 'goat'", the engine's
+    name, which no scorer typed or can look up."""
+    table = make_table("hennes_sibbe", 4)
+    response = scorer.post(
+        reverse("table", args=[table.pk]), hennes_post(hand_0="2 rot", drillings="bock")
+    )
+    assert response.status_code == 200
+    shown = html.unescape(field_error(response.content.decode(), "drillings"))
+    assert shown.startswith("“bock” does not belong here; write rot (r), orange (o)")
+    assert "goat" not in shown
+    assert not table.hands.exists()
+
+
+@pytest.mark.parametrize("typed", ["9 b", "20 rot", "2 rot 2 gelb bock ogl"])
+def test_a_hand_of_more_than_five_cards_is_refused_at_that_players_hand(
+    scorer: Client, typed: str
+) -> None:
+    """Issue 43: nine jokers in one hand and "20 rot" were counted; a hand holds five cards."""
+    table = make_table("hennes_sibbe", 4)
+    response = scorer.post(reverse("table", args=[table.pk]), hennes_post(hand_2=typed))
+    assert response.status_code == 200
+    count = len(parse_cards(typed, "hand_2"))
+    assert field_error(response.content.decode(), "hand_2") == (
+        "a hand holds at most 5 cards (five are dealt, each turn draws one and lays one off), "
+        f"got {count}"
+    )
+    assert not table.hands.exists()
+
+
 def test_who_called_luege_is_not_preselected_and_must_be_chosen(scorer: Client) -> None:
     table = make_table("hennes_sibbe", 4)
     url = reverse("table", args=[table.pk])
@@ -269,7 +300,8 @@ def test_the_valid_card_words_are_shown_before_the_first_mistake(scorer: Client)
         assert word in words
     # the first card field follows the words, and every card field points to them
     assert html.index('id="card-words"') < html.index('name="hand_0"')
-    assert html.count('aria-describedby="card-words"') == 8
+    # the four hands (no one holds a penalty card before the first challenge)
+    assert html.count('aria-describedby="card-words"') == 4
     # and the card buttons the script puts under each field
     buttons = html.split('<template id="card-buttons">', 1)[1].split("</template>", 1)[0]
     assert re.findall(r'data-word="([^"]+)"', buttons) == [
@@ -309,6 +341,34 @@ def test_penalty_cards_typed_are_checked_against_those_the_player_holds(scorer: 
     # the one card the second player holds is taken
     assert scorer.post(url, hennes_post(hand_0="2 rot", penalty_1="rot")).status_code == 302
     assert table.hands.count() == 2
+
+
+def test_only_the_players_holding_penalty_cards_are_asked_for_them(scorer: Client) -> None:
+    """Issue 43: a penalty-card field for every player made the phone's form of eight players
+    3,940 px long; a player without penalty cards has none to reveal."""
+    table = make_table("hennes_sibbe", 4)
+    url = reverse("table", args=[table.pk])
+    players = table_players(table)
+
+    def asked() -> list[str]:
+        page = scorer.get(url).content.decode()
+        return re.findall(r'name="penalty_(\d)"', page)
+
+    assert asked() == []
+    # the claim was right: the challenger (second player) takes a penalty card
+    assert scorer.post(url, hennes_post(claim_correct="yes")).status_code == 302
+    assert asked() == ["1"]
+    page = scorer.get(url).content.decode()
+    assert f"{players[1]}: penalty cards" in page
+    assert f"{players[0]}: penalty cards" not in page
+    # the next challenge is counted with that card
+    response = scorer.post(url, hennes_post(hand_0="rot", penalty_1="rot bock"))
+    assert response.status_code == 200
+    assert "holds 1 penalty card in this game, not 2" in field_error(
+        response.content.decode(), "penalty_1"
+    )
+    assert scorer.post(url, hennes_post(hand_0="2 rot", penalty_1="rot")).status_code == 302
+    assert table.hands.get(number=2).data["reveal"]["penalty_cards"] == [[], ["rot"], [], []]
 
 
 def test_penalty_cards_go_back_when_a_game_ends(scorer: Client) -> None:

@@ -31,6 +31,7 @@ from tests.factories import (
     make_season,
     make_table,
 )
+from tests.helpers import standings_result, ziege_season
 from tournament.core import workbook as core_workbook
 from tournament.models import Entry, Event, Hand, Result, Round, Season, Seat
 from tournament.paper import exports
@@ -456,3 +457,88 @@ def test_a_loss_shows_the_same_minus_sign_in_excel_as_on_the_pages():
     negative = loss.number_format.split(";")[1]
     assert "−" in negative and "-" not in negative  # U+2212, as the standings page writes it
     assert isinstance(loss.value, int)  # still a number to add up
+
+
+# --- a game's result figure, one meaning per heading (issue 43) --------------------------------
+
+
+def downloaded(client: Any, name: str, slug: str) -> list[Worksheet]:
+    """The workbook a reader downloads from the page's button (English)."""
+    response = client.get(reverse(name, args=[slug]))
+    assert response["Content-Type"] == XLSX
+    return load_workbook(io.BytesIO(response.content)).worksheets
+
+
+def rows_by(ws: Worksheet, key: str) -> dict[Any, dict[str, Any]]:
+    """A sheet's rows as {heading: value}, by the value under ``key``."""
+    header, rows = table_of(ws)
+    return {row[header.index(key)]: dict(zip(header, row, strict=True)) for row in rows}
+
+
+def number_formats(ws: Worksheet, heading: str) -> set[str]:
+    header, _rows = table_of(ws)
+    index = header.index(heading)
+    return {row[index].number_format for row in ws.iter_rows(min_row=2)}
+
+
+def test_the_ziege_season_workbook_shows_each_players_matches_won_as_the_standings_do(client):
+    ziege = ziege_season()
+    sheet = downloaded(client, "season_xlsx", ziege.season.slug)[0]
+    rows = rows_by(sheet, "Name")
+    for entry in (ziege.winner, ziege.loser):
+        row = rows[entry.player.sort_name]
+        assert row[ziege.event.name] == row["Matches won"] == standings_result(ziege.event, entry)
+    assert rows[ziege.winner.player.sort_name]["Matches won"] == 2
+    assert rows[ziege.winner.player.sort_name]["Difference (dealt out − taken)"] == -2
+    # matches won are a count: no plus in front of them in Excel either
+    for heading in (ziege.event.name, "Matches won"):
+        assert number_formats(sheet, heading) == {"General"}
+    assert number_formats(sheet, "Difference (dealt out − taken)") == {core_workbook.SIGNED}
+
+
+def test_the_ziege_event_workbook_has_the_pair_ranking_as_its_page(client):
+    ziege = ziege_season()
+    sheets = downloaded(client, "event_xlsx", ziege.event.slug)
+    assert sheets[1].title == "Pair ranking"
+    pairs_sheet = rows_by(sheets[1], "Pair")
+    players = rows_by(sheets[0], "No.")
+    for entry in (ziege.winner, ziege.loser):
+        pair = pairs_sheet[entry.pair.name]
+        assert str(entry.player) in pair["Players"]
+        assert pair["Matches won"] == standings_result(ziege.event, entry)
+        # each figure as the standings sheet has it for the pair's players, under its heading
+        mine = players[entry.start_number]
+        for heading in table_of(sheets[1])[0][3:]:
+            assert pair[heading] == mine[heading]
+    assert [pairs_sheet[e.pair.name]["Rank"] for e in (ziege.winner, ziege.loser)] == [1, 2]
+
+
+def test_a_heading_names_the_same_figure_on_every_sheet_of_the_ziege_workbook(client):
+    """A round's and a deal's figures are headed as the standings sheet heads that figure, and
+    add up to the standings' figure under that heading: no "Result" that means the defeat points
+    taken on one sheet while the standings rank by another figure."""
+    ziege = ziege_season()
+    sheets = downloaded(client, "event_xlsx", ziege.event.slug)
+    standings_sheet, round_sheet, games_sheet = sheets[0], sheets[2], sheets[3]
+    standing = rows_by(standings_sheet, "No.")
+    headings = set(table_of(standings_sheet)[0])
+    # the round sheet (one round: its figure is the event's)
+    places = {"Table", "Seat", "No.", "Name", "Club", "Note"}
+    figures = [h for h in table_of(round_sheet)[0] if h not in places]
+    assert figures and set(figures) <= headings
+    for number, row in rows_by(round_sheet, "No.").items():
+        for heading in figures:
+            assert row[heading] == standing[number][heading] == standing[number]["Round 1"]
+    # the games sheet: each seat's figure of a deal under the standings' heading and the seat's
+    # number, adding up over the deals to the standings' figure of the player in that seat
+    number_of = {f"{r['First name']} {r['Last name']}": n for n, r in standing.items()}
+    header, rows = table_of(games_sheet)
+    summed: dict[tuple[int, str], int] = defaultdict(int)
+    for seat in range(1, 5):
+        name_at, figure_at = header.index(f"Player {seat}"), header.index(f"Player {seat}") + 1
+        heading = header[figure_at].removesuffix(f" {seat}")
+        assert heading in headings
+        for row in rows:
+            summed[(number_of[row[name_at]], heading)] += row[figure_at]
+    assert summed == {(number, heading): standing[number][heading] for number, heading in summed}
+    assert summed[(ziege.winner.start_number, "Defeat points taken")] == 22

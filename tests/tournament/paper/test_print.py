@@ -25,7 +25,7 @@ from tests.factories import (
     make_table,
     make_user,
 )
-from tests.helpers import projector_lines
+from tests.helpers import html_table, projector_lines, standings_result, ziege_season
 from tournament.models import Entry, Event, Player, Round, Seat, Table
 from tournament.play import services
 from tournament.register import services as register_services
@@ -182,6 +182,33 @@ def test_the_hennes_sibbe_sheet_has_a_penalty_tally_per_player(client: Client):
     rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td>", tally)
     assert [name for name, _boxes in rows] == [str(seat.entry.player) for seat in seated(table)]
     assert all(boxes.count("☐") == 5 for _name, boxes in rows)
+
+
+def test_the_printed_hennes_sibbe_sheet_names_the_penalty_cards_taker_as_next_dealer(
+    client: Client,
+):
+    """Issue 43: the printed "Dealer" column rotated by seat; in Hennes Sibbe whoever took the
+    penalty card deals next (RULES.md 5.1), so only the games entered and the next one are
+    known, and the others are left for the table to write in."""
+    table = make_table("hennes_sibbe", 4)
+    claim = {"count": 5, "colour": "rot"}
+    # the claimant (seat 1) was wrong, then the challenger (seat 4) was
+    services.record_hand(
+        table=table,
+        data={"claimant": 0, "challenger": 1, "claim": claim, "claim_correct": False},
+    )
+    services.record_hand(
+        table=table,
+        data={"claimant": 2, "challenger": 3, "claim": claim, "claim_correct": True},
+    )
+    (page,) = sheet_pages(get(client, sheets_url(table.round)))
+    dealers = re.findall(r'<td class="dealer" title="[^"]*">([^<]*)</td>', page)
+    assert dealers[:4] == ["1", "1", "4", ""]
+    assert (
+        "Dealing order: seat 1 deals the first challenge; whoever takes a penalty card deals "
+        "the next." in page
+    )
+    assert "then the deal passes on in seat order" not in page
 
 
 # --- the seating list -------------------------------------------------------------------------
@@ -616,6 +643,16 @@ def test_the_season_prints_in_landscape_with_a_column_per_event_and_a_key(client
     for name in ("Schäuble, Anna", "Schwörer, Bernd", "Schulz, Clara", "Adler, Dieter"):
         assert escape(name) in html
     assert f"{MINUS}120" in html  # two lost Halbe at −60 each for the declarer
+
+
+def test_the_printed_ziege_season_shows_the_matches_won_without_a_plus(client: Client):
+    ziege = ziege_season()
+    page = client.get(reverse("print_season", args=[ziege.season.slug]))
+    rows = {row["Name"]: row for row in html_table(page.content, 'class="standings-print')}
+    row = rows[ziege.winner.player.sort_name]
+    # the event's column, numbered and still running (*)
+    assert row["1*"] == row["Matches won"] == str(standings_result(ziege.event, ziege.winner))
+    assert row["Difference (dealt out − taken)"] == f"{MINUS}2"
 
 
 def test_the_printed_season_can_be_one_category(client: Client):

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django_tables2 import RequestConfig
 
 from tests.factories import cego, make_entries, make_event, make_round, make_season, make_table
+from tournament import games
 from tournament.core import collation
 from tournament.models import Entry, Event, Player, Team, provisional_entries
 from tournament.paper import tables as tables_
@@ -181,7 +182,8 @@ def test_the_season_and_team_tables_mark_and_escape(eventful) -> None:
     season = make_season()
     Event.objects.filter(pk=eventful.pk).update(season=season)
     events, rows = standings.season_standings(season)
-    assert ">withdrawn<" in rendered(tables_.season_table(events, rows))
+    game = games.get(season.game)
+    assert ">withdrawn<" in rendered(tables_.season_table(game, events, rows))
     entries = list(eventful.entries.order_by("start_number"))
     red = Team.objects.create(event=eventful, name="Rot & <Weiß>", kind=Team.Kind.SQUAD)
     Entry.objects.filter(pk__in=[e.pk for e in entries[:4]]).update(squad=red)

@@ -16,6 +16,7 @@ from tests.factories import (
     make_player,
     make_round,
     make_table,
+    make_user,
 )
 from tests.helpers import totals
 from tournament.core import errors
@@ -389,28 +390,30 @@ def test_taking_back_the_last_game_is_refused_when_another_game_was_saved_since(
     ]
 
 
-def test_one_phone_confirms_one_seat_of_a_table():
-    # issue 11, finding 11: any holder of the link could confirm every seat
+def test_a_scorer_confirms_one_seat_on_the_players_word_once_and_is_named():
+    # issue 43: a player without their personal link confirms with a scorer, not on the table
+    # link; the confirmation and its history name the scorer
     table = make_table(hands_per_round={"4": 1})
     services.record_hand(table=table, data=cego())
+    with pytest.raises(errors.Refused, match="not been handed in"):
+        services.confirm_on_word(table=table, position=1, user=make_user("schreiber"))
     services.submit_table(table=table)
-    services.confirm_seat(table=table, position=0, device="phone-a")
-    services.confirm_seat(table=table, position=0, device="phone-a")  # tapped twice: fine
-    first = str(table.seats.get(position=0).entry.player)
-    with pytest.raises(errors.Refused, match=f"already confirmed for {first}"):
-        services.confirm_seat(table=table, position=1, device="phone-a")
-    with pytest.raises(errors.Refused, match=f"{first} is confirmed already"):
-        services.confirm_seat(table=table, position=0, device="phone-b")
-    services.confirm_seat(table=table, position=1, device="phone-b")
-    assert dict(table.confirmations.values_list("position", "device")) == {
-        0: "phone-a",
-        1: "phone-b",
-    }
+    scorer = make_user("schreiber")
+    services.confirm_on_word(table=table, position=1, user=scorer)
+    second = str(table.seats.get(position=1).entry.player)
+    with pytest.raises(errors.Refused, match=f"{second} has confirmed already"):
+        services.confirm_on_word(table=table, position=1, user=scorer)
+    with pytest.raises(errors.Refused, match="no such seat"):
+        services.confirm_on_word(table=table, position=4, user=scorer)
+    confirmation = table.confirmations.get()
+    assert (confirmation.position, confirmation.via, confirmation.user) == (1, "scorer", scorer)
+    record = confirmation.history.get()
+    assert (record.history_user, record.history_change_reason) == (scorer, "on the player's word")
     table.refresh_from_db()
-    assert table.confirmed_at is None
+    assert table.confirmed_at is None  # three players still to confirm
 
 
-def test_a_seat_is_not_confirmed_through_the_link_after_the_round_closed():
+def test_a_player_confirms_no_seat_on_their_own_link_after_the_round_closed():
     event = make_event(hands_per_round={"4": 1})
     make_entries(event, 4)
     rnd = make_round(event)
@@ -419,7 +422,7 @@ def test_a_seat_is_not_confirmed_through_the_link_after_the_round_closed():
     services.submit_table(table=table)
     services.close_round(round=rnd)
     with pytest.raises(errors.Refused, match="closed"):
-        services.confirm_seat(table=table, position=0, device="phone-a")
+        services.confirm_as_player(entry=table.seats.get(position=0).entry)
     assert not table.confirmations.exists()
     # the scorer still confirms for all
     services.confirm_table(table=table)

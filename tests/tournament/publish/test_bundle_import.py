@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
@@ -28,6 +29,7 @@ from tests.factories import cego, make_entries, make_event, make_player, make_ro
 from tournament.models import Entry, Event, Hand, Player
 from tournament.play import services
 from tournament.publish.bundles import BundleError, export, read, write
+from tournament.register import services as register_services
 
 pytestmark = pytest.mark.django_db
 
@@ -352,3 +354,191 @@ def test_a_large_bundle_imports_through_the_page_in_a_number_of_queries_of_its_o
     # their history rows, the results and the seats' sums in one statement each, the entries'
     # sums (of the tables scored, then of the whole event), the latest game read and stored
     assert counts[1] <= 64, counts
+
+
+# --- registrations after the event left for the hall (issue 43, point 5) ---------------------
+
+
+def en() -> Client:
+    """A player's phone set to English: the tests read the English words."""
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client
+
+
+def register_online(client: Client, event: Event, first: str, last: str) -> Any:
+    """A player sends the public registration form as a browser does (its one-time key)."""
+    url = f"/turnier/{event.slug}/anmeldung/"
+    found = re.search(r'name="submission" value="([^"]+)"', client.get(url).content.decode())
+    return client.post(
+        url,
+        {
+            "first_name": first,
+            "last_name": last,
+            "club": "CC Schonach",
+            "town": "",
+            "category": "",
+            "consent": "on",
+            "submission": found.group(1) if found else str(uuid.uuid4()),
+        },
+    )
+
+
+def back_from_the_hall(taken: bytes) -> bytes:
+    """The hall's bundle: the one taken there, with a walk-in at the desk on the next start
+    number and everyone checked in."""
+    doc = {"format": "cego-event-bundle", "version": 1, "content": read.read_bundle(taken)}
+    content = doc["content"]
+    walk_in = str(uuid.uuid4())
+    content["players"].append(
+        {
+            "uid": walk_in,
+            "first_name": "Bernd",
+            "last_name": "Saal",
+            "club": "",
+            "town": "Schonach",
+            "category": "",
+        }
+    )
+    now = content["exported_at"]
+    content["entries"].append(
+        {
+            "start_number": len(content["entries"]) + 1,
+            "player": walk_in,
+            "status": "active",
+            "late": False,
+            "squad": None,
+            "pair": None,
+            "lot": None,
+            "source": "walk_in",
+            "registered_at": now,
+            "present_at": now,
+            "token": "hall-walk-in-link-0001",
+        }
+    )
+    for entry in content["entries"]:
+        entry["present_at"] = now
+    return sealed(doc)
+
+
+def test_a_registration_after_the_event_left_for_the_hall_is_refused_or_kept_and_named(
+    client: Client,
+):
+    """The server's event goes to the hall: its bundle closes online registration here (a
+    player who tries is told why, nothing is stored), and a registration that slipped in all
+    the same is named in the preview of the bundle that comes back and kept by its import."""
+    event = make_event(
+        name="Turnier Schonach", slug="schonach", game="cego", registration_open=True
+    )
+    for first in ("Anna", "Berta"):
+        assert register_online(en(), event, first, "Vorher").status_code == 302
+    director = client
+    director.force_login(make_user("verband"))
+    # a copy of the bundle changes nothing
+    assert director.get("/turnier/schonach/paket/").status_code == 200
+    assert register_online(en(), event, "Clara", "Kopie").status_code == 302
+    page = shown(director.get("/turnier/schonach/"))
+    assert "downloading it closes online registration here" in page
+
+    taken = director.post("/turnier/schonach/paket/")
+    assert taken.status_code == 200
+    assert taken["Content-Disposition"] == 'attachment; filename="schonach.cego.json.gz"'
+    assert len(read.read_bundle(taken.content)["entries"]) == 3
+
+    late = register_online(en(), event, "Erwin", "Zuspät")
+    closed = "Online registration is closed: the event has gone to the hall."
+    assert closed in shown(late)
+    assert closed in shown(en().get("/turnier/schonach/anmeldung/"))
+    assert "Register online" not in shown(en().get("/turnier/schonach/"))
+    assert not Entry.objects.filter(player__first_name="Erwin").exists()
+
+    # a registration made here all the same (a form sent the moment before, or the desk here)
+    [dora] = register_services.register_players(
+        event=event,
+        players=[Player(first_name="Dora", last_name="Spät")],
+        reason="online registration",
+        fields={"source": Entry.Source.ONLINE},
+    )
+    assert dora.start_number == 4
+
+    preview = upload(director, back_from_the_hall(taken.content))
+    text = shown(preview)
+    assert "Registered here after the event left for the hall (" in text
+    assert "not in the bundle: 4 Dora Spät. The import keeps this entry" in text
+    assert "Entries removed" not in text
+    assert "Entries added (start numbers): 4" in text  # the hall's walk-in
+    done = director.post(
+        "/turnier/import/",
+        {
+            "payload": preview.context["payload"],
+            "action": "import",
+            "overwrite": "1",
+            "reason": "back from the hall",
+        },
+        follow=True,
+    )
+    assert "The import keeps this entry" in shown(done)
+    entries = {
+        e.player.first_name: e for e in Entry.objects.filter(event=event).select_related("player")
+    }
+    assert {name: e.start_number for name, e in entries.items()} == {
+        "Anna": 1,
+        "Berta": 2,
+        "Clara": 3,
+        "Bernd": 4,
+        "Dora": 5,
+    }
+    assert "5 Dora Spät" in shown(done)
+    assert entries["Dora"].token == dora.token and entries["Dora"].source == "online"
+    assert entries["Anna"].present_at is not None and entries["Dora"].present_at is None
+
+
+def test_an_entry_made_here_after_a_copy_went_to_the_hall_is_named_not_taken_for_a_walk_in(
+    client: Client,
+):
+    """A copy of the bundle closes nothing: an entry made here afterwards is not in the hall's
+    bundle. The hall's walk-in on the same start number is a new player, not this one, and the
+    preview names the entry the import removes."""
+    event = make_event(name="Turnier Triberg", slug="triberg")
+    register_services.register_players(
+        event=event, players=[Player(first_name="Anna", last_name="Vorher")]
+    )
+    client.force_login(make_user("verband"))
+    copy_taken = client.get("/turnier/triberg/paket/")
+    [dora] = register_services.register_players(
+        event=event, players=[Player(first_name="Dora", last_name="Spät")]
+    )
+    assert dora.start_number == 2
+
+    preview = upload(client, back_from_the_hall(copy_taken.content))
+    text = re.sub(r"\s+", " ", shown(preview))
+    assert "Not in the bundle, so the import removes them here: 2 Dora Spät." in text
+    assert "Bernd Saal Schonach new player" in text
+    assert "Players: 1 new, 1 known, 0 to decide." in text
+
+
+def test_a_registration_under_a_known_name_travels_to_the_hall_still_waiting_for_the_desk(
+    client: Client,
+):
+    """Registered online on the server under a name the register knows: the bundle that goes to
+    the hall's laptop carries that the desk is to settle who it is, and the hall's desk asks
+    (issue 43.1)."""
+    known = make_player(first_name="Egon", last_name="Meier", club="CC Schonach")
+    Entry.objects.create(event=make_event(slug="vorher"), player=known, start_number=1)
+    event = make_event(name="Turnier Schonach", slug="schonach", registration_open=True)
+    assert register_online(en(), event, "Egon", "Meier").status_code == 302
+    director = client
+    director.force_login(make_user("verband"))
+    taken = director.post("/turnier/schonach/paket/")
+    # the hall's laptop: the event arrives there in its bundle
+    Event.objects.filter(pk=event.pk).delete()
+    preview = upload(director, taken.content)
+    director.post(
+        "/turnier/import/",
+        {"payload": preview.context["payload"], "action": "import", "reason": "in the hall"},
+    )
+    arrived = Entry.objects.get(event__slug="schonach")
+    assert arrived.identity_pending and arrived.player != known
+    desk = director.get("/turnier/schonach/checkin/", {"q": "Meier"}).content.decode()
+    assert "Registered online under a name the register knows" in desk
+    assert f'name="known" value="{known.uid}"' in desk

@@ -15,7 +15,8 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from tests.factories import make_played_season, make_role, make_season, make_user
-from tournament.models import EventRole, Season
+from tests.helpers import html_table, standings_result, ziege_season
+from tournament.models import EventRole, Player, Season
 
 pytestmark = pytest.mark.django_db
 
@@ -274,3 +275,30 @@ def test_the_directors_zip_unpacked_beside_an_imprint_is_republished_keeping_the
     call_command("publish_season", season.slug, "--output", str(site), stdout=io.StringIO())
     assert imprint.read_text(encoding="utf-8") == "Impressum"
     assert not (site / "en" / "spieler" / f"{gone.uid}.html").exists()
+
+
+def test_the_published_site_shows_no_players_town(tmp_path: Path):
+    """The consent given at registration names name and club in the published lists: the town
+    stays in the register (issue 43.11)."""
+    season = make_played_season()
+    Player.objects.update(town="Schönwald")
+    call_command("publish_season", season.slug, "--output", str(tmp_path), stdout=io.StringIO())
+    listed = (tmp_path / "de" / "spieler" / "index.html").read_text()
+    assert "Furtwangen" in listed or "CC" in listed  # the clubs are there
+    assert not [page for page in pages(tmp_path) if "Schönwald" in page.read_text()]
+
+
+def test_the_published_ziege_season_shows_the_matches_won_the_standings_rank_by(tmp_path):
+    """The published season page, as its visitors read it: each event's column and the sum are
+    the matches won (the standings' result), without a plus, never the defeat points taken."""
+    ziege = ziege_season()
+    call_command(
+        "publish_season", ziege.season.slug, "--output", str(tmp_path), stdout=io.StringIO()
+    )
+    page = (tmp_path / "en" / "index.html").read_text()
+    rows = {row["Name"]: row for row in html_table(page)}
+    for entry in (ziege.winner, ziege.loser):
+        row = rows[entry.player.sort_name]
+        result = str(standings_result(ziege.event, entry))
+        assert row[f"{ziege.event.name} *"] == row["Matches won"] == result
+    assert rows[ziege.winner.player.sort_name]["Defeat points taken"] == "22"

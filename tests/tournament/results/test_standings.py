@@ -390,8 +390,14 @@ def test_a_ziege_season_ranks_by_matches_won_before_defeat_points():
     for points in (120, 120, 20, 20):  # A wins a match (B concedes 12), then concedes 8
         services.record_hand(table=table, data={"team_a_points": points})
     _events, rows = standings.season_standings(season)
-    # team A won the match; ordering by the summed defeat points, higher first, put B first
-    assert [r["total"] for r in rows] == [8, 8, 12, 12]
+    # team A won the match; ordering by the summed defeat points, higher first, put B first.
+    # The season's total is the result that ranks (matches won), its tie-breakers beside it
+    assert [(r["total"], r["difference"], r["conceded"]) for r in rows] == [
+        (1, 4, 8),
+        (1, 4, 8),
+        (0, -4, 12),
+        (0, -4, 12),
+    ]
     assert [r["rank"] for r in rows] == [1, 1, 3, 3]
 
 

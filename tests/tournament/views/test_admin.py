@@ -87,7 +87,7 @@ def test_a_confirmation_cannot_be_changed_or_deleted_in_the_admin(admin: Client)
     played = make_table(hands_per_round={"4": 1})
     services.record_hand(table=played, data=cego("halbe", 0, 34))
     services.submit_table(table=played)
-    services.confirm_seat(table=played, position=0, device="phone-of-seat-0")
+    services.confirm_as_player(entry=played.seats.get(position=0).entry)
     confirmation = Confirmation.objects.get(table=played)
     assert admin.get(change_url(confirmation)).status_code == 200  # shown, with its history
     data = {"table": played.pk, "position": 1, "via": confirmation.via, "_save": "1"}

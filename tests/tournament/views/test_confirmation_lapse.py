@@ -22,9 +22,15 @@ def link(name: str, table: Table, *args: str) -> str:
     return reverse(name, args=[table.token, *args])
 
 
+def personal(table: Table, position: int, *args: str) -> str:
+    entry = table.seats.get(position=position).entry
+    return reverse("personal_action" if args else "personal_link", args=[entry.token, *args])
+
+
 def confirmed_on_four_phones(client: Client) -> tuple[Table, list[Client]]:
     """A table of four that entered its one game and handed in on a phone, each player then
-    confirming on their own phone."""
+    confirming on their own phone, through their personal link (issue 43: the table link
+    confirms no seat)."""
     event = make_event(hands_per_round={"4": 1})
     make_entries(event, 4)
     table = make_round(event).tables.get()
@@ -34,8 +40,8 @@ def confirmed_on_four_phones(client: Client) -> tuple[Table, list[Client]]:
     for position in range(4):
         phone = Client()
         phone.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-        phone.get(link("table_link", table))
-        phone.post(link("link_action", table, "confirm"), {"position": str(position)})
+        phone.get(personal(table, position))
+        phone.post(personal(table, position, "confirm"))
         phones.append(phone)
     table.refresh_from_db()
     assert table.confirmed_at is not None
@@ -63,18 +69,21 @@ def test_a_correction_that_moves_a_total_makes_the_confirmations_lapse(scorer: C
     table_page = scorer.get(reverse("table", args=[table.pk])).content.decode()
     assert LAPSED in table_page
     assert "Still to confirm" in table_page
-    for phone in phones:
+    for position, phone in enumerate(phones):
         page = phone.get(link("table_link", table)).content.decode()
         assert LAPSED in page
         assert "Confirmed by every player" not in page
-        assert "I am" in page  # each phone may confirm the new totals
+        assert "not confirmed yet" in page
+        own = phone.get(personal(table, position)).content.decode()
+        assert LAPSED in own
+        assert personal(table, position, "confirm") in own  # each may confirm the new totals
     assert "Provisional: results marked *" in standings(scorer, table)
     # the old confirmations stay in the history, with why they lapsed
     history = scorer.get(reverse("table_history", args=[table.pk])).content.decode()
     assert history.count("changed after confirmation: the totals moved, confirm again") >= 4
     # confirmed again on the four phones, the sheet is final again
     for position, phone in enumerate(phones):
-        phone.post(link("link_action", table, "confirm"), {"position": str(position)})
+        phone.post(personal(table, position, "confirm"))
     assert LAPSED not in scorer.get(reverse("table", args=[table.pk])).content.decode()
     assert "Provisional:" not in standings(scorer, table)
 

@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from tests.factories import (
     cego,
+    challenge,
     make_entries,
     make_event,
     make_player,
@@ -23,6 +24,7 @@ from tests.factories import (
     make_table,
     make_user,
 )
+from tests.helpers import html_table, page_text, standings_result, ziege_season
 from tournament.play import services
 from tournament.register import services as register_services
 
@@ -202,6 +204,101 @@ def test_a_players_page_lists_the_events_played_across_seasons_with_rank_and_tot
     assert client.get(reverse("player", args=[uuid.uuid4()])).status_code == 404
 
 
+def test_the_public_player_page_shows_the_club_and_not_the_town(client: Client):
+    """The consent given at registration names name and club (issue 43.11)."""
+    player = make_player(club="CC Schonach", town="Schönwald")
+    html = client.get(reverse("player", args=[player.uid])).content.decode()
+    assert "CC Schonach" in html and "Schönwald" not in html
+
+
 def test_every_player_has_an_identifier_of_their_own():
     players = [make_player() for _ in range(3)]
     assert len({p.uid for p in players}) == 3
+
+
+# --- a game's result figure, the same on every page (issue 43) -------------------------------
+
+
+def test_the_ziege_season_page_shows_each_players_matches_won_as_the_standings_do(
+    client: Client,
+):
+    """The season's column of an event and its total are the result the standings rank by
+    (matches won), never the defeat points taken with a plus; the difference that breaks a tie
+    is there under its own heading, signed."""
+    ziege = ziege_season()
+    event, game = ziege.event, ziege.event.game_type
+    page = client.get(reverse("season", args=[ziege.season.slug]))
+    rows = {row["Name"]: row for row in html_table(page.content)}
+    column = f"{event.name} *"  # the event's column, still running
+    for entry in (ziege.winner, ziege.loser):
+        row = rows[entry.player.sort_name]
+        shown = game.result_figure().text(standings_result(event, entry))
+        assert row[column] == row["Matches won"] == shown
+        assert "+" not in row[column] + row["Matches won"]
+    winner = rows[ziege.winner.player.sort_name]
+    assert (winner["Matches won"], winner["Rank"]) == ("2", "1")
+    assert winner["Difference (dealt out − taken)"] == f"{MINUS}2"
+    assert winner["Defeat points taken"] == "22"
+
+
+def test_a_hennes_sibbe_season_page_shows_penalty_cards_without_a_plus(client: Client):
+    season = make_season(game="hennes_sibbe")
+    table = make_table("hennes_sibbe", 3, season=season)
+    services.record_hand(table=table, data=challenge(loser=0))
+    loser = table.seats.get(position=0).entry
+    page = client.get(reverse("season", args=[season.slug]))
+    row = {r["Name"]: r for r in html_table(page.content)}[loser.player.sort_name]
+    assert row[f"{table.round.event.name} *"] == row["Penalty cards"] == "1"
+
+
+def standings_row(content: bytes, name: str) -> dict[str, str]:
+    """A player's row of an event's standings (the name marked * while results are open, and
+    "last place")."""
+    return next(r for r in html_table(content) if r["Name"].startswith(f"{name} *"))
+
+
+def test_a_crazy_solo_season_shows_each_events_balance_as_its_standings_do(client: Client):
+    """Crazy Solo's result is the chips held (the start balance plus every result), an amount:
+    the season's column is the balance the event's standings show, not the chips won."""
+    season = make_season(game="crazy_solo")
+    table = make_table("crazy_solo", 4, season=season)
+    # the bidder and partner win 80 card points: +40 and +40, the Gang pays 40 each
+    services.record_hand(
+        table=table,
+        data={"contract": "solo", "bidder": 0, "partner": 1, "soloist_points": 80},
+    )
+    event = table.round.event
+    page = client.get(reverse("season", args=[season.slug]))
+    rows = {row["Name"]: row for row in html_table(page.content)}
+    for position in range(4):
+        entry = table.seats.get(position=position).entry
+        row = rows[entry.player.sort_name]
+        assert row[f"{event.name} *"] == row["Balance"] == str(standings_result(event, entry))
+    assert sorted(row["Balance"] for row in rows.values()) == ["110", "110", "190", "190"]
+
+
+def test_the_ziege_round_results_show_the_difference_the_standings_round_column_shows(
+    client: Client,
+):
+    ziege = ziege_season()
+    rnd = ziege.event.rounds.get()
+    page = client.get(reverse("round_results", args=[ziege.event.slug, rnd.number]))
+    text = page_text(page)
+    assert "Difference (dealt out − taken)" in text
+    assert f"{ziege.winner.player} {MINUS}2" in text
+    assert f"{ziege.loser.player} +2" in text
+    standings_page = client.get(reverse("event_standings", args=[ziege.event.slug]))
+    row = standings_row(standings_page.content, ziege.winner.player.sort_name)
+    assert row["R1"] == f"{MINUS}2"
+
+
+def test_a_hennes_sibbe_round_column_shows_penalty_cards_without_a_plus(client: Client):
+    table = make_table("hennes_sibbe", 3)
+    services.record_hand(table=table, data=challenge(loser=0))
+    loser = table.seats.get(position=0).entry
+    event = table.round.event
+    page = client.get(reverse("event_standings", args=[event.slug]))
+    row = standings_row(page.content, loser.player.sort_name)
+    assert row["R1"] == row["Penalty cards"] == "1"
+    results = page_text(client.get(reverse("round_results", args=[event.slug, 1])))
+    assert f"{loser.player} 1" in results and f"{loser.player} +1" not in results

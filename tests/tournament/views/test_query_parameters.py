@@ -90,8 +90,8 @@ def test_the_scorer_sees_who_has_confirmed_a_handed_in_sheet_and_who_not(scorer:
     play_services.record_hand(table=table, data=cego())
     play_services.submit_table(table=table)
     names = [str(s.entry.player) for s in table.seats.order_by("position")]
-    play_services.confirm_seat(table=table, position=0, device="phone-a")
-    play_services.confirm_seat(table=table, position=2, device="phone-c")
+    play_services.confirm_as_player(entry=table.seats.get(position=0).entry)
+    play_services.confirm_as_player(entry=table.seats.get(position=2).entry)
     page = " ".join(
         unescape(
             re.sub(r"<[^>]+>", " ", scorer.get(f"/tisch/{table.pk}/").content.decode())

@@ -30,6 +30,7 @@ from tests.helpers import (
     results,
     snapshot,
 )
+from tournament import access
 from tournament.models import Hand, Seat, Table
 from tournament.play import services as play_services
 
@@ -81,7 +82,12 @@ def phones(count: int) -> list[Client]:
     return clients
 
 
-def test_the_table_link_hands_in_the_sheet_and_each_player_confirms(client: Client) -> None:
+NO_SEAT = "The table link confirms no seat. Confirm your own seat on your personal link"
+
+
+def test_the_table_link_hands_in_the_sheet_and_each_player_confirms_on_their_own_link(
+    client: Client,
+) -> None:
     event = make_event(hands_per_round={"4": 1})
     make_entries(event, 4)
     table = make_round(event).tables.get()
@@ -89,13 +95,20 @@ def test_the_table_link_hands_in_the_sheet_and_each_player_confirms(client: Clie
     client.post(link("link_action", table, "submit"))
     table.refresh_from_db()
     assert table.submitted_at is not None
+    page = client.get(link("table_link", table)).content.decode()
+    assert "Now every player confirms on their own personal link." in page
+    entries = [s.entry for s in table.seats.order_by("position").select_related("entry")]
     for position, phone in enumerate(phones(4)):
-        phone.get(link("table_link", table))  # opening the link gives the phone its device id
-        phone.post(link("link_action", table, "confirm"), {"position": str(position)})
+        phone.post(reverse("personal_action", args=[entries[position].token, "confirm"]))
     table.refresh_from_db()
-    assert sorted(table.confirmations.values_list("position", flat=True)) == [0, 1, 2, 3]
-    assert len(set(table.confirmations.values_list("device", flat=True))) == 4
+    assert sorted(table.confirmations.values_list("position", "via")) == [
+        (0, "player"),
+        (1, "player"),
+        (2, "player"),
+        (3, "player"),
+    ]
     assert table.confirmed_at is not None
+    assert "Confirmed by every player" in client.get(link("table_link", table)).content.decode()
     # a handed-in sheet takes no more games from the link
     before = snapshot()
     client.post(link("table_link", table), cego_post())
@@ -110,36 +123,33 @@ def handed_in_table() -> Table:
     return play_services.submit_table(table=table)
 
 
-def test_one_phone_cannot_confirm_a_second_seat_of_the_table() -> None:
-    # issue 11, finding 11: any holder of the link could confirm every seat of the table
+def test_the_table_link_confirms_no_seat_whatever_phone_cookie_is_sent() -> None:
+    # issue 43: "one phone, one seat" rested on a cookie the phone chooses; one person confirmed
+    # all four seats by sending a new cookie before each tap
     table = handed_in_table()
-    phone, other = phones(2)
-    phone.get(link("table_link", table))
-    phone.post(link("link_action", table, "confirm"), {"position": "0"})
-    response = phone.post(link("link_action", table, "confirm"), {"position": "1"})
-    assert any("already confirmed" in m for m in messages_of(response))
-    assert list(table.confirmations.values_list("position", flat=True)) == [0]
-    page = phone.get(link("table_link", table)).content.decode()
-    assert "I am" not in page  # this phone has no more confirm buttons
-    other.get(link("table_link", table))
-    other.post(link("link_action", table, "confirm"), {"position": "1"})
-    assert list(table.confirmations.values_list("position", flat=True)) == [0, 1]
+    before = snapshot()
+    for position in range(4):
+        (phone,) = phones(1)  # a fresh cookie jar each time: a new phone id
+        phone.get(link("table_link", table))
+        response = phone.post(
+            link("link_action", table, "confirm"), {"position": str(position)}, follow=True
+        )
+        assert any(NO_SEAT in m for m in messages_of(response))
+        assert escape(NO_SEAT) in response.content.decode()
+    assert snapshot() == before
+    page = phones(1)[0].get(link("table_link", table)).content.decode()
+    assert "I am" not in page  # no confirm buttons on the table link
+    assert "/confirm/" not in page
+    assert page.count("not confirmed yet") == 4
 
 
-def test_a_phone_that_keeps_no_cookie_cannot_confirm() -> None:
-    table = handed_in_table()
-    (phone,) = phones(1)
-    response = phone.post(link("link_action", table, "confirm"), {"position": "0"})
-    assert any("scorer" in m for m in messages_of(response))
-    assert not table.confirmations.exists()
-
-
-def test_the_history_shows_which_phone_confirmed_a_seat(scorer: Client) -> None:
-    table = handed_in_table()
+def test_the_history_names_the_phone_that_entered_a_game(scorer: Client) -> None:
+    table = make_table()
     (phone,) = phones(1)
     phone.get(link("table_link", table))
-    phone.post(link("link_action", table, "confirm"), {"position": "2"})
-    device = table.confirmations.get().device
+    phone.post(link("table_link", table), cego_post())
+    device = access.link_device(phone.get(link("table_link", table)).wsgi_request)
+    assert device
     text = scorer.get(reverse("table_history", args=[table.pk])).content.decode()
     assert f"phone {device[:6]}" in text
 
@@ -169,7 +179,9 @@ def test_the_link_of_a_handed_in_sheet_shows_it_read_only_and_asks_for_confirmat
     assert "ask the scorer" in page
     assert 'id="hand-form"' not in page
     assert "/undo/" not in page
-    assert page.count("I am ") == 4
+    assert "I am " not in page  # the players confirm on their personal links (issue 43)
+    assert page.count("not confirmed yet") == 4
+    assert "Each player confirms their own seat on their personal link" in page
 
 
 def test_after_the_last_game_the_link_shows_hand_in_the_sheet_at_the_top(client: Client) -> None:
@@ -372,8 +384,24 @@ def test_query_counts_of_the_table_link_page() -> None:
     phone.get(url)
     with CaptureQueriesContext(connection) as handed_in:
         assert other.get(url).status_code == 200
-    # 1. and 2. as above; 3. who has confirmed the handed-in sheet, on which phone
+    # 1. and 2. as above; 3. who has confirmed the handed-in sheet
     assert len(handed_in) == 3, [q["sql"] for q in handed_in]
+
+
+def test_query_counts_of_the_table_link_a_personal_page_hands_out() -> None:
+    table = make_table(hands_per_round={"*": 1})
+    entry = table.seats.get(position=0).entry
+    url = reverse("table_link", args=[access.personal_table_key(entry, table)])
+    phone, other, third = phones(3)
+    phone.post(url, cego_post())
+    phone.get(url)  # with the message of the saved game: not kept whole
+    other.get(url)  # kept whole
+    with CaptureQueriesContext(connection) as kept:
+        assert third.get(url).status_code == 200
+    # 1. the table by its id, with its round and event; 2. the current token of the key's player,
+    # if seated at that table (a reissued personal link's key no longer holds); 3. its seats and
+    # the version of its sheet. The page is kept whole, under the key it names.
+    assert len(kept) == 3, [q["sql"] for q in kept]
 
 
 def test_phones_that_get_the_kept_page_each_send_their_own_game_with_their_own_key() -> None:
@@ -429,3 +457,26 @@ def test_the_game_form_is_rendered_once_per_table_not_once_per_game(
         assert phone.post(url, sent).status_code == 302
     assert table.hands.count() == 3
     assert form_renderings(caplog) == (3 if per_game else 1)
+
+
+def test_the_phone_asks_for_penalty_cards_only_from_the_players_holding_some() -> None:
+    """Issue 43: the Hennes Sibbe form asked every player for penalty cards (at eight players a
+    phone form 3,940 px long); after a challenge the phone asks the player who took the card,
+    and the form kept for the table follows."""
+    table = make_table("hennes_sibbe", 8)
+    url = link("table_link", table)
+    phone = phones(1)[0]
+    page = phone.get(url)
+    assert re.findall(r'name="penalty_(\d)"', page.content.decode()) == []
+    form = form_as_shown(page, "hand-form")
+    verdict = {"claimant": "2", "challenger": "5", "claim_count": "4", "claim_colour": "rot"}
+    sent = {**form, **verdict, "claim_correct": "no", "action": "save"}
+    assert phone.post(url, sent).status_code == 302
+    # the claim was wrong: the claimant (third player) holds a penalty card now
+    page = phone.get(url)
+    assert re.findall(r'name="penalty_(\d)"', page.content.decode()) == ["2"]
+    # and deals the next challenge (RULES.md 5.1); who deals the one after is not known yet
+    name = escape(str(table.seats.get(position=2).entry.player))
+    assert f'<span class="dealer-name">{name}</span>' in page.content.decode()
+    dealers = page.context["dealers"]
+    assert (dealers[2], dealers[3]) == (str(table.seats.get(position=2).entry.player), "—")

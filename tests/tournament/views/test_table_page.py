@@ -4,6 +4,8 @@ counter and the paper fallback of totals for the round.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.messages import get_messages
 from django.test import Client
@@ -31,6 +33,7 @@ from tests.helpers import (
 )
 from tournament.models import Entry, Hand, Result, Table
 from tournament.play import services as play_services
+from tournament.views.common import table_players
 
 pytestmark = pytest.mark.django_db
 
@@ -145,19 +148,31 @@ def test_a_crazy_solo_deal_is_saved_at_a_table_of_seven(scorer: Client) -> None:
     assert '<th class="num">270</th>' in response.content.decode()
 
 
-def test_a_crazy_solo_names_its_trumps_and_a_herz_solo_asks_none(scorer: Client) -> None:
+def test_a_crazy_solo_deal_needs_no_trumps_and_a_herz_solo_keeps_none(scorer: Client) -> None:
+    """Issue 43: the trumps change no payout (RULES.md 4: ``trump`` is optional); requiring them
+    refused a Solo or an Alleingang the engine scores, and hid the deal's real mistakes."""
     table = make_table("crazy_solo", 4)
     url = reverse("table", args=[table.pk])
     solo = {"contract": "solo", "bidder": "0", "partner": "1", "soloist_points": "70"}
-    response = scorer.post(url, {**solo, "trump": "", "action": "save"})
+    # a real mistake is said at once, not after the trumps
+    response = scorer.post(url, {**solo, "partner": "0", "trump": "", "action": "save"})
     assert response.status_code == 200
-    assert response.context["form"].errors["trump"] == [
-        "choose the trumps the bidder named in the Solo"
-    ]
+    errors = response.context["form"].errors
+    assert "trump" not in errors
+    assert "must be another seat than the bidder" in " ".join(errors["partner"])
+    for contract, partner in (("solo", "1"), ("alleingang", "")):
+        deal = {**solo, "contract": contract, "partner": partner, "trump": "", "action": "save"}
+        assert scorer.post(url, deal).status_code == 302
+    hands = list(table.hands.order_by("number"))
+    assert [h.data.get("trump") for h in hands] == [None, None]
+    assert results(hands[0]) == [20, 20, -20, -20]
+    # the trumps named are kept for the sheet
+    assert scorer.post(url, {**solo, "trump": "pik", "action": "save"}).status_code == 302
+    assert table.hands.get(number=3).data["trump"] == "pik"
     # a Herz-Solo's trumps are hearts: a trump chosen before the contract changed is not kept
     herz = {**solo, "contract": "herz_solo", "trump": "pik", "action": "save"}
     assert scorer.post(url, herz).status_code == 302
-    assert "trump" not in table.hands.get().data
+    assert "trump" not in table.hands.get(number=4).data
 
 
 def test_a_hennes_sibbe_challenge_with_the_tables_verdict_is_saved(scorer: Client) -> None:
@@ -210,6 +225,52 @@ def test_a_hand_on_a_voided_table_is_refused_with_a_message(scorer: Client) -> N
     assert response.status_code == 200
     assert messages_of(response)
     assert snapshot() == before
+
+
+# --- Hennes Sibbe: whoever takes the penalty card deals next -----------------------------------
+
+
+def test_the_hennes_sibbe_dealer_is_who_took_the_penalty_card_before(scorer: Client) -> None:
+    """Issue 43, RULES.md 5.1 ("Spieler D bekommt eine Strafkarte, ... mischt, verteilt und
+    beginnt die neue Ansage"): the sheet's dealer column rotated by seat."""
+    table = make_table("hennes_sibbe", 4)
+    url = reverse("table", args=[table.pk])
+    players = [escape(name) for name in table_players(table)]
+
+    def challenge(claimant: int, challenger: int, right: str) -> dict[str, str]:
+        return {
+            "claimant": str(claimant),
+            "challenger": str(challenger),
+            "claim_count": "5",
+            "claim_colour": "rot",
+            "claim_correct": right,
+            "action": "save",
+        }
+
+    def shown() -> tuple[list[str], str]:
+        page = scorer.get(url).content.decode()
+        rows = re.findall(r'<small class="dealer"[^>]*>dealer: ([^<]*)</small>', page)
+        upcoming = re.search(r"<h2>Challenge \d+ <small>dealer: ([^<]*)</small>", page).group(1)
+        return rows, upcoming
+
+    # the first challenge is dealt by the first player, as in every game
+    assert shown() == ([], players[0])
+    # the claim was wrong: the claimant (first player) takes the card and deals again
+    assert scorer.post(url, challenge(0, 1, "no")).status_code == 302
+    assert shown() == ([players[0]], players[0])
+    # the claim was right: the challenger (fourth player) takes the card and deals next
+    assert scorer.post(url, challenge(2, 3, "yes")).status_code == 302
+    assert shown() == ([players[0], players[0]], players[3])
+    assert [h.dealer for h in table.hands.order_by("number")] == [0, 0]
+    # the first challenge corrected: the second player took that card, so dealt the second
+    first = table.hands.get(number=1)
+    response = scorer.post(
+        reverse("hand_edit", args=[table.pk, 1]),
+        {**challenge(0, 1, "yes"), "version": first.version, "reason": "verzählt"},
+    )
+    assert response.status_code == 302
+    assert shown() == ([players[0], players[1]], players[3])
+    assert [h.dealer for h in table.hands.order_by("number")] == [0, 1]
 
 
 # --- corrections need a reason --------------------------------------------------------------------
@@ -463,3 +524,46 @@ def test_a_game_of_a_finished_event_is_corrected_only_after_reopening_it(scorer:
     )
     scorer.post(edit, data)
     assert results(table.hands.get()) == [210, -70, -70, -70]
+
+
+# --- confirming a seat on the player's word (issue 43) --------------------------------------------
+
+
+def test_the_scorer_confirms_one_seat_on_the_players_word_and_the_history_names_them(
+    scorer: Client,
+) -> None:
+    table = make_table(hands_per_round={"4": 1})
+    play_services.record_hand(table=table, data=cego())
+    play_services.submit_table(table=table)
+    names = [str(s.entry.player) for s in table.seats.order_by("position")]
+    page = scorer.get(reverse("table", args=[table.pk])).content.decode()
+    for name in names:
+        assert escape(f"Confirm for {name} on their word") in page
+    response = scorer.post(
+        reverse("table_confirm", args=[table.pk]), {"action": "seat", "position": "2"}, follow=True
+    )
+    assert f"{names[2]} confirmed on their word; the history names you." in messages_of(response)
+    page = response.content.decode()
+    assert escape(f"Confirm for {names[2]} on their word") not in page
+    assert escape(f"Confirm for {names[0]} on their word") in page
+    history = scorer.get(reverse("table_history", args=[table.pk])).content.decode()
+    user = response.wsgi_request.user.get_username()
+    row = next(r for r in history.split("<tr") if "on the player&#x27;s word" in r)
+    assert user in row and escape(names[2]) in row
+
+
+@pytest.mark.parametrize("position", ["", "abc", "-1", "4", "99999999999"])
+def test_a_seat_confirmation_for_no_seat_is_refused_and_saves_nothing(
+    scorer: Client, position: str
+) -> None:
+    table = make_table(hands_per_round={"4": 1})
+    play_services.record_hand(table=table, data=cego())
+    play_services.submit_table(table=table)
+    before = snapshot()
+    response = scorer.post(
+        reverse("table_confirm", args=[table.pk]), {"action": "seat", "position": position}
+    )
+    assert response.status_code == 302
+    said = " ".join(messages_of(response))
+    assert "Choose the player whose seat you confirm." in said or "no such seat" in said
+    assert snapshot() == before

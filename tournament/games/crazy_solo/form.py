@@ -9,7 +9,6 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-import scoring
 from scoring import crazy_solo
 from tournament.core.fields import NONE, seat_choices
 from tournament.play.forms import HandForm
@@ -46,7 +45,10 @@ class CrazySoloHandForm(HandForm):
     partner = forms.ChoiceField(label=_("Partner"), choices=[], required=False)
     soloist_points = forms.IntegerField(label=_("Soloists' card points"))
     trump = forms.ChoiceField(
-        label=_("Trumps"), choices=[(NONE, "—"), *NAMED_TRUMPS.items()], required=False
+        label=_("Trumps"),
+        choices=[(NONE, "—"), *NAMED_TRUMPS.items()],
+        required=False,
+        help_text=_("May stay empty: the trumps change no payout."),
     )
 
     def setup(self) -> None:
@@ -73,16 +75,10 @@ class CrazySoloHandForm(HandForm):
         }
         if contract not in crazy_solo.ALONE_CONTRACTS:
             hand["partner"] = self.seat(d.get("partner"))
-        if contract not in crazy_solo.HEARTS_CONTRACTS:
-            # the bidder names the trumps: the sheet keeps them (a Herz contract's are hearts)
-            if not d.get("trump"):
-                raise scoring.InvalidHand(
-                    "trump",
-                    str(
-                        _("choose the trumps the bidder named in the %(contract)s")
-                        % {"contract": crazy_solo.CONTRACT_NAMES[contract]}
-                    ),
-                )
+        if contract not in crazy_solo.HEARTS_CONTRACTS and d.get("trump"):
+            # the trumps the bidder named, kept for the sheet where given: they change no payout
+            # (RULES.md 4: ``trump`` is optional), so a deal is never refused for want of them
+            # (a Herz contract's are hearts)
             hand["trump"] = d["trump"]
         return hand
 

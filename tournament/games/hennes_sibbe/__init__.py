@@ -62,8 +62,10 @@ def card_words_help(cards: tuple[str, ...] = hennes_sibbe.CARDS) -> str:
     return ", ".join(words)
 
 
-def parse_cards(text: str, field: str) -> list[str]:
-    """ "rot rot bock", "2 rot b" or "2rot, bock" → ["rot", "rot", "goat"]."""
+def parse_cards(text: str, field: str, allowed: tuple[str, ...] = hennes_sibbe.CARDS) -> list[str]:
+    """ "rot rot bock", "2 rot b" or "2rot, bock" → ["rot", "rot", "goat"]. A card the field does
+    not take (a joker among the Drillings' colours) is refused in the words typed, never in the
+    engine's ("goat")."""
     cards: list[str] = []
     repeat: int | None = None
     for token in re.split(r"[\s,;]+", (text or "").lower().strip()):
@@ -89,6 +91,12 @@ def parse_cards(text: str, field: str) -> list[str]:
                     "word": word,
                     "words": card_words_help(),
                 },
+            )
+        if CARD_WORDS[word] not in allowed:
+            raise scoring.InvalidHand(
+                field,
+                str(_("“%(word)s” does not belong here; write %(words)s"))
+                % {"word": word, "words": card_words_help(allowed)},
             )
         cards += [CARD_WORDS[word]] * (repeat or 1)
         repeat = None
@@ -122,13 +130,34 @@ class HennesSibbe(GameType):
     total = Figure("total", _("Penalty cards"))
     figures = (Figure("games_lost", _("Games lost"), of=((1, "games_lost"),)),)
     ranking = (("total", "asc"), ("games_lost", "asc"))
+    # penalty cards taken in a round or a challenge: a count, never with a plus
+    round_figure = Figure("round", _("Penalty cards"))
+    hand_figure = Figure("hand", _("Penalty cards"))
     projector_heading = _("Penalty cards")
     # a game ends at the penalty limit after many challenges: a challenge is not called a game
     hand_heading = _("Challenge %(number)s")
+    # RULES.md 5.1: whoever takes the penalty card shuffles, deals and starts the next claim
+    dealer_follows_results = True
 
     def default_hands(self, size: int) -> int | None:
         """RULES.md 6: Hennes Sibbe plays until the time is up."""
         return None
+
+    def dealer(self, size: int, number: int, before: Sequence[int] | None = None) -> int | None:
+        """RULES.md 5.1 ("Spieler D bekommt eine Strafkarte, ... mischt, verteilt und beginnt die
+        neue Ansage"): the seat that took the penalty card of the challenge before deals; the
+        first challenge is dealt as in every game. None while the challenge before is not known."""
+        if number == 1:
+            return super().dealer(size, number)
+        if before is None:
+            return None
+        return next((seat for seat, points in enumerate(before) if points > 0), None)
+
+    def dealing_order(self) -> str:
+        return gettext(
+            "Dealing order: seat 1 deals the first challenge; whoever takes a penalty card "
+            "deals the next."
+        )
 
     def replay(
         self, hands: Sequence[dict[str, Any]], size: int, rules: dict[str, Any]

@@ -59,17 +59,19 @@ class HennesSibbeHandForm(HandForm):
         self.fields["challenger"].choices = seat_choices(self.players, "—")
         # the card fields: typed in the short form, or tapped in with the card buttons (JS)
         cards = {"data-cards": "all", "aria-describedby": "card-words", "autocomplete": "off"}
+        asked = self.penalty_seats()
         for i, name in enumerate(self.players):
             self.fields[f"hand_{i}"] = forms.CharField(
                 label=_("%(name)s: hand") % {"name": name},
                 required=False,
                 widget=forms.TextInput(attrs=cards),
             )
-            self.fields[f"penalty_{i}"] = forms.CharField(
-                label=_("%(name)s: penalty cards") % {"name": name},
-                required=False,
-                widget=forms.TextInput(attrs=cards),
-            )
+            if i in asked:
+                self.fields[f"penalty_{i}"] = forms.CharField(
+                    label=_("%(name)s: penalty cards") % {"name": name},
+                    required=False,
+                    widget=forms.TextInput(attrs=cards),
+                )
         self.fields["drillings"].widget.attrs.update(
             {**cards, "data-cards": "colours", "aria-describedby": "drilling-words"}
         )
@@ -78,6 +80,29 @@ class HennesSibbeHandForm(HandForm):
         }
         # drillings are listed after the players' cards
         self.order_fields([name for name in self.fields if name != "drillings"] + ["drillings"])
+
+    def penalty_seats(self) -> set[int]:
+        """The seats asked for their penalty cards: those holding some in this game (issue 43: a
+        field for every player made the phone's form eight fields longer than any challenge
+        needs). Every seat in a whole round's template (an import), and a seat whose field was
+        sent or stored anyway, so that the form says what is wrong with it there."""
+        n = len(self.players)
+        if self.every_seat:
+            return set(range(n))
+        given = {
+            i
+            for i in range(n)
+            if str(self.data.get(f"penalty_{i}") or self.initial.get(f"penalty_{i}") or "").strip()
+        }
+        return {i for i, held in enumerate(self.held()) if held} | given
+
+    def held(self) -> list[int]:
+        """The penalty cards each seat holds before this game (read once per form: one query)."""
+        if not hasattr(self, "_held"):
+            self._held = GAME.penalty_cards_held(
+                earlier_results(self.table, self.game_number()), len(self.players)
+            )
+        return self._held
 
     # shown next to the first card field: the short form, before anyone makes a mistake
     card_words_field = "hand_0"
@@ -106,9 +131,12 @@ class HennesSibbeHandForm(HandForm):
         hand["reveal"] = {
             "hands": [parse_cards(d.get(f"hand_{i}") or "", f"hand_{i}") for i in range(n)],
             "penalty_cards": [
-                parse_cards(d.get(f"penalty_{i}") or "", f"penalty_{i}") for i in range(n)
+                parse_cards(d.get(f"penalty_{i}") or "", f"penalty_{i}")
+                if f"penalty_{i}" in self.fields
+                else []
+                for i in range(n)
             ],
-            "drillings": parse_cards(d.get("drillings") or "", "drillings"),
+            "drillings": parse_cards(d.get("drillings") or "", "drillings", hennes_sibbe.COLOURS),
         }
         reveal = hand["reveal"]
         if not any([*reveal["hands"], *reveal["penalty_cards"], reveal["drillings"]]):
@@ -130,9 +158,7 @@ class HennesSibbeHandForm(HandForm):
         # a whole round's template (an import) has no earlier challenges to count from
         if self.errors or not reveal or self.every_seat:
             return data
-        held = GAME.penalty_cards_held(
-            earlier_results(self.table, self.game_number()), len(self.players)
-        )
+        held = self.held()
         for i, cards in enumerate(reveal["penalty_cards"]):
             if len(cards) > held[i]:
                 self.add_error(f"penalty_{i}", self.too_many_penalty_cards(i, held[i], cards))

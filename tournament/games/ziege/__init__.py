@@ -13,7 +13,6 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import ziege
-from tournament.core import formatting
 from tournament.games.base import Figure, GameType, SeatResult, SheetExtras
 
 TEAMS = ("a", "b")
@@ -56,17 +55,22 @@ class Ziege(GameType):
         ),
     )
     ranking = (("matches", "desc"), ("difference", "desc"), ("conceded", "asc"))
+    # a player's result of an event is what ranks first: the matches won (never the defeat
+    # points taken, which only break ties, and never with a plus)
+    result = "matches"
     # a round's column: the difference, so that it reads the right way round with its sign
-    round_figure = Figure("round", "", of=((1, "inflicted"), (-1, "points")), signed=True)
-    projector_figure = "matches"
+    round_figure = Figure(
+        "round",
+        _("Difference (dealt out − taken)"),
+        of=((1, "inflicted"), (-1, "points")),
+        signed=True,
+    )
+    # a seat's figure of one deal: the defeat points its team took, a count
+    hand_figure = Figure("hand", _("Defeat points taken"))
     projector_heading = _("Matches won")
     seat_group_heading = _("Pair")
     # the phone names pair A and pair B and shows the matches (templates/games/ziege/)
     phone_template = "games/ziege/link_pairs.html"
-
-    def hand_result(self, value: Any) -> str:
-        # defeat points taken are a count, never a gain: "2", not "+2"
-        return formatting.amount(value)
 
     def replay(
         self, hands: Sequence[dict[str, Any]], size: int, rules: dict[str, Any]

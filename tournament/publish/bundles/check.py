@@ -136,6 +136,7 @@ OPTIONAL: dict[str, dict[str, Any]] = {
         "registered_at": "when",
         "present_at": "when",
         "token": "token",
+        "identity_pending": "bool",
     },
 }
 # a personal link's secret as the app makes them (``models.base.new_token``)
@@ -218,6 +219,7 @@ LABELS: dict[str, Any] = {
     "registered_at": gettext_lazy("registered at"),
     "present_at": gettext_lazy("checked in at"),
     "token": gettext_lazy("personal link"),
+    "identity_pending": gettext_lazy("identity to confirm at the desk"),
     "number": gettext_lazy("number"),
     "seed": gettext_lazy("draw seed"),
     "repeat_meetings": gettext_lazy("repeat meetings"),

@@ -13,8 +13,10 @@ import json
 import re
 from typing import IO, Any
 
+from django.db import transaction
 from django.utils import timezone
 
+from tournament.core.audit import noted
 from tournament.models import (
     Confirmation,
     Entry,
@@ -169,6 +171,8 @@ def event_content(event: Event) -> dict[str, Any]:
                 "registered_at": _when(e.registered_at),
                 "present_at": _when(e.present_at),
                 "token": e.token,
+                # registered online under a known name: the hall's desk settles who it is
+                "identity_pending": e.identity_pending,
             }
             for e in entries
         ],
@@ -241,6 +245,27 @@ def bundle_bytes(event: Event) -> bytes:
     buffer = io.BytesIO()
     write_bundle(event, buffer)
     return buffer.getvalue()
+
+
+# the history's reason (in English like every reason, read in the reader's language through
+# ``results.history.MACHINE_REASONS``)
+FOR_THE_HALL = "event bundle exported for the hall: online registration closed"
+
+
+def for_the_hall(event: Event, user: Any = None) -> bytes:
+    """The event's bundle taken to the hall (issue 43): online registration here closes in the
+    same transaction, so that no player registers here for an event that is played from the
+    bundle, and the time is kept (``Event.sent_to_hall_at``): the bundle that comes back keeps
+    the entries made here since (``plan.plan_import``). The event here is left as it was
+    otherwise."""
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        event.registration_open = False
+        event.sent_to_hall_at = timezone.now()
+        noted(event, user, FOR_THE_HALL).save(
+            update_fields=["registration_open", "sent_to_hall_at"]
+        )
+        return bundle_bytes(event)
 
 
 def filename(event: Event) -> str:

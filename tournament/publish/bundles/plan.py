@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -289,6 +290,12 @@ class Plan:
     problems: list[str] = field(default_factory=list)
     # the event here was made on this installation, not by an import (None: no event here)
     made_here: bool = False
+    # entries made here after the event left for the hall (``Event.sent_to_hall_at``) whose
+    # player the bundle does not hold: a registration the hall never saw, kept by the import
+    kept: list[Entry] = field(default_factory=list)
+    # entries here whose player the bundle does not hold, deleted by the import (the hall took
+    # them away), named in the preview
+    dropped: list[Entry] = field(default_factory=list)
 
     @property
     def finished_here(self) -> bool:
@@ -344,6 +351,25 @@ class Plan:
     def ready(self) -> bool:
         return not self.undecided and not self.problems
 
+    def kept_line(self) -> str:
+        """The entries the import keeps, by name (``Plan.kept``)."""
+        assert self.event is not None and self.event.sent_to_hall_at is not None
+        return ngettext(
+            "Registered here after the event left for the hall (%(when)s), not in the bundle: "
+            "%(names)s. The import keeps this entry (with a new start number where the bundle "
+            "gives its number to another player); it did not play in the hall.",
+            "Registered here after the event left for the hall (%(when)s), not in the bundle: "
+            "%(names)s. The import keeps these %(n)s entries (with new start numbers where the "
+            "bundle gives their numbers to other players); they did not play in the hall.",
+            len(self.kept),
+        ) % {
+            "when": formats.date_format(
+                timezone.localtime(self.event.sent_to_hall_at), "SHORT_DATETIME_FORMAT"
+            ),
+            "names": ", ".join(f"{e.start_number} {e.player}" for e in self.kept),
+            "n": len(self.kept),
+        }
+
     def summary(self) -> list[str]:
         """The plan in the director's words."""
         content = self.content
@@ -369,10 +395,19 @@ class Plan:
                 _("%(event)s is here already and the bundle changes nothing in it.")
                 % {"event": self.event}
             ]
+            if self.kept:
+                lines.append(self.kept_line())
         else:
             lines = [_("%(event)s is here already; the bundle changes:") % {"event": self.event}]
             assert self.changes is not None
             lines += self.changes.lines()
+            if self.dropped:
+                lines.append(
+                    _("Not in the bundle, so the import removes them here: %(names)s.")
+                    % {"names": ", ".join(f"{e.start_number} {e.player}" for e in self.dropped)}
+                )
+            if self.kept:
+                lines.append(self.kept_line())
             if self.made_here:
                 lines.append(
                     _(
@@ -456,11 +491,18 @@ def plan_import(
             % {"event": event, "game": event.get_game_display()}
         )
     known: dict[str, Player] = {}
+    entries: list[Entry] = []
+    later: list[Entry] = []
+    made_here = event is not None and not _imported(event)
     if event is not None:
-        here = {
-            e.start_number: e.player
-            for e in Entry.objects.filter(event=event).select_related("player")
-        }
+        entries = list(Entry.objects.filter(event=event).select_related("player"))
+        # made here after the event left for the hall: the hall never saw them, and its own
+        # entry of the same start number (a walk-in at the desk) is another player
+        later = [e for e in entries if _made_since(e, event)]
+        # the player of the same start number is the bundle's only at an event an earlier
+        # bundle brought: at an event made here, a start number the hall gave (a walk-in) may
+        # be one given here meanwhile to somebody else
+        here = {e.start_number: e.player for e in entries if e not in later and not made_here}
         known = {
             e["player"]: here[e["start_number"]]
             for e in content["entries"]
@@ -475,9 +517,19 @@ def plan_import(
         raise BundleError(str(exc)) from exc
     matches = _checked_identifiers(matches, decisions or {}, known)
     games_scored = check_results(content)
+    theirs = {m.player.pk for m in matches if m.player is not None}
+    kept = [e for e in later if e.player_id not in theirs]
+    # the entries here the import deletes: their players are not in the bundle
+    dropped = [e for e in entries if e.player_id not in theirs and e not in kept]
     changes = None
     if event is not None:
-        changes = compare(event_content(event), _players_here(content, matches))
+        here_content = event_content(event)
+        away = {e.start_number for e in kept}
+        # the entries kept are no change the bundle brings: compared without them
+        here_content["entries"] = [
+            e for e in here_content["entries"] if e["start_number"] not in away
+        ]
+        changes = compare(here_content, _players_here(content, matches))
     return Plan(
         content=content,
         event=event,
@@ -486,8 +538,15 @@ def plan_import(
         games=games_scored,
         changes=changes,
         problems=identity.clashes(matches),
-        made_here=event is not None and not _imported(event),
+        made_here=made_here,
+        kept=kept,
+        dropped=dropped,
     )
+
+
+def _made_since(entry: Entry, event: Event) -> bool:
+    """Whether the entry was made here after the event's bundle left for the hall."""
+    return event.sent_to_hall_at is not None and entry.registered_at >= event.sent_to_hall_at
 
 
 def _imported(event: Event) -> bool:

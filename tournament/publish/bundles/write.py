@@ -346,6 +346,8 @@ class _Writer:
             for name in ("source", "registered_at", "present_at"):
                 if name in data:
                     values[name] = _parsed(data[name]) if name != "source" else data[name]
+            if "identity_pending" in data:  # registered online under a known name (issue 43)
+                values["identity_pending"] = data["identity_pending"]
             if values.get("registered_at") is None:
                 values.pop("registered_at", None)
             entry = by_player.pop(values["player"].pk, None)
@@ -362,12 +364,19 @@ class _Writer:
             if any(getattr(entry, k) != v for k, v in values.items()):
                 changed.append((entry, values))
             here[number] = entry
+        kept = {e.pk for e in self.plan.kept}
         for entry in by_player.values():  # players no longer in the bundle
-            self._noted(entry).delete()
+            if entry.pk not in kept:
+                self._noted(entry).delete()
+        free = (n for n in itertools.count(1) if n not in used and n not in wanted)
+        # made here after the event left for the hall: kept, on a number the bundle leaves free
+        for entry in self.plan.kept:
+            if entry.start_number in wanted:
+                entry.start_number = next(free)
+                self._noted(entry).save(update_fields=["start_number"])
         # numbers change hands: the entries that move step aside to free numbers first (the
         # database keeps one entry per number at every moment)
         moving = [e for e, values in changed if e.start_number != values["start_number"]]
-        free = (n for n in itertools.count(1) if n not in used and n not in wanted)
         for entry in moving:
             Entry.objects.filter(pk=entry.pk).update(start_number=next(free))
         for entry, values in changed:
