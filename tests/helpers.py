@@ -176,6 +176,8 @@ def played(*tables: list[int], finish: bool = True) -> tuple[Event, list[Entry]]
     entries = []
     for table, totals in zip(rnd.tables.order_by("number"), tables, strict=True):
         services.record_totals(table=table, totals=list(totals))
+        # the players signed the paper sheet: the scorer confirms it for them
+        services.confirm_table(table=table)
         entries += [s.entry for s in table.seats.select_related("entry").order_by("position")]
     services.close_round(round=rnd)
     if finish:

@@ -29,6 +29,7 @@ def played_event() -> tuple[Event, list]:
         rnd.tables.order_by("number"), ([60, 20, -30, -50], [50, 10, -20, -40]), strict=True
     ):
         services.record_totals(table=table, totals=totals)
+        services.confirm_table(table=table)  # the players signed the paper sheet
         entries += [s.entry for s in table.seats.select_related("entry").order_by("position")]
     services.close_round(round=rnd)
     Player.objects.filter(pk=entries[2].player_id).update(category=Player.Category.WOMEN)

@@ -178,6 +178,8 @@ def test_the_admin_index_opens(director: Client) -> None:
 
 def test_a_hand_corrected_with_edit_hand_changes_the_standings(demo_season: Season) -> None:
     event = Event.objects.get(slug=CEGO_EVENTS[0])
+    if event.status == Event.Status.FINISHED:  # a finished event is reopened to be corrected
+        services.reopen_event(event=event, reason="Zählfehler beim Nachrechnen")
     hand, entry, old_points = a_hand_to_correct(event)
     before = totals_of(event)[entry.pk]
     services.edit_hand(hand=hand, data=cego(), reason="Zählfehler beim Nachrechnen")

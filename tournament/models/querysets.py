@@ -115,7 +115,7 @@ class SeatQuerySet(models.QuerySet):
         """Seats of a round with players and tables, by table and position; sit-outs last."""
         return (
             self.filter(round=rnd)
-            .select_related("entry__player", "table")
+            .select_related("entry__player", "entry__pair", "table")
             .order_by(F("table__number").asc(nulls_last=True), "position")
         )
 

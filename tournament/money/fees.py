@@ -7,12 +7,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.core.audit import noted as _noted
 from tournament.core.errors import Refused
-from tournament.models import Entry, EntryFee, Event, FeeCategory, Player
+from tournament.models import Entry, EntryFee, Event, FeeCategory, Player, Round, Seat
 from tournament.money.prizes import _lock
 from tournament.register import services
 
@@ -29,13 +30,23 @@ class FeeRow:
     category: FeeCategory | None
     status: str
     paid_cents: int
+    # whether the entry takes part: active, or withdrawn after playing a round. A player who
+    # cancelled, was removed as not come or waits on the waiting list owes no fee (issue 43.9);
+    # one who comes after all is checked in and pays then (``payable_cents``).
+    plays: bool = True
 
     @property
-    def due_cents(self) -> int:
-        """What the entry still owes: the category's amount while the fee is open."""
+    def payable_cents(self) -> int:
+        """The category's amount while the fee is open: what the desk takes when the player
+        checks in (the check-in's buttons), whether or not the player owes it now."""
         if self.status != EntryFee.Status.OPEN or self.category is None:
             return 0
         return self.category.amount_cents
+
+    @property
+    def due_cents(self) -> int:
+        """What the entry still owes: the open fee of a player who takes part."""
+        return self.payable_cents if self.plays else 0
 
     @property
     def received(self) -> str | None:
@@ -49,7 +60,7 @@ class FeeRow:
         """A fee of nothing: marked paid at 0 €, or open on a free category (juniors)."""
         if self.status in PAID:
             return self.paid_cents == 0
-        return self.nothing_due and self.category is not None
+        return self.nothing_due and self.plays and self.category is not None
 
     @property
     def unpaid(self) -> bool:
@@ -59,8 +70,8 @@ class FeeRow:
 
     @property
     def nothing_due(self) -> bool:
-        """Open, but owes nothing (no fee set yet, or a free one such as juniors'): the director
-        must not read it as "not paid"."""
+        """Open, but owes nothing (no fee set yet, a free one such as juniors', or a player who
+        does not take part): the director must not read it as "not paid"."""
         return self.status == EntryFee.Status.OPEN and not self.unpaid
 
     @property
@@ -81,19 +92,26 @@ def default_category(categories: Sequence[FeeCategory], player: Player) -> FeeCa
 
 
 def fee_rows(event: Event) -> list[FeeRow]:
-    """Every entry with its fee, in start-number order. Two queries."""
+    """Every entry with its fee, in start-number order, and whether it takes part. Two
+    queries."""
     categories = list(FeeCategory.objects.filter(event=event))
     by_pk = {c.pk: c for c in categories}
+    played = Seat.objects.filter(
+        entry=OuterRef("pk"),
+        table__isnull=False,
+        round__status__in=[Round.Status.PLAYING, Round.Status.CLOSED],
+    )
+    entries = event.entries.select_related("player", "fee").annotate(played=Exists(played))
     rows = []
-    for entry in event.entries.select_related("player", "fee").order_by("start_number"):
+    for entry in entries.order_by("start_number"):
         fee = getattr(entry, "fee", None)
+        plays = entry.status == Entry.Status.ACTIVE or entry.played
         if fee is None:
-            rows.append(
-                FeeRow(entry, default_category(categories, entry.player), EntryFee.Status.OPEN, 0)
-            )
+            category = default_category(categories, entry.player)
+            rows.append(FeeRow(entry, category, EntryFee.Status.OPEN, 0, plays))
         else:
             category = by_pk.get(fee.category_id) if fee.category_id else None
-            rows.append(FeeRow(entry, category, fee.status, fee.paid_cents))
+            rows.append(FeeRow(entry, category, fee.status, fee.paid_cents, plays))
     return rows
 
 
@@ -115,9 +133,11 @@ def register_entry(
 
 def fee_totals(rows: Sequence[FeeRow]) -> dict[str, int]:
     """Cents per fee status (paid cash, paid ahead; still open), and the counts; a fee of 0 €
-    counts as free, not as a payment."""
+    counts as free, not as a payment, and an open fee of a player who does not take part as
+    nothing to pay."""
     totals = {"cash": 0, "ahead": 0, "open": 0, "cash_count": 0, "ahead_count": 0}
     totals["waived_count"] = totals["open_count"] = totals["free_count"] = 0
+    totals["not_playing_count"] = 0
     for row in rows:
         if row.received:
             totals[row.received] += row.paid_cents
@@ -129,6 +149,8 @@ def fee_totals(rows: Sequence[FeeRow]) -> dict[str, int]:
         elif row.unpaid:
             totals["open"] += row.due_cents
             totals["open_count"] += 1
+        elif not row.plays:
+            totals["not_playing_count"] += 1
     return totals
 
 

@@ -48,6 +48,7 @@ from django.utils.translation import gettext_lazy
 from tournament.core.audit import noted as _noted
 from tournament.core.errors import Refused
 from tournament.models import Entry, Event, Prize, PrizeAssignment, PrizeSettings
+from tournament.play import reads as play_reads
 from tournament.play import services as play_services
 from tournament.results import pairs, standings
 
@@ -125,6 +126,9 @@ class Tie:
     rank: int
     entries: list[Entry] = field(default_factory=list)
     teams: list[str] = field(default_factory=list)
+    # what the tie is between, as the page names it: players, or fixed pairs by their registered
+    # names with the partners after them (``pairs.unit_names``)
+    names: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -393,6 +397,10 @@ def computed_prize_giving(event: Event) -> PrizeGiving:
     for award in player_awards:
         awards[award.prize.ranking].append(award)
     ties = _undecided(named, rule, candidates, player_awards, pairs.units(event))
+    if ties:
+        pair_names = pairs.pair_names(event)
+        for tie in ties:
+            tie.names = pairs.unit_names(tie.entries, pair_names, members=True)
     for prize in prizes:
         if prize.ranking == Ranking.LAST:
             awards[Ranking.LAST].append(_last_place(prize, active))
@@ -456,17 +464,33 @@ def _from_stored(stored: PrizeAssignment) -> PrizeGiving:
 
 
 @transaction.atomic
-def finish_event(*, event: Event, user: Any = None) -> Event:
+def finish_event(*, event: Event, user: Any = None, confirm_sheets: bool = False) -> Event:
     """Finish the event (``play.services.finish_event``: every round closed) and store its prize
     assignment as it stands, in the same transaction. Refused while players share a prize place
-    without a lot: the stored list could not follow a lot drawn afterwards."""
+    without a lot: the stored list could not follow a lot drawn afterwards.
+
+    Refused too while a counting table's sheet is not confirmed (issue 43.9): the standings would
+    stay marked provisional (*) after the event is final. The director confirms those sheets on
+    their table sheets first, or has them confirmed here in their name (``confirm_sheets``), each
+    with its history row as at the table sheet."""
     event = play_services.finish_event(event=event, user=user)
+    open_sheets = play_reads.unconfirmed_tables(event)
+    if open_sheets and not confirm_sheets:
+        raise Refused(
+            _(
+                "The players have not confirmed every sheet (%(tables)s). Confirm them on their "
+                "table sheets, or tick “Confirm the open sheets as director” and finish again."
+            )
+            % {"tables": play_reads.sheets_named(open_sheets)}
+        )
+    for table in open_sheets:
+        play_services.confirm_table(table=table, user=user)
     giving = computed_prize_giving(event)
     tied = [tie for tie in giving.ties if tie.entries]
     if tied:
         raise Refused(
             _("Players share a prize place (%(players)s): draw lots before finishing the event.")
-            % {"players": "; ".join(", ".join(str(e.player) for e in t.entries) for t in tied)}
+            % {"players": "; ".join(", ".join(t.names) for t in tied)}
         )
     assignment = PrizeAssignment(
         event=event,

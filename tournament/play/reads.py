@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
-from django.db.models import Sum
-from django.utils.translation import gettext
+from django.db.models import Exists, OuterRef, Sum
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 
 import scoring
@@ -27,6 +27,31 @@ def unfinished_tables(rnd: Round) -> list[str]:
     or, where the time decides, a game still being played (``sheets.TableSheet.complete``)."""
     tables = rnd.tables.filter(voided=False).select_related("round__event").order_by("number")
     return [str(sheet.table.number) for sheet in read_sheets(tables) if not sheet.complete]
+
+
+def unconfirmed_tables(event: Event) -> list[Table]:
+    """The event's counting tables with games whose sheet is not confirmed: the tables whose
+    players the standings mark with * (``models.provisional_entries``), by round and number. One
+    query, with their rounds."""
+    return list(
+        Table.objects.filter(round__event=event, voided=False, confirmed_at__isnull=True)
+        .filter(Exists(Hand.objects.filter(table=OuterRef("pk"))))
+        .select_related("round")
+        .order_by("round__number", "number")
+    )
+
+
+def sheets_named(tables: Sequence[Table]) -> str:
+    """Tables named by round, as the director finds them: "round 1: tables 2, 3; round 2:
+    table 1" (``unconfirmed_tables``)."""
+    by_round: dict[int, list[str]] = {}
+    for table in tables:
+        by_round.setdefault(table.round.number, []).append(str(table.number))
+    return "; ".join(
+        ngettext("round %(r)s: table %(tables)s", "round %(r)s: tables %(tables)s", len(numbers))
+        % {"r": number, "tables": ", ".join(numbers)}
+        for number, numbers in by_round.items()
+    )
 
 
 def removal_refused(rnd: Round) -> str | None:

@@ -386,6 +386,13 @@ def remove_round(*, round: Round, user: User = None) -> Event:
 
 def _check_table_open(table: Table, *, new: bool) -> None:
     rnd = table.round
+    if rnd.event.status == Event.Status.FINISHED:
+        # the standings and prizes are final: a correction reopens the event first (handbook,
+        # "Ein Spiel korrigieren"), else a changed sheet would lose its confirmations and mark
+        # a finished event provisional again (issue 43.9)
+        raise Refused(
+            _("The event is finished: reopen it with a reason (prize table) to correct a result.")
+        )
     if rnd.status in (Round.Status.DRAFT, Round.Status.SEATED):
         raise Refused(_("Round %(n)s has not started yet.") % {"n": rnd.number})
     if new and rnd.status == Round.Status.CLOSED:
@@ -1180,6 +1187,8 @@ def _lapse(draw: LotDraw, user: User = None) -> None:
 # the reasons a draw by lot keeps in the entries' history, in English as every machine reason
 # (``history.reason_text`` says them in the reader's words)
 LOT_DRAWN = "draw by lot for place {place} between {tied} tied players, seed {seed}"
+# a lot between fixed pairs is drawn between the pairs, not their players (issue 43.9)
+LOT_DRAWN_PAIRS = "draw by lot for place {place} between {tied} tied pairs, seed {seed}"
 LOT_LAPSED = "lot lapsed: the tie changed"
 
 
@@ -1224,7 +1233,10 @@ def decide_by_lot(
     stored = Entry.objects.in_bulk([e.pk for e in order])
     # the place the tie shares before the draw: the best the drawn entries can get
     place = 1 + sum(1 for key in keys.values() if _better(event, key, tie))
-    reason = LOT_DRAWN.format(place=place, tied=len(order), seed=seed)
+    if any(len(unit) > 1 for unit in drawn_units):
+        reason = LOT_DRAWN_PAIRS.format(place=place, tied=len(drawn_units), seed=seed)
+    else:
+        reason = LOT_DRAWN.format(place=place, tied=len(order), seed=seed)
     for lot, unit in enumerate(drawn_units, start=1):
         for entry in unit:
             drawn = stored[entry.pk]

@@ -102,7 +102,7 @@ def read_sheets(tables: Iterable[Table]) -> list[TableSheet]:
     seats: dict[int, list[Seat]] = {t.pk: [] for t in tables}
     for seat in (
         Seat.objects.filter(table_id__in=ids)
-        .select_related("entry__player")
+        .select_related("entry__player", "entry__pair")
         .order_by("table_id", "position")
     ):
         seats[seat.table_id].append(seat)

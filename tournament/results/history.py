@@ -205,6 +205,13 @@ MACHINE_REASONS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = 
         ),
     ),
     (
+        re.compile(r"^draw by lot for place (\d+) between (\d+) tied pairs, seed (\d+)$"),
+        lambda m: (
+            _("place %(place)s decided by lot between %(tied)s tied pairs (seed %(seed)s)")
+            % {"place": m[1], "tied": m[2], "seed": m[3]}
+        ),
+    ),
+    (
         re.compile(r"^lot lapsed: the tie changed$"),
         lambda m: _("the draw by lot lapsed: a correction changed the tie it decided"),
     ),

@@ -8,12 +8,13 @@ pairs, and two partners are never a tie that needs a lot (``units``). Two querie
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from tournament.models import Entry, Event
 
-__all__ = ["PairRow", "pair_standings", "units"]
+__all__ = ["PairRow", "pair_names", "pair_standings", "unit_names", "units"]
 
 
 def units(event: Event) -> dict[int, Any]:
@@ -27,6 +28,45 @@ def units(event: Event) -> dict[int, Any]:
             "pk", "pair_id"
         )
     }
+
+
+def pair_names(event: Event) -> dict[int, str]:
+    """Entry id → the registered name of its fixed pair ("Die Albrechts"). Empty unless the event
+    plays in fixed pairs; one query then, none otherwise."""
+    if not event.in_fixed_pairs:
+        return {}
+    return dict(
+        Entry.objects.filter(event=event, pair__isnull=False).values_list("pk", "pair__name")
+    )
+
+
+def unit_names(
+    entries: Sequence[Entry], names: dict[int, str], *, members: bool = False
+) -> list[str]:
+    """One name for each unit among ``entries``, in their order (issue 43.9): a fixed pair by its
+    registered name (``pair_names``), once for both partners, with the partners' names after it
+    when ``members``; anyone else by the player's name. No query, the players read with the
+    entries."""
+    by_pair: dict[str, list[Entry]] = {}
+    order: list[Any] = []
+    for entry in entries:
+        name = names.get(entry.pk)
+        if name is None:
+            order.append(entry)
+            continue
+        if name not in by_pair:
+            order.append(name)
+        by_pair.setdefault(name, []).append(entry)
+    shown = []
+    for unit in order:
+        if isinstance(unit, Entry):
+            shown.append(str(unit.player))
+        elif members:
+            partners = " & ".join(str(e.player) for e in by_pair[unit])
+            shown.append(f"{unit} ({partners})")
+        else:
+            shown.append(unit)
+    return shown
 
 
 @dataclass

@@ -25,7 +25,7 @@ from tournament.play.forms import EventForm, PairSwapForm, SeasonForm, SwapForm
 from tournament.register import reads
 from tournament.register import services as register_services
 from tournament.register.forms import PairForm, PlayerForm, RegisterForm, likely_players
-from tournament.results import history
+from tournament.results import history, pairs
 from tournament.views.common import (
     SEED_MAX,
     corrected_player,
@@ -525,6 +525,8 @@ def decide_lot(request: HttpRequest, slug: str) -> HttpResponse:
     back = request.POST.get("back", "")
     if back not in LOT_PAGES:
         back = "event_standings"
+    # a fixed pair is one unit of the lot: named as registered, once (issue 43.9)
+    names = pairs.pair_names(event)
     if len(entries) >= 2 and request.POST.get("confirmed") != "1":
         # a draw by lot is final and recorded with the director's name: asked once more
         return render(
@@ -537,7 +539,7 @@ def decide_lot(request: HttpRequest, slug: str) -> HttpResponse:
                     "Draw lots between %(players)s? The order drawn is final and recorded with "
                     "your name."
                 )
-                % {"players": join_names([str(e.player) for e in entries])},
+                % {"players": join_names(pairs.unit_names(entries, names))},
                 "action": reverse("decide_lot", args=[event.slug]),
                 "fields": [("entry", e.pk) for e in entries] + [("back", back)],
                 "confirm": _("Draw lots"),
@@ -549,10 +551,10 @@ def decide_lot(request: HttpRequest, slug: str) -> HttpResponse:
     except errors.Refused as exc:
         refused(request, exc)
     else:
-        names = {e.start_number: str(e.player) for e in entries}
+        by_number = {e.start_number: e for e in entries}
+        drawn = pairs.unit_names([by_number[n] for n in draw.entries], names)
         messages.success(
             request,
-            _("Drawn by lot, in this order: %(order)s.")
-            % {"order": ", ".join(names[n] for n in draw.entries)},
+            _("Drawn by lot, in this order: %(order)s.") % {"order": ", ".join(drawn)},
         )
     return redirect(back, slug=event.slug)

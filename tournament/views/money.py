@@ -20,6 +20,7 @@ from tournament.core.fields import ReasonForm, whole_number
 from tournament.models import CashItem, EntryFee, Event, FeeCategory, Prize, Round
 from tournament.money import cashbook, fees, prizes
 from tournament.money.forms import CashItemForm, FeeCategoryFormSet, PrizeFormSet, PrizeSettingsForm
+from tournament.play import reads as play_reads
 from tournament.views.common import event_or_404, protected, refused
 
 # blank lines the prize table offers below the stored prizes (more after each save)
@@ -88,6 +89,7 @@ def prize_table(request: HttpRequest, slug: str) -> HttpResponse:
             "giving": giving,
             "reopen_form": ReasonForm(),
             "rounds_played": _rounds_played(event),
+            "open_sheets": [] if giving.finished else play_reads.unconfirmed_tables(event),
         },
     )
 
@@ -123,7 +125,11 @@ def event_finish(request: HttpRequest, slug: str) -> HttpResponse:
                     )
                     % {"played": played, "planned": event.rounds_planned}
                 )
-            prizes.finish_event(event=event, user=request.user)
+            prizes.finish_event(
+                event=event,
+                user=request.user,
+                confirm_sheets=request.POST.get("confirm_sheets") == "1",
+            )
             messages.success(request, _("The event is finished: the prizes are assigned."))
     except errors.Refused as exc:
         refused(request, exc)

@@ -104,9 +104,12 @@ def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
         event = event_by_id_or_404(page.owner)
         top, _mark, table = page.body(*_standings_of(request, event)).partition(PERSONAL)
         # the organiser's part, never cached: the ties on prize places with their lot buttons
-        ties = []
+        ties: list[tuple[list[Entry], list[str]]] = []
         if access.can_organise(request.user, event):
-            ties = standings.prize_ties(event, standings.rounds_of(event))
+            groups = standings.prize_ties(event, standings.rounds_of(event))
+            # a fixed pair is named as registered, its partners after it (issue 43.9)
+            names = pairs.pair_names(event) if groups else {}
+            ties = [(group, pairs.unit_names(group, names, members=True)) for group in groups]
         return render(
             request,
             "tournament/standings.html",

@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -119,11 +119,17 @@ def table_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     context["may_organise"] = access.can_organise(request.user, event)
     game = event.game_type
     context["counter"] = card_counter(game)
-    context["totals_form"] = (
-        TotalsForm(table=table, players=context["players"])
-        if may_score and not context["rows"] and not game.totals_refused
-        else None
-    )
+    context["totals_form"] = None
+    if context["totals_entered"]:
+        # the totals are corrected where they were entered, with a reason (issue 43.9)
+        stored = context["rows"][0].hand
+        initial = {f"total_{i}": v for i, v in enumerate(stored.data.get("totals", []))}
+        context["totals_form"] = TotalsForm(
+            table=table, players=context["players"], initial=initial
+        )
+        context["totals_hand"] = stored
+    elif not context["rows"] and not game.totals_refused:
+        context["totals_form"] = TotalsForm(table=table, players=context["players"])
     context["link_url"] = (
         addresses.public_url(request, event, table.get_link_url()) if may_score else None
     )
@@ -198,13 +204,34 @@ def table_confirm(request: HttpRequest, pk: int) -> HttpResponse:
 @protected
 @require_POST
 def table_totals(request: HttpRequest, pk: int) -> HttpResponse:
+    """The paper fallback's totals of a table (the sheet's totals form): entered on an empty
+    sheet, or corrected with a reason once entered, kept in the history like a corrected game."""
     table = table_or_404(pk)
     access.require(request, table.round.event, SCORER)
     form = TotalsForm(request.POST, table=table, players=table_players(table))
+    stored = table.hands.filter(kind=Hand.Kind.TOTALS).first()
     if form.is_valid():
         try:
-            services.record_totals(table=table, totals=form.totals, user=request.user)
-            messages.success(request, _("Totals saved."))
+            if stored is None:
+                services.record_totals(table=table, totals=form.totals, user=request.user)
+                messages.success(request, _("Totals saved."))
+            else:
+                reason = ReasonForm(request.POST)
+                if not reason.is_valid():
+                    said = request.POST.get("reason", "").strip()
+                    raise core_errors.Refused(
+                        f"{_('Reason')}: {' '.join(reason.errors['reason'])}"
+                        if said
+                        else _("Give a reason for the change; the totals were not changed.")
+                    )
+                services.edit_hand(
+                    hand=stored,
+                    data={"totals": form.totals},
+                    reason=reason.cleaned_data["reason"],
+                    user=request.user,
+                    version=whole_number(request.POST.get("version", "")),
+                )
+                messages.success(request, _("Totals changed."))
         except core_errors.Refused as exc:
             refused(request, exc)
     else:
@@ -227,7 +254,8 @@ def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     access.require(request, event, SCORER)
     players = table_players(table)
     if hand.kind == Hand.Kind.TOTALS:
-        raise Http404
+        # totals are corrected in the sheet's totals form, where they were entered
+        return redirect(f"{table.get_absolute_url()}#totals")
     form_class = hand_form_class(event.game_type)
     reason_form = ReasonForm(request.POST or None)
     if request.method == "POST":

@@ -8,12 +8,13 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.factories import make_entries, make_event, make_player, make_user
+from tests.factories import make_entries, make_event, make_player, make_round, make_user
 from tournament.core import errors
 from tournament.core.formatting import euros
 from tournament.models import EntryFee, FeeCategory, Player
 from tournament.money import cashbook
 from tournament.money import fees as money_fees
+from tournament.play import services as play_services
 from tournament.register import services
 
 pytestmark = pytest.mark.django_db
@@ -389,3 +390,49 @@ def test_a_fee_that_becomes_paid_again_after_not_paid_takes_the_amount_of_now(or
     FeeCategory.objects.filter(pk=full.pk).update(amount_cents=2000)
     organiser.post(url, {"status": "cash"})
     assert EntryFee.objects.get(entry=entry).paid_cents == 2000
+
+
+# --- who takes no part owes nothing (issue 43.9) -----------------------------------------------
+
+
+def test_a_cancelled_player_and_the_no_shows_removed_before_the_draw_owe_no_fee(organiser):
+    event = make_event()
+    fees(event)
+    cancelled, *present, late, absent = make_entries(event, 8)
+    # a player cancels on the personal link; the desk checks five in; the director adds round 1
+    # and removes the two who did not come, as the draw page offers
+    response = organiser.post(
+        reverse("personal_action", args=[cancelled.token, "cancel"]), {"sure": "1"}
+    )
+    assert response.status_code == 302
+    for entry in present:
+        organiser.post(
+            reverse("checkin", args=[event.slug]), {"action": "check_in", "entry": entry.pk}
+        )
+    organiser.post(reverse("round_add", args=[event.slug]))
+    organiser.post(reverse("remove_missing", args=[event.slug]), {"round": "1"})
+    gone = {cancelled.pk, late.pk, absent.pk}
+    assert set(event.entries.filter(status="withdrawn").values_list("pk", flat=True)) == gone
+
+    page = fee_page(organiser, event)
+    assert marked_unpaid(page) == {e.pk for e in present}
+    assert summary_unpaid(page) == (5, euros(7500))
+    assert "3 cancelled, not come or waiting: nothing to pay" in page
+    unpaid_only = fee_page(organiser, event, "?offen=1")
+    assert all(e.player.sort_name not in unpaid_only for e in (cancelled, late, absent))
+    assert all(e.player.sort_name in unpaid_only for e in present)
+    book = organiser.get(reverse("cash_book", args=[event.slug])).content.decode()
+    assert f"5 players have not paid yet ({euros(7500)})" in book
+
+
+def test_a_player_withdrawn_after_playing_a_round_still_owes_the_fee():
+    event = make_event(hands_per_round={"*": 1})
+    fees(event)
+    entries = make_entries(event, 4)
+    rnd = make_round(event)
+    table = rnd.tables.get()
+    play_services.record_totals(table=table, totals=[30, 10, -10, -30])
+    play_services.close_round(round=rnd)
+    services.withdraw_entry(entry=entries[0])
+    rows = {r.entry.pk: r for r in money_fees.fee_rows(event)}
+    assert rows[entries[0].pk].unpaid and rows[entries[0].pk].due_cents == 1500

@@ -417,3 +417,63 @@ def test_a_lot_drawn_from_the_prize_page_names_the_order_and_returns_there(organ
         url, {"entry": [e[2].pk, e[3].pk], "back": "//evil.example", "confirmed": "1"}
     )
     assert other["Location"] == reverse("event_standings", args=[event.slug])
+
+
+# --- finishing with sheets the players have not confirmed (issue 43.9) ------------------------
+
+
+def _closed_with_an_unconfirmed_sheet(director) -> tuple[Event, list]:
+    """Two tables entered as totals at the table sheet; table 1's sheet confirmed there by the
+    scorer, table 2's not; the round closed all the same, as the round page asks."""
+    event = make_event(hands_per_round={"*": 1}, rounds_planned=1)
+    make_entries(event, 8)
+    rnd = make_round(event)
+    tables = list(rnd.tables.order_by("number"))
+    for table, totals in zip(tables, ([60, 20, -30, -50], [50, 10, -20, -40]), strict=True):
+        data = {f"total_{i}": str(v) for i, v in enumerate(totals)}
+        director.post(reverse("table_totals", args=[table.pk]), data)
+    director.post(reverse("table_confirm", args=[tables[0].pk]), {"action": "confirm"})
+    close = reverse("round_action", args=[event.slug, 1, "close"])
+    assert b"Close round 1?" in director.post(close).content
+    director.post(close, {"confirmed": "1"})
+    return Event.objects.get(pk=event.pk), tables
+
+
+def test_finishing_with_a_sheet_not_confirmed_says_which_and_how_to_confirm_it(director):
+    event, tables = _closed_with_an_unconfirmed_sheet(director)
+    page = director.get(reverse("prize_table", args=[event.slug])).content.decode()
+    assert "The players have not confirmed these sheets" in page
+    assert f'href="{tables[1].get_absolute_url()}">round 1, table 2</a>' in page
+    assert 'name="confirm_sheets"' in page
+
+    finish = reverse("event_finish", args=[event.slug])
+    refused = director.post(finish, {"action": "finish"}, follow=True).content.decode()
+    assert "The players have not confirmed every sheet (round 1: table 2)" in refused
+    assert "tick “Confirm the open sheets as director”" in refused
+    event.refresh_from_db()
+    assert event.status == Event.Status.RUNNING
+    assert (
+        b'class="tag provisional"'
+        in director.get(reverse("event_standings", args=[event.slug])).content
+    )
+
+
+def test_a_finished_event_is_no_longer_provisional_once_the_director_confirmed_its_sheets(
+    director,
+):
+    event, tables = _closed_with_an_unconfirmed_sheet(director)
+    finish = reverse("event_finish", args=[event.slug])
+    done = director.post(finish, {"action": "finish", "confirm_sheets": "1"}, follow=True)
+    assert b"The event is finished" in done.content
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    standings = director.get(reverse("event_standings", args=[event.slug])).content.decode()
+    assert "Provisional" not in standings
+    assert 'class="tag provisional"' not in standings
+    # the confirmation is the director's, in the table's history as at the table sheet
+    history = " ".join(
+        director.get(reverse("table_history", args=[tables[1].pk])).content.decode().split()
+    )
+    assert history.count("<td>director</td> <td><strong>Confirmation by") == 4
+    assert "<div>Confirmed: <del>—</del>" in history
+    assert "Confirmed" in director.get(tables[1].get_absolute_url()).content.decode()

@@ -24,7 +24,7 @@ from tests.helpers import (
     played,
     prize,
 )
-from tournament.models import Entry, Event, Player, Prize, PrizeAssignment, PrizeSettings
+from tournament.models import Entry, Event, Player, Prize, PrizeAssignment, PrizeSettings, Table
 from tournament.money import prizes
 from tournament.play import services
 
@@ -55,6 +55,7 @@ def twelve_players() -> tuple[Event, dict[int, Entry]]:
     entries = []
     for table, totals in zip(rnd.tables.order_by("number"), TOTALS, strict=True):
         services.record_totals(table=table, totals=totals)
+        services.confirm_table(table=table)  # the players signed the paper sheet
         seats = table.seats.select_related("entry__player").order_by("position")
         entries += [(total, seat.entry) for total, seat in zip(totals, seats, strict=True)]
     services.close_round(round=rnd)
@@ -259,6 +260,7 @@ def test_the_stored_prize_giving_costs_one_query_for_8_players_and_40(organiser)
             totals = [10 * (number + 1 + 50 * (size - 1 - i)) for i in range(size - 1)]
             totals.append(-sum(totals))
             services.record_totals(table=table, totals=totals)
+            services.confirm_table(table=table)  # the players signed the paper sheet
         services.close_round(round=rnd)
         for place in range(1, 6):
             prize(event, place, 1000 * place)
@@ -281,6 +283,8 @@ def test_the_partners_of_a_fixed_ziege_pair_take_their_prizes_without_a_lot(orga
     event, teams = fixed_pair_event(4)
     play_pairs_round(make_round(event, seed=3), teams)
     play_pairs_round(next_round(event, seed=5), teams)
+    for table in Table.objects.filter(round__event=event):
+        services.confirm_table(table=table)  # every player confirmed their sheet
     post_prize_table(organiser, event, [("overall", "1", "100", ""), ("overall", "2", "60", "")])
     winners = sorted(e.player.sort_name for e in teams[0].pair_members.all())
 

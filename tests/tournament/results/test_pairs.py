@@ -6,12 +6,14 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.conf import settings
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import make_round
-from tests.helpers import fixed_pair_event, next_round, page_text, play_pairs_round
-from tournament.models import Entry
+from tests.helpers import fixed_pair_event, next_round, page_text, play_pairs_round, prize
+from tournament.models import Entry, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -119,3 +121,71 @@ def test_the_pair_ranking_costs_the_same_queries_however_many_pairs(client):
         counts.append(len(ctx.captured_queries))
     # the event; the pairs' names; the standings
     assert counts == [3, 3]
+
+
+def _form_fields(page: str, action: str) -> dict[str, list[str]]:
+    """The hidden fields of the first form posting to ``action``, as a browser sends them."""
+    form = page.split(f'action="{action}"', 1)[1].split("</form>", 1)[0]
+    fields: dict[str, list[str]] = {}
+    for name, value in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form):
+        fields.setdefault(name, []).append(value)
+    return fields
+
+
+def test_a_lot_between_two_tied_pairs_names_the_two_pairs_as_registered(director, two_rounds):
+    """Issue 43.9: the tie and the lot between Paar 2 and Paar 3 named four players; the pairs
+    are named as registered ("Die Albrechts"), and the lot is between two pairs."""
+    event, teams = two_rounds
+    teams[1].name, teams[2].name = "Die Albrechts", "Die Bergers"
+    for team in teams[1:3]:
+        team.save()
+    partners = {t.name: " & ".join(str(e.player) for e in t.pair_members.all()) for t in teams}
+
+    ties = _ties_card(director, event)
+    assert f"Die Albrechts ({partners['Die Albrechts']})" in ties
+    assert f"Die Bergers ({partners['Die Bergers']})" in ties
+    # the prize-giving list asks for the same lot with the same names
+    for place, cents in ((3, 3000), (5, 1000)):
+        prize(event, place, cents)
+    giving = page_text(director.get(f"/turnier/{event.slug}/preisverteilung/"))
+    tie = giving.split("Ties on prize places", 1)[1].split("Draw lots", 2)[1]
+    assert f"Place 3: Die Albrechts ({partners['Die Albrechts']}), Die Bergers (" in tie
+
+    lot = f"/turnier/{event.slug}/los/"
+    standings = director.get(f"/turnier/{event.slug}/rangliste/").content.decode()
+    asked = director.post(lot, _form_fields(standings, lot))
+    question = page_text(asked)
+    assert "Draw lots between Die Albrechts and Die Bergers?" in question
+    assert not any(str(e.player) in question for t in teams[1:3] for e in t.pair_members.all())
+
+    done = director.post(lot, _form_fields(asked.content.decode(), lot), follow=True)
+    said = " ".join(str(m) for m in done.context["messages"])
+    drawn = re.search(r"Drawn by lot, in this order: (.*)\.", said)
+    assert drawn and sorted(drawn[1].split(", ")) == ["Die Albrechts", "Die Bergers"]
+    history = page_text(director.get(f"/turnier/{event.slug}/verlauf/"))
+    assert "place 3 decided by lot between 2 tied pairs" in history
+    assert "tied players" not in history
+
+
+def test_the_seating_the_sheet_and_the_phone_name_a_fixed_pair_as_registered(director, two_rounds):
+    """Issue 43.9: a registered pair's name ("Die Albrechts") is on every page that seats or
+    lists its partners, not only on the pair ranking."""
+    event, teams = two_rounds
+    teams[0].name = "Die Albrechts"
+    teams[0].save()
+    seat = Seat.objects.filter(round__number=1, entry__pair=teams[0]).select_related("table")
+    table = seat.first().table
+    partners = [str(e.player) for e in teams[0].pair_members.all()]
+
+    seating = page_text(director.get(f"/turnier/{event.slug}/durchgang/1/"))
+    for name in partners:
+        assert f"{name} (" in seating
+    assert seating.count("Die Albrechts") == 2  # beside each partner
+    sheet = page_text(director.get(table.get_absolute_url()))
+    assert sheet.count("Die Albrechts") == 2
+    phone_client = Client()
+    phone_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    phone = page_text(phone_client.get(table.get_link_url()))
+    assert re.search(
+        r"Team [AB] : " + " & ".join(map(re.escape, partners)) + r" \(Die Albrechts\)", phone
+    )

@@ -409,3 +409,20 @@ def test_a_tie_across_a_page_boundary_keeps_its_shared_rank_and_only_the_page_is
         q["sql"] for q in asked.captured_queries if "RANK()" in q["sql"] and "LIMIT" in q["sql"]
     ]
     assert len(page) == 1, page  # the page's two rows, nobody else's
+
+
+def test_a_finished_event_with_a_sheet_left_unconfirmed_is_not_called_provisional(client):
+    """Issue 43.9: an event finished with a sheet the players never confirmed (finished before
+    the prize table asked for it, or from a bundle) said "Provisional" although its standings
+    are final. The star still says what it means: that table's sheet was not confirmed."""
+    event = make_event(hands_per_round={"*": 1})
+    make_entries(event, 4)
+    rnd = make_round(event)
+    services.record_hand(table=rnd.tables.get(), data=cego("halbe", 0, 40))
+    services.close_round(round=rnd)
+    services.finish_event(event=event)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    html = client.get(f"/turnier/{event.slug}/rangliste/").content.decode()
+    assert "Provisional" not in html
+    assert "The event is finished: its standings are final. Results marked * include" in html
+    assert html.count('class="tag provisional" title="includes results not yet confirmed') == 4

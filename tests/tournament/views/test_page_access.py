@@ -419,6 +419,7 @@ def finish_event() -> Write:
     make_entries(event, 4)
     rnd = make_round(event)
     play_services.record_hand(table=rnd.tables.get(), data=cego())
+    play_services.confirm_table(table=rnd.tables.get())
     play_services.close_round(round=rnd)
 
     def happened(response: HttpResponse) -> None:

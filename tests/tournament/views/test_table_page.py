@@ -25,6 +25,7 @@ from tests.helpers import (
     MINUS,
     cego_post,
     field_error,
+    form_as_shown,
     messages_of,
     results,
     snapshot,
@@ -448,6 +449,81 @@ def test_a_stale_correction_is_refused_and_shows_the_game_as_it_is_now(client):
     assert "47 points" in text  # the game as it is now
     assert 'value="47"' in text  # and the form set to it
     assert Hand.objects.get(pk=hand.pk).data["declarer_points"] == 47
+
+
+def test_totals_entered_for_the_round_are_corrected_on_the_sheet_with_a_reason(scorer: Client):
+    """Issue 43.9: totals entered as the paper fallback could not be corrected (no link on the
+    sheet, the game's page not found). They are corrected where they were entered, with a
+    reason, and the history keeps the change like a corrected game's."""
+    table = make_table()
+    sheet = reverse("table", args=[table.pk])
+    entering = form_as_shown(scorer.get(sheet), "totals-form")
+    entering.update({"total_0": "30", "total_1": "-10", "total_2": "-20", "total_3": "0"})
+    scorer.post(reverse("table_totals", args=[table.pk]), entering)
+    hand = table.hands.get()
+    play_services.confirm_table(table=table)  # the players signed the paper sheet
+
+    page = scorer.get(sheet).content.decode()
+    assert '<a href="#totals">correct</a>' in page
+    assert "Correct the totals for the round" in page
+    # the game's own address leads to the same form
+    assert scorer.get(hand.get_absolute_url()).url == f"{sheet}#totals"
+    shown = form_as_shown(page, "totals-form")
+    assert [shown[f"total_{i}"] for i in range(4)] == ["30", "-10", "-20", "0"]
+
+    # without a reason nothing changes
+    typo = {**shown, "total_1": "-20", "total_2": "-10"}
+    refused = scorer.post(reverse("table_totals", args=[table.pk]), typo, follow=True)
+    assert "Give a reason for the change; the totals were not changed." in messages_of(refused)
+    assert totals_by_seat(table) == [30, -10, -20, 0]
+
+    done = scorer.post(
+        reverse("table_totals", args=[table.pk]),
+        {**typo, "reason": "Zahlendreher auf der Papierliste"},
+        follow=True,
+    )
+    assert "Totals changed." in messages_of(done)
+    assert totals_by_seat(table) == [30, -20, -10, 0]
+    assert table.hands.get().data == {"totals": [30, -20, -10, 0]}
+    # the players agreed to other totals: they confirm again
+    assert "Changed after confirmation: confirm again." in done.content.decode()
+    history = scorer.get(reverse("table_history", args=[table.pk])).content.decode()
+    assert "Zahlendreher auf der Papierliste" in history
+    standings = scorer.get(reverse("event_standings", args=[table.round.event.slug]))
+    assert f"{MINUS}20" in standings.content.decode()
+
+
+def test_a_game_of_a_finished_event_is_corrected_only_after_reopening_it(scorer: Client) -> None:
+    """Issue 43.9: a correction after finishing made the sheet's confirmations lapse and marked
+    the finished event provisional again. As the handbook says, the event is reopened first."""
+    table = make_table(hands_per_round={"*": 1}, rounds_planned=1)
+    event = table.round.event
+    sheet = reverse("table", args=[table.pk])
+    scorer.post(sheet, cego_post())
+    scorer.post(reverse("table_confirm", args=[table.pk]), {"action": "confirm"})
+    scorer.post(reverse("round_action", args=[event.slug, 1, "close"]))
+    finished = scorer.post(
+        reverse("event_finish", args=[event.slug]), {"action": "finish"}, follow=True
+    )
+    assert "The event is finished" in " ".join(messages_of(finished))
+    edit = reverse("hand_edit", args=[table.pk, 1])
+    data = {**form_as_shown(scorer.get(edit), "hand-form"), "declarer_points": "70"}
+    data.update({"reason": "Nachgezählt", "action": "save"})
+    before = snapshot()
+
+    refused = scorer.post(edit, data, follow=True)
+
+    assert "The event is finished: reopen it with a reason (prize table) to correct a result." in (
+        messages_of(refused)
+    )
+    assert snapshot() == before
+    standings = scorer.get(reverse("event_standings", args=[event.slug])).content.decode()
+    assert "Provisional" not in standings and 'class="tag provisional"' not in standings
+    scorer.post(
+        reverse("event_finish", args=[event.slug]), {"action": "reopen", "reason": "Nachzählung"}
+    )
+    scorer.post(edit, data)
+    assert results(table.hands.get()) == [210, -70, -70, -70]
 
 
 # --- confirming a seat on the player's word (issue 43) --------------------------------------------
