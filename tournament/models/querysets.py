@@ -62,9 +62,11 @@ class EntryQuerySet(models.QuerySet):
         self, event: models.Model, rounds: list[models.Model] | None = None
     ) -> EntryQuerySet:
         """Every entry of the event that played, with its total, its game's figures and rank, in
-        standings order (a rank's players in German name order, ``Player.name_key``); ``rounds``
-        adds a column per round (``round_<number>``: the game's round figure). One query:
-        sliced, it reads only those rows."""
+        standings order (a rank's players in German name order, ``Player.name_key``). One query:
+        sliced, it reads only those rows. ``rounds`` adds a column per round
+        (``round_<number>``: the game's round figure), a join each: the whole list with its
+        rounds (print, workbook) or a sort by a round's column. A page of the standings reads
+        its rows' rounds in one query instead (``SeatQuerySet.round_figures``)."""
         game = event.game_type
         qs = self.figures(event).select_related("player").only(*STANDINGS_FIELDS)
         for rnd in rounds or []:
@@ -101,11 +103,11 @@ class EntryQuerySet(models.QuerySet):
 
 
 class SeatQuerySet(models.QuerySet):
-    def round_figures(self, game: GameType, entry_ids: list[int]) -> dict[tuple[int, int], Any]:
-        """The game's round figure of each of these entries in each round they sat at a table:
-        {(entry id, round number): figure}, one query (a page's round columns)."""
+    def round_figures(self, game: GameType) -> dict[tuple[int, int], Any]:
+        """The game's round figure of these seats' entries in each round they sat at a table:
+        {(entry id, round number): figure}, one query (the round columns of the standings)."""
         found = (
-            self.filter(entry_id__in=entry_ids, table__isnull=False)
+            self.filter(table__isnull=False)
             .annotate(figure=game.round_figure.expression(""))
             .values_list("entry_id", "round__number", "figure")
         )

@@ -162,7 +162,8 @@ class StandingsTable(tables.Table):
         records = [row.record for row in self.paginated_rows]
         # the round columns of the rows shown, one query for the page (the standings query
         # joins a round's seats only to sort by it)
-        self.round_figures = Seat.objects.round_figures(self.game, [r.pk for r in records])
+        seats = Seat.objects.filter(entry_id__in=[r.pk for r in records])
+        self.round_figures = seats.round_figures(self.game)
         return [
             {
                 "withdrawn": not record.is_active,

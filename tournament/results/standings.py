@@ -122,10 +122,10 @@ def standing_in(
     }
 
 
-def prize_ties(event: Event, rounds: list[Round]) -> list[list[Entry]]:
+def prize_ties(event: Event) -> list[list[Entry]]:
     """Groups of entries sharing a prize place (not yet decided by lot): one query."""
     groups: dict[int, list[Entry]] = defaultdict(list)
-    for entry in Entry.objects.standings(event, rounds):
+    for entry in Entry.objects.standings(event):
         if entry.rank <= PRIZE_PLACES:
             groups[entry.rank].append(entry)
     # a fixed Ziege pair is one unit: partners always tie, and only two pairs need a lot

@@ -106,7 +106,7 @@ def event_standings(request: HttpRequest, slug: str) -> HttpResponse:
         # the organiser's part, never cached: the ties on prize places with their lot buttons
         ties: list[tuple[list[Entry], list[str]]] = []
         if access.can_organise(request.user, event):
-            groups = standings.prize_ties(event, standings.rounds_of(event))
+            groups = standings.prize_ties(event)
             # a fixed pair is named as registered, its partners after it (issue 43.9)
             names = pairs.pair_names(event) if groups else {}
             ties = [(group, pairs.unit_names(group, names, members=True)) for group in groups]

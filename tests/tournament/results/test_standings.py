@@ -156,11 +156,11 @@ def test_a_draw_by_lot_separates_a_tie_for_first_place():
     event = table.round.event
     tied = [e for e in Entry.objects.standings(event) if e.rank == 1]
     assert len(tied) == 2
-    assert [len(group) for group in standings.prize_ties(event, [])] == [2, 2]
+    assert [len(group) for group in standings.prize_ties(event)] == [2, 2]
     services.decide_by_lot(event=event, entries=tied, seed=11)
     ranks = sorted(e.rank for e in Entry.objects.standings(event) if e.pk in {t.pk for t in tied})
     assert ranks == [1, 2]
-    assert [len(g) for g in standings.prize_ties(event, [])] == [2]
+    assert [len(g) for g in standings.prize_ties(event)] == [2]
 
 
 def test_withdrawn_players_stay_in_the_standings_with_their_points():
@@ -269,7 +269,7 @@ def test_a_lot_lapses_when_a_correction_changes_the_tied_total():
     assert ranks_of(event, tied) == [1, 1]
     draw.refresh_from_db()
     assert draw.lapsed_at is not None
-    assert [len(g) for g in standings.prize_ties(event, [])] == [2, 2]
+    assert [len(g) for g in standings.prize_ties(event)] == [2, 2]
 
 
 def test_a_lot_lapses_when_another_player_joins_the_tie():
