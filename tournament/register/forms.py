@@ -145,23 +145,13 @@ def likely_players(first_name: str, last_name: str, *, event: Event | None = Non
     return found
 
 
-class OnlineRegistrationForm(forms.Form):
-    """The public form: who registers, with a consent to the published lists. It never binds the
-    registration to a known player, nor shows who is known: the public has nothing that proves a
-    person is a known player. A registration under a name the register knows waits for the desk,
-    which sees the person (``online.register_online``, ``checkin.settle_identity``)."""
+class OnlineRegistrationForm(PlayerForm):
+    """The public form: who registers (the register's own fields), with a consent to the
+    published lists. It never binds the registration to a known player, nor shows who is known:
+    the public has nothing that proves a person is a known player. A registration under a name
+    the register knows waits for the desk, which sees the person (``online.register_online``,
+    ``checkin.check_in``)."""
 
-    first_name = forms.CharField(label=_("first name"), max_length=100, validators=[single_line])
-    last_name = forms.CharField(label=_("last name"), max_length=100, validators=[single_line])
-    club = forms.CharField(
-        label=_("club"), max_length=150, required=False, validators=[single_line]
-    )
-    town = forms.CharField(
-        label=_("town"), max_length=150, required=False, validators=[single_line]
-    )
-    category = forms.ChoiceField(
-        label=_("category"), choices=Player.Category.choices, required=False
-    )
     consent = forms.BooleanField(
         label=_(
             "I agree that my name and club are shown in the event's published lists "
@@ -178,14 +168,7 @@ class OnlineRegistrationForm(forms.Form):
 
     def get_player(self) -> Player:
         """The person as typed: a player not saved yet."""
-        data = self.cleaned_data
-        return Player(
-            first_name=data["first_name"].strip(),
-            last_name=data["last_name"].strip(),
-            club=data.get("club", "").strip(),
-            town=data.get("town", "").strip(),
-            category=data.get("category", ""),
-        )
+        return self.instance
 
 
 class PairForm(forms.Form):
