@@ -4,6 +4,9 @@ critical violation may be reported, nor any of the milder ones fixed once."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from typing import Any
+
 import pytest
 
 from tests.browser.conftest import PHONE, log_in
@@ -75,6 +78,16 @@ def main_pages() -> dict[str, str]:
     }
 
 
+def findings(axe: Any, page: Any, strict: Collection[str] = ()) -> list[dict]:
+    """What axe-core finds on the page that fails these tests: a serious or critical finding, a
+    rule kept fixed everywhere, or one of ``strict``'s rules."""
+    return [
+        v
+        for v in axe.run(page).response["violations"]
+        if v["impact"] in BLOCKING or v["id"] in KEPT_FIXED or v["id"] in strict
+    ]
+
+
 def describe(violations: list[dict]) -> str:
     return "\n".join(
         f"{v['id']} ({v['impact']}): {v['help']} at "
@@ -109,14 +122,7 @@ def test_no_main_page_has_a_serious_or_critical_accessibility_violation(live_ser
                 context.clear_cookies()
             response = page.goto(live_server.url + path)
             assert response.status == 200, (width, path)
-            results = axe.run(page)
-            blocking = [
-                v
-                for v in results.response["violations"]
-                if v["impact"] in BLOCKING
-                or v["id"] in KEPT_FIXED
-                or (name in STRICT_PAGES and v["id"] in STRICT_RULES)
-            ]
+            blocking = findings(axe, page, STRICT_RULES if name in STRICT_PAGES else ())
             if blocking:
                 found[f"{name} ({path}) at {width} width"] = describe(blocking)
         context.close()
@@ -141,11 +147,7 @@ def assert_no_blocking_finding(
         for name, path in pages.items():
             response = page.goto(live_server.url + path)
             assert response.status == 200, (width, path)
-            blocking = [
-                v
-                for v in axe.run(page).response["violations"]
-                if v["impact"] in BLOCKING or v["id"] in KEPT_FIXED or v["id"] in strict
-            ]
+            blocking = findings(axe, page, strict)
             if blocking:
                 found[f"{name} ({path}) at {width} width"] = describe(blocking)
         context.close()
@@ -239,11 +241,7 @@ def test_the_published_round_results_have_no_serious_finding(browser, tmp_path):
         page.set_default_timeout(15_000)
         for path in pages:
             page.goto(path.resolve().as_uri())
-            blocking = [
-                v
-                for v in axe.run(page).response["violations"]
-                if v["impact"] in BLOCKING or v["id"] in KEPT_FIXED or v["id"] in HEADINGS
-            ]
+            blocking = findings(axe, page, HEADINGS)
             if blocking:
                 found[f"{path.relative_to(tmp_path)} at {width} width"] = describe(blocking)
         context.close()

@@ -29,6 +29,27 @@ DIRECTION_MARKS = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 LINE_BREAKS = re.compile("[\t\n\r\x0b\x0c\u2028\u2029]+")
 
 
+# what a single line refuses, and how it says so
+REFUSED = (
+    (
+        CONTROL,
+        "control_character",
+        _(
+            "Remove the control character %(char)s (position %(position)s): only one line "
+            "of ordinary text is allowed here."
+        ),
+    ),
+    (
+        DIRECTION_MARKS,
+        "direction_mark",
+        _(
+            "Remove the invisible direction mark %(char)s (position %(position)s): it turns "
+            "the text round on the screen, so a name could read as another's."
+        ),
+    ),
+)
+
+
 def character_name(char: str) -> str:
     """U+000B, with the character's Unicode name where it has one."""
     name = unicodedata.name(char, "")
@@ -37,26 +58,14 @@ def character_name(char: str) -> str:
 
 def single_line(value: str) -> None:
     """Refuse a control character or a direction mark (the first one found is named)."""
-    found = CONTROL.search(str(value))
-    if found:
-        raise ValidationError(
-            _(
-                "Remove the control character %(char)s (position %(position)s): only one line "
-                "of ordinary text is allowed here."
-            ),
-            code="control_character",
-            params={"char": character_name(found.group()), "position": found.start() + 1},
-        )
-    found = DIRECTION_MARKS.search(str(value))
-    if found:
-        raise ValidationError(
-            _(
-                "Remove the invisible direction mark %(char)s (position %(position)s): it turns "
-                "the text round on the screen, so a name could read as another's."
-            ),
-            code="direction_mark",
-            params={"char": character_name(found.group()), "position": found.start() + 1},
-        )
+    for pattern, code, message in REFUSED:
+        found = pattern.search(str(value))
+        if found:
+            raise ValidationError(
+                message,
+                code=code,
+                params={"char": character_name(found.group()), "position": found.start() + 1},
+            )
 
 
 def one_line(value: str) -> str:
