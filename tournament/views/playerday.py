@@ -349,14 +349,10 @@ def start_cards(request: HttpRequest, slug: str) -> HttpResponse:
 # the reads of every personal page, polled by every player's phone: their SQL written once
 def _personal_entry(token: str) -> Entry:
     """The entry of a personal link, with its player, event and season. One query."""
-    entry = (
-        Entry.objects.select_related("player", "event__season").filter(token=token).first()
-        if 16 <= len(token) <= 64
-        else None
-    )
-    if entry is None:
+    if not 16 <= len(token) <= 64:
         raise Http404("No such personal link.")
-    return entry
+    # get, not first: first would order by the key, one more clause for the ORM to build
+    return get_object_or_404(Entry.objects.select_related("player", "event__season"), token=token)
 
 
 STANDING_MARK = "<!--personal-standing-->"
@@ -417,11 +413,10 @@ def _personal(request: HttpRequest, entry: Entry) -> tuple[dict[str, Any], str]:
         "round": rnd,
         "link": addresses.public_url(request, event, entry.get_link_url()),
     }
-    seat = (
-        Seat.objects.filter(round_id=rnd.pk, entry_id=entry.pk).select_related("table").first()
-        if rnd is not None
-        else None
-    )
+    seat = None
+    if rnd is not None:  # one seat at most per entry and round (a unique constraint)
+        seats = Seat.objects.filter(round_id=rnd.pk, entry_id=entry.pk).select_related("table")
+        seat = next(iter(seats.order_by()), None)
     table = seat.table if seat is not None and seat.table_id is not None else None
     context["seat"] = seat
     context["table"] = table
