@@ -14,6 +14,7 @@ agrees with the previous one within 15 %, and names each figure that does not.
     .venv/bin/python bench/run.py --quick             # skip the HTTP load test
     .venv/bin/python bench/run.py --only standings,pages
     .venv/bin/python bench/run.py --only stats        # the statistics pages (issue 16)
+    .venv/bin/python bench/run.py --only floor        # what one read costs, nothing else going on
     .venv/bin/python bench/run.py --database postgres://user:pw@127.0.0.1:5432/db
     .venv/bin/python bench/run.py --database postgres://… --cache redis://127.0.0.1:6379/0
     make bench-pg                                     # the same on a throwaway PostgreSQL cluster
@@ -83,6 +84,7 @@ AGREE = 0.15  # two runs agree when a figure differs by at most 15 %
 PARTS = (
     "standings",
     "version",
+    "floor",
     "pages",
     "draw",
     "export",
@@ -284,6 +286,55 @@ def bench_version(big: Event) -> None:
         "version_cpu_ms",
         cost,
     )
+
+
+def bench_floor(big: Event) -> None:
+    """What one read costs the server with nothing else going on: the floor under the hall's
+    "server CPU per read" (``load``), which adds the games posted and the pages they make new.
+    Each kind of read the phones make, its page kept (the version does not change): in this
+    process through Django's test client, then through gunicorn as ``make serve`` runs it
+    (one connection kept alive, requests one after another), the server's CPU per request."""
+    entries = Entry.objects.filter(event=big).exclude(token="").order_by("pk")
+    tokens = entries.values_list("token", flat=True)[:200]
+    reads = {
+        "standings": [f"/turnier/{big.slug}/rangliste/"],
+        "projector rows": [f"/turnier/{big.slug}/beamer/zeilen/"],
+        "personal page": [f"/m/{token}/" for token in tokens],
+    }
+    client = Client(HTTP_ACCEPT_ENCODING="gzip")
+    inside = {}
+    with override_settings(ALLOWED_HOSTS=["testserver"]):
+        for name, paths in reads.items():
+            for path in paths:  # computed and kept
+                assert client.get(path).status_code == 200
+            costs = []
+            for i in range(600):
+                start = time.process_time()
+                assert client.get(paths[i % len(paths)]).status_code == 200
+                costs.append(time.process_time() - start)
+            inside[name] = statistics.median(costs) * 1000
+    with load.gunicorn(log) as (base, server):
+        address = urllib.parse.urlsplit(base)
+        connection_ = http.client.HTTPConnection(address.hostname, address.port, timeout=10)
+        load.settle(server.pid, log)
+        for name, paths in reads.items():
+            for path in paths:
+                connection_.request("GET", path, headers={"Accept-Encoding": "gzip"})
+                connection_.getresponse().read()
+            count = 1500
+            before = load.process_ticks(server.pid)
+            for i in range(count):
+                connection_.request(
+                    "GET", paths[i % len(paths)], headers={"Accept-Encoding": "gzip"}
+                )
+                response = connection_.getresponse()
+                response.read()
+                assert response.status == 200, response.status
+            served = load.cpu_seconds(before, load.process_ticks(server.pid)) / count * 1000
+            log(
+                f"info  one read, page kept, nothing else going on: {name}: {inside[name]:.2f} ms "
+                f"of CPU in this process; {served:.2f} ms of the server's CPU through gunicorn"
+            )
 
 
 # the pages as computed: a page cache (if the settings have one) would answer the repeated
@@ -825,6 +876,8 @@ def main() -> int:
         bench_standings(big, season)
     if "version" in parts:
         bench_version(big)
+    if "floor" in parts:
+        bench_floor(big)
     if "pages" in parts:
         bench_pages(big)
     if "draw" in parts:
