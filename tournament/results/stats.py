@@ -34,8 +34,8 @@ from tournament.games.base import GameType
 from tournament.models import Entry, Event, Hand, Player, Result, Season
 from tournament.results.charts import Chart, number
 from tournament.results.standings import (
-    _season_key,
     as_shown,
+    ranking_key,
     season_sums,
     shared_ranks,
     still_running,
@@ -313,7 +313,7 @@ def _event_ranks(game: GameType, rows: list[tuple[Any, ...]]) -> dict[int, tuple
     for pk, _event, _player, lot, *values in rows:
         sums = dict(zip(FIELDS, values, strict=True))
         lot_key = lot if lot is not None else float("inf")
-        keyed.append(((_season_key(game, sums), lot_key), pk, sums))
+        keyed.append(((ranking_key(game, sums), lot_key), pk, sums))
     keyed.sort(key=lambda item: item[0])
     ranks = shared_ranks([key for key, _pk, _sums in keyed])
     return {pk: (rank, sums) for rank, (_key, pk, sums) in zip(ranks, keyed, strict=True)}
@@ -344,7 +344,7 @@ def _trajectory(
         standing = []
         for player_id, sums_list in figures.items():
             sums = season_sums(game, sums_list, season.best_of, FIELDS)
-            standing.append((_season_key(game, sums), player_id, result.of_sums(sums)))
+            standing.append((ranking_key(game, sums), player_id, result.of_sums(sums)))
         standing.sort(key=lambda item: item[0])
         rank_of = shared_ranks([key for key, _p, _t in standing])
         mine: tuple[int | None, int | None] = (None, None)
