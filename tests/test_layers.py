@@ -1,5 +1,5 @@
-"""The floors of ``tournament/`` hold: no module of it imports another in a circle, and none
-reaches into another's private names.
+"""The floors of ``tournament/`` hold: no module of it imports another in a circle, none reaches
+into another's private names, and every package and management command says what it is.
 
 import-linter (``make test`` runs ``lint-imports``) checks the layers and independence contracts
 in ``pyproject.toml``; this test checks what a contract cannot: that no import at all, at the top
@@ -200,3 +200,16 @@ _(b.shown)
         "tournament.a.x:12 tournament.c._aliased",
         "tournament.a.x:13 tournament.a.b._bound",
     ]
+
+
+def test_every_package_and_command_says_what_it_is() -> None:
+    """A reader opening a folder or a command finds what it holds in its first lines."""
+    modules = project_modules()
+    silent = [
+        name
+        for name, path in modules.items()
+        if (path.name == "__init__.py" and ".migrations" not in name)
+        or (".management.commands." in name)
+        if not ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+    ]
+    assert not silent, "no docstring: " + ", ".join(silent)
