@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any
 
 from . import cego, crazy_solo, hennes_sibbe, ziege
-from ._validate import InvalidHand, Text, gettext_noop, show
+from .validate import InvalidHand, Text, gettext_noop, show
 
 __all__ = ["GAMES", "Game", "InvalidHand", "Text", "check_rules", "default_rules", "score"]
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from . import _validate as check
-from ._validate import InvalidHand, Text, gettext_noop
+from . import validate as check
+from .validate import InvalidHand, Text, gettext_noop
 
 NAME = "Cego"
 MIN_SEATS, MAX_SEATS = 3, 5

@@ -11,8 +11,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from . import _validate as check
-from ._validate import InvalidHand, Text, gettext_noop
+from . import validate as check
+from .validate import InvalidHand, Text, gettext_noop
 
 NAME = "Crazy Solo"
 MIN_SEATS, MAX_SEATS = 3, 12

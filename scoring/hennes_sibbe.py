@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import _validate as check
-from ._validate import InvalidHand, Text, gettext_noop
+from . import validate as check
+from .validate import InvalidHand, Text, gettext_noop
 
 NAME = "Hennes Sibbe"
 MIN_SEATS, MAX_SEATS = 3, 8

@@ -11,8 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import _validate as check
-from ._validate import InvalidHand, Text, gettext_noop
+from . import validate as check
+from .validate import InvalidHand, Text, gettext_noop
 
 NAME = "Ziege"
 SEATS = 4

@@ -1,12 +1,20 @@
-"""The games a tournament can be played in, each a plug-in in this folder.
+"""The games a tournament can be played in: a registry of plug-ins, one package per game.
 
-A game's module (``tournament/games/<game>.py``) holds everything the tournament layer needs to know
-about it: its rules engine (the pure ``scoring.<game>``), hand form, table sizes, how a table's
-hands are replayed into per-seat results, standings figures, sheet and print extras, and rule card.
-The rest of the code asks the registry (``games.get(event.game)``) and never names a game.
+A game is a package in this folder (``tournament/games/<game>/``), beside its pure rules in
+``scoring/<game>.py``. The package's ``__init__.py`` is the game's core (L1): ``GAME``, a
+``base.GameType`` saying what the tournament layer needs to know about the game (its engine, table
+sizes, how a table's hands are replayed into per-seat results, standings figures, sheet and print
+extras); it imports no form, draw, rule card or model. The game's other modules sit on the floors
+of what they use, and the core names each by dotted path, so no floor below imports them:
+``form.py`` its hand form (L3), ``stats.py`` its statistics collectors (L4), ``simulate.py`` the
+demo's hands (L5), ``rulecard.py`` its rule card (L6); ``templates/games/<game>/`` holds its parts
+of the statistics pages and of the table link's page. Beside the packages, ``base`` is what every
+game says about itself and ``words`` writes hands and the engine's messages in the players' words.
 
-A new game is one module here and one line in ``BUILT_IN``; a test registers its own game with
-``register`` and takes it out again with ``unregister``.
+The rest of the code asks the registry (``games.get(event.game)``) and never names a game. A new
+game is its ``scoring`` module, one package here and one line in ``BUILT_IN``; a test registers
+its own game with ``register`` and takes it out again with ``unregister`` (the made-up fifth game
+in ``tests/tournament/games/wuerfelglueck/``).
 """
 
 from __future__ import annotations

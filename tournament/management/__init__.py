@@ -1,0 +1,2 @@
+"""The app's command lines for directors and the administrator (``commands/``): thin wrappers
+around the services, as the pages are."""

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from tournament.core.audit import noted as _noted
 from tournament.core.errors import Refused
 from tournament.models import Entry, EntryFee, Event, FeeCategory, Player, Round, Seat
-from tournament.money.prizes import _lock
+from tournament.money.lock import lock_event
 from tournament.register import services
 
 MONEY_MAX = 100_000_000  # one million euros, in cents: more is a typing error
@@ -210,7 +210,7 @@ def save_fee_categories(
     names = [c["name"].strip() for c in categories]
     if len({n.casefold() for n in names}) != len(names):
         raise Refused(_("Give each fee a name of its own."))
-    _lock(event)
+    lock_event(event)
     stored = {c.pk: c for c in FeeCategory.objects.select_for_update().filter(event=event)}
     kept = []
     for position, values in enumerate(categories):

@@ -48,6 +48,7 @@ from django.utils.translation import gettext_lazy
 from tournament.core.audit import noted as _noted
 from tournament.core.errors import Refused
 from tournament.models import Entry, Event, Prize, PrizeAssignment, PrizeSettings
+from tournament.money.lock import lock_event
 from tournament.play import reads as play_reads
 from tournament.play import services as play_services
 from tournament.results import pairs, standings
@@ -511,11 +512,6 @@ def reopen_event(*, event: Event, reason: str, user: Any = None) -> Event:
     return event
 
 
-def _lock(event: Event) -> None:
-    """Two organisers saving the same list one after the other, not into each other."""
-    Event.objects.select_for_update().filter(pk=event.pk).values_list("pk").first()
-
-
 @transaction.atomic
 def save_prize_table(
     *,
@@ -535,7 +531,7 @@ def save_prize_table(
         raise Refused(_("Each place of a ranking can have one prize only."))
     if every and not goods.strip():
         raise Refused(_("Name the goods the rule gives, e.g. “gift basket”."))
-    _lock(event)
+    lock_event(event)
     settings = PrizeSettings.objects.select_for_update().filter(event=event).first()
     settings = settings or PrizeSettings(event=event)
     settings.several, settings.every = several, every or None

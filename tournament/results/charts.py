@@ -10,6 +10,11 @@ here, so that the chart reads without JavaScript, prints, and loads nothing from
 CDN: halls often have no internet). The chart is a picture of numbers that the page also writes
 in a table below it (for screen readers and for copying), so the SVG is hidden from screen
 readers (``aria-hidden``) and the table is the text.
+
+The statistics' own charts are built here too, from the numbers ``player_stats`` and
+``event_stats`` count: the contracts declared and won, a player's result per event, a season's
+rank and total after each event, and the events' names along an axis and in a chart's table. A
+game's plug-in (``games/<game>/stats.py``) asks here for its contracts' chart.
 """
 
 from __future__ import annotations
@@ -21,12 +26,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pygal
-from django.utils.formats import number_format
+from django.utils.formats import date_format, number_format
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 from pygal.style import Style
 
 from tournament.core.formatting import MINUS
+from tournament.games.base import Figure, GameType
+from tournament.models import Event
+from tournament.results.counting import ContractLine
 
 # pygal's own script (tooltips, its config as JSON): the chart must read without it
 SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>|<script\b[^>]*/>", re.S)
@@ -192,3 +201,130 @@ def whole_ticks(values: list[int], from_zero: bool, least: int | None = None) ->
     end = -(-high // step) * step
     ticks = list(range(start, end + 1, step))
     return ticks if len(ticks) > 1 else [start, start + step]
+
+
+# --- the statistics' charts ---------------------------------------------------------------------
+
+
+def contract_chart(lines: list[ContractLine], x_title: str, game: GameType) -> Chart:
+    """The contracts declared and won as bars, titled with the game they were played in."""
+    return Chart(
+        title=_("%(game)s: contracts declared and won") % {"game": game.name},
+        x_title=x_title,
+        y_title=_("Games"),
+        labels=[line.name for line in lines],
+        series=[
+            (_("declared"), [line.played for line in lines]),
+            (_("won"), [line.won for line in lines]),
+        ],
+        kind="bar",
+        whole=True,
+    )
+
+
+def event_results_chart(
+    game: GameType, figure: Figure, events: list[Event], values: list[int], running: list[bool]
+) -> Chart:
+    """A player's result in each event of one game as bars (the game's projector ``figure``,
+    oldest event first), each event in the table marked where it is still ``running``."""
+    return Chart(
+        title=_("%(game)s: result per event") % {"game": game.name},
+        x_title=_("Event"),
+        y_title=str(figure.heading),
+        labels=axis_labels(events),
+        names=[
+            event_label(event, running=still) for event, still in zip(events, running, strict=True)
+        ],
+        series=[(str(figure.heading), list(values))],
+        kind="bar",
+        texts=(figure.text,),
+    )
+
+
+def season_rank_chart(events: list[Event], ranks: list[int | None]) -> Chart:
+    """A player's season rank after each of the season's events (1 at the top)."""
+    return Chart(
+        title=_("Season rank after each event"),
+        x_title=_("Event"),
+        y_title=_("Season rank"),
+        labels=axis_labels(events),
+        series=[(_("Season rank"), list(ranks))],
+        inverted=True,
+        whole=True,
+    )
+
+
+def season_total_chart(events: list[Event], totals: list[int | None]) -> Chart:
+    """A player's season total after each of the season's events."""
+    return Chart(
+        title=_("Season total after each event"),
+        x_title=_("Event"),
+        y_title=_("Season total"),
+        labels=axis_labels(events),
+        series=[(_("Season total"), list(totals))],
+    )
+
+
+def season_course_table(
+    events: list[Event],
+    *,
+    played: list[bool],
+    running: list[bool],
+    provisional: list[bool],
+    ranks: list[int | None],
+    totals: list[int | None],
+    total_text: Callable[[Any], str],
+) -> Chart:
+    """Both season charts' numbers in one table, each event named in full and marked as the
+    season page marks it (``event_label``); the total written by ``total_text``, as the season
+    page writes it."""
+    return Chart(
+        title=_("Season rank and total after each event"),
+        x_title=_("Event"),
+        y_title="",
+        labels=axis_labels(events),
+        names=[
+            event_label(event, played=was_played, running=still, provisional=open_)
+            for event, was_played, still, open_ in zip(
+                events, played, running, provisional, strict=True
+            )
+        ],
+        series=[(_("Season rank"), list(ranks)), (_("Season total"), list(totals))],
+        texts=(number, total_text),
+    )
+
+
+def short_label(event: Event) -> str:
+    """An event on a chart's axis: its date, short (the table below names it)."""
+    return date_format(event.date, "SHORT_DATE_FORMAT")
+
+
+def axis_labels(events: list[Event]) -> list[str]:
+    """Events along a chart's axis: their dates, or their names where two share a date."""
+    dates = [short_label(event) for event in events]
+    return dates if len(set(dates)) == len(dates) else [event.name for event in events]
+
+
+def long_label(event: Event) -> str:
+    """An event in a chart's table: date and name."""
+    return f"{short_label(event)} {event.name}"
+
+
+def event_label(
+    event: Event, *, played: bool = True, running: bool = False, provisional: bool = False
+) -> str:
+    """An event in a chart's table, saying where the player did not play it, where it is still
+    running, and where the season's figures after it are ``provisional`` because they include
+    an earlier event still running (as the season page marks them)."""
+    label = long_label(event)
+    if not played and running:
+        return _("%(event)s (not played, still running)") % {"event": label}
+    if running:
+        return _("%(event)s (still running)") % {"event": label}
+    if not played and provisional:
+        return _("%(event)s (not played; season figures provisional)") % {"event": label}
+    if provisional:
+        return _("%(event)s (season figures provisional)") % {"event": label}
+    if not played:
+        return _("%(event)s (not played)") % {"event": label}
+    return label

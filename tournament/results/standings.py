@@ -216,9 +216,11 @@ def season_figures(game: GameType) -> list[Any]:
     return [result, *(f for f in game.deciding() if f.name != result.name)]
 
 
-def _season_key(game: GameType, sums: dict[str, int]) -> tuple[int, ...]:
-    """A sort key, smaller is better, from an entry's summed result fields: the season ranks in
-    its game's standings order (RULES.md 6)."""
+def ranking_key(game: GameType, sums: dict[str, int]) -> tuple[int, ...]:
+    """A sort key, smaller is better, from summed result fields (an entry's in its event, a
+    player's over a season): the game's standings order (``GameType.ranking``, RULES.md 6), as
+    the season ranks its players and the player page an event's entries. Equal keys share a
+    rank (``shared_ranks``)."""
     return tuple(
         -game.figure(name).of_sums(sums) if order == "desc" else game.figure(name).of_sums(sums)
         for name, order in game.ranking
@@ -231,7 +233,7 @@ def season_sums(
     """A player's season sums of ``fields`` from each event's sums: all events, or the best
     ``best_of`` of them in the game's standings order."""
     if best_of:
-        events = sorted(events, key=lambda sums: _season_key(game, sums))[:best_of]
+        events = sorted(events, key=lambda sums: ranking_key(game, sums))[:best_of]
     return {name: sum(sums[name] for sums in events) for name in fields}
 
 
@@ -303,7 +305,7 @@ def season_standings(
             "uid": uid,
             # the season's result: the sum of the events' (of the best N)
             "total": figure.of_sums(sums),
-            "key": _season_key(game, sums),
+            "key": ranking_key(game, sums),
             "withdrawn": withdrawn[player_id],
         }
         for other in season_figures(game)[1:]:

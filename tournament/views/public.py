@@ -33,12 +33,12 @@ from tournament.models import (
     provisional_entries,
 )
 from tournament.pagecache.pages import Page, Uses, any_value, one_of, sort_of
-from tournament.paper import tables as tables_
 from tournament.play import draw as drawing
 from tournament.play import reads
 from tournament.play.forms import PairSwapForm, SwapForm, card_counter_class, rule_settings
 from tournament.register import checkin, online
-from tournament.results import pairs, standings, stats
+from tournament.results import pairs, player_stats, standings
+from tournament.results import tables as tables_
 from tournament.views.common import (
     event_by_id_or_404,
     event_or_404,
@@ -350,7 +350,7 @@ def player_page(request: HttpRequest, uid: uuid.UUID) -> HttpResponse:
     return render(
         request,
         "tournament/player_page.html",
-        {"player": player, "stats": stats.player_stats(player)},
+        {"player": player, "stats": player_stats.player_stats(player)},
     )
 
 

@@ -27,7 +27,7 @@ from tournament.core import collation, errors, names
 from tournament.models import Entry, Player
 from tournament.register import reads, services
 from tournament.register.forms import PlayerForm
-from tournament.results import history, stats
+from tournament.results import history, player_stats
 from tournament.views.common import corrected_player, protected
 
 # a search shows this many players; a longer list asks for a narrower search
@@ -227,7 +227,7 @@ def _comparison(keep: Player, other: Player) -> dict[str, Any]:
     games (the events outside a season get a row per game). Three queries."""
     entries: dict[int, list[Entry]] = defaultdict(list)
     found = list(_entries_of([keep, other]))
-    figures = stats.event_figures(found)
+    figures = player_stats.event_figures(found)
     for entry in found:
         entry.figure_value, entry.figure_text = figures.get(entry.pk, (0, "—"))
         entries[entry.player_id].append(entry)

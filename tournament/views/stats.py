@@ -8,7 +8,7 @@ from django.views.decorators.http import require_GET
 
 from tournament import access
 from tournament.pagecache.pages import Page
-from tournament.results import stats
+from tournament.results import event_stats
 from tournament.views.common import event_or_404
 
 
@@ -24,7 +24,7 @@ def event_statistics(request: HttpRequest, slug: str) -> HttpResponse:
     def build() -> HttpResponse:
         body = page.body(
             "tournament/stats/event_body.html",
-            lambda: {"event": event, "stats": stats.event_stats(event)},
+            lambda: {"event": event, "stats": event_stats.event_stats(event)},
         )
         director = access.can_organise(request.user, event)
         return render(
@@ -34,7 +34,7 @@ def event_statistics(request: HttpRequest, slug: str) -> HttpResponse:
                 "event": event,
                 "body": body,
                 "director": director,
-                "pace": stats.table_pace(event) if director else [],
+                "pace": event_stats.table_pace(event) if director else [],
             },
         )
 

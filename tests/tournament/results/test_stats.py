@@ -1,7 +1,7 @@
-"""Statistics (tournament.results.stats) and their pages: each number checked against values
-worked out by hand from hands written out below (the results come from RULES.md's worked
-examples), never from the code's own output; the pages' query counts pinned for a small and a
-bigger event."""
+"""Statistics (tournament.results.player_stats and event_stats) and their pages: each number
+checked against values worked out by hand from hands written out below (the results come from
+RULES.md's worked examples), never from the code's own output; the pages' query counts pinned for
+a small and a bigger event."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from tournament.core.formatting import MINUS
 from tournament.models import Entry, Player, Table
 from tournament.play import services
 from tournament.register import services as register_services
-from tournament.results import stats
+from tournament.results import event_stats, player_stats
 
 pytestmark = pytest.mark.django_db
 
@@ -59,7 +59,7 @@ def player_at(table: Table, position: int) -> Player:
 
 def test_event_counts_contracts_played_and_won_with_the_declarers_average_result():
     table = cego_table()
-    game = stats.event_stats(table.round.event).game
+    game = event_stats.event_stats(table.round.event).game
     lines = {line.key: (line.played, line.won, line.lost, line.average) for line in game.contracts}
     assert lines == {
         "cego": (1, 0, 1, -120),  # hand 5, Berg
@@ -74,7 +74,7 @@ def test_event_counts_contracts_played_and_won_with_the_declarers_average_result
 
 
 def test_event_averages_the_declarers_card_points_of_won_and_lost_point_games():
-    game = stats.event_stats(cego_table().round.event).game
+    game = event_stats.event_stats(cego_table().round.event).game
     # won: hands 2, 3, 4 with 41, 47, 45 → 133 / 3 = 44.33; lost: hand 1 (34) and the Berg (0)
     assert game.average_won == pytest.approx(133 / 3)
     assert game.average_lost == 17
@@ -83,7 +83,7 @@ def test_event_averages_the_declarers_card_points_of_won_and_lost_point_games():
 
 def test_the_biggest_hand_of_the_day_is_the_largest_win_of_one_player_and_says_where():
     table = cego_table(name="Herbstturnier")
-    biggest = stats.event_stats(table.round.event).biggest
+    biggest = event_stats.event_stats(table.round.event).biggest
     # hand 8: B wins an Ulti, +240
     assert biggest.points == 240
     assert biggest.player == str(player_at(table, 1))
@@ -92,7 +92,7 @@ def test_the_biggest_hand_of_the_day_is_the_largest_win_of_one_player_and_says_w
 
 
 def test_event_spread_per_round_and_table_is_highest_minus_lowest_total():
-    spreads = stats.event_stats(cego_table().round.event).spreads
+    spreads = event_stats.event_stats(cego_table().round.event).spreads
     assert [(s.round, [(t.table, t.high, t.low, t.spread) for t in s.tables]) for s in spreads] == [
         (1, [(1, 430, -210, 640)])
     ]
@@ -101,17 +101,17 @@ def test_event_spread_per_round_and_table_is_highest_minus_lowest_total():
 def test_a_voided_table_counts_nothing_in_the_statistics():
     table = cego_table()
     services.void_table(table=table, reason="Blatt verloren")
-    numbers = stats.event_stats(table.round.event)
+    numbers = event_stats.event_stats(table.round.event)
     assert numbers.game.hands == 0
     assert numbers.biggest is None
     assert numbers.spreads == []
-    player = stats.player_stats(player_at(table, 0))
+    player = player_stats.player_stats(player_at(table, 0))
     assert [g.hands for g in player.games] == []
 
 
 def test_a_players_cego_numbers_by_contract_with_best_and_worst_game():
     table = cego_table(name="Herbstturnier")
-    (game,) = stats.player_stats(player_at(table, 0)).games
+    (game,) = player_stats.player_stats(player_at(table, 0)).games
     assert game.hands == 8
     # A declared hands 1 (Halbe, -60), 2 (Eine, +60) and 4 (Solo, +60)
     assert [(c.name, c.played, c.won, c.lost, c.average) for c in game.contracts] == [
@@ -137,7 +137,7 @@ def test_the_season_course_gives_rank_and_total_after_each_event():
     for position, player in ((0, a), (1, b)):  # A and B play the second event too
         Entry.objects.filter(pk=second.seats.get(position=position).entry_id).update(player=player)
     services.record_hand(table=second, data=cego("halbe", 0, 47))  # [60, -20, -20, -20]
-    numbers = stats.player_stats(a)
+    numbers = player_stats.player_stats(a)
     # after the first: B 430, D -90, C -130, A -210 → A 4th
     # after the second: B 410, E -20, F -20, D -90, C -130, A -150 → A 6th
     (course,) = numbers.trajectories
@@ -152,7 +152,7 @@ def test_the_season_course_gives_rank_and_total_after_each_event():
 def test_the_charts_draw_the_numbers_of_their_tables():
     season = make_season()
     first = cego_table(season=season, name="Erstes", date=datetime.date(2026, 11, 7))
-    numbers = stats.player_stats(player_at(first, 0))
+    numbers = player_stats.player_stats(player_at(first, 0))
     (course,) = numbers.trajectories
     assert course.rank_chart.series[0][1] == [row[2] for row in course.rows]
     assert course.total_chart.series[0][1] == [row[3] for row in course.rows]
@@ -173,7 +173,7 @@ def test_ziege_matches_won_and_defeat_points_of_a_player():
         {"team_a_points": 120, "team_b_took_trick": False},  # B 6: B has 8 ≥ 6, A wins the match
     ):
         services.record_hand(table=table, data=data)
-    (game,) = stats.player_stats(player_at(table, 0)).games
+    (game,) = player_stats.player_stats(player_at(table, 0)).games
     assert (game.hands, game.matches_won, game.taken, game.dealt, game.difference) == (
         4,
         1,
@@ -181,7 +181,7 @@ def test_ziege_matches_won_and_defeat_points_of_a_player():
         8,
         4,
     )
-    event = stats.event_stats(table.round.event).game
+    event = event_stats.event_stats(table.round.event).game
     assert (event.hands, event.matches, event.balls) == (4, 1, 1)
 
 
@@ -196,12 +196,12 @@ def test_crazy_solo_balance_and_contracts_of_a_player():
     services.record_hand(
         table=table, data={"contract": "alleingang", "bidder": 1, "soloist_points": 50}
     )
-    (bidder,) = stats.player_stats(player_at(table, 0)).games
+    (bidder,) = player_stats.player_stats(player_at(table, 0)).games
     assert (bidder.hands, bidder.chips, bidder.average) == (2, 80, 40)
     assert [(c.key, c.played, c.won, c.average) for c in bidder.contracts] == [("solo", 1, 1, 60)]
-    (partner,) = stats.player_stats(player_at(table, 3)).games
+    (partner,) = player_stats.player_stats(player_at(table, 3)).games
     assert (partner.partner, partner.partner_won, partner.chips) == (1, 1, 80)
-    event = stats.event_stats(table.round.event).game
+    event = event_stats.event_stats(table.round.event).game
     assert [(c.key, c.played, c.won, c.average) for c in event.contracts] == [
         ("solo", 1, 1, 60),
         ("alleingang", 1, 0, -100),
@@ -226,7 +226,7 @@ def test_hennes_sibbe_claims_made_and_challenges_lost():
                 "claim_correct": correct,
             },
         )
-    (seat1,) = stats.player_stats(player_at(table, 1)).games
+    (seat1,) = player_stats.player_stats(player_at(table, 1)).games
     assert (seat1.hands, seat1.claims, seat1.claims_wrong, seat1.calls, seat1.calls_wrong) == (
         3,
         1,
@@ -235,7 +235,7 @@ def test_hennes_sibbe_claims_made_and_challenges_lost():
         2,
     )
     assert (seat1.challenges_lost, seat1.games_lost) == (3, 1)
-    (seat0,) = stats.player_stats(player_at(table, 0)).games
+    (seat0,) = player_stats.player_stats(player_at(table, 0)).games
     assert (seat0.hands, seat0.claims, seat0.claims_wrong, seat0.calls, seat0.challenges_lost) == (
         2,
         2,
@@ -243,7 +243,7 @@ def test_hennes_sibbe_claims_made_and_challenges_lost():
         0,
         1,
     )
-    event = stats.event_stats(table.round.event).game
+    event = event_stats.event_stats(table.round.event).game
     assert (event.hands, event.claims_right, event.claims_wrong, event.games) == (4, 2, 2, 1)
 
 
@@ -373,7 +373,7 @@ def test_the_director_sees_how_fast_each_table_played(client: Client, django_ass
         with django_assert_num_queries(9):
             page = client.get(reverse("event_statistics", args=[event.slug])).content.decode()
         assert "Pace of the tables" in page
-    pace = stats.table_pace(table.round.event)
+    pace = event_stats.table_pace(table.round.event)
     assert [(p.round, p.table, p.hands) for p in pace] == [(1, 1, 8)]
 
 

@@ -10,18 +10,10 @@ from django.utils.translation import gettext as _
 
 from scoring import cego
 from tournament.games.base import GameType
-from tournament.results.charts import Chart
-from tournament.results.stats import (
-    ContractLine,
-    EventGame,
-    EventHand,
-    NotableHand,
-    PlayerGame,
-    Row,
-    contract_chart,
-    contract_lines,
-    declared,
-)
+from tournament.results.charts import Chart, contract_chart
+from tournament.results.counting import ContractLine, NotableHand, contract_lines, declared
+from tournament.results.event_stats import EventGame, EventHand
+from tournament.results.player_stats import PlayerGame, Row
 
 # Cego's point games: scored from the declarer's card points (RULES.md 2.4)
 POINT_GAMES = frozenset((*cego.LADDER, "solo"))

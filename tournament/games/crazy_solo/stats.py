@@ -9,17 +9,10 @@ from django.utils.translation import gettext as _
 
 from scoring import crazy_solo
 from tournament.games.base import GameType
-from tournament.results.charts import Chart
-from tournament.results.stats import (
-    ContractLine,
-    EventGame,
-    EventHand,
-    PlayerGame,
-    Row,
-    contract_chart,
-    contract_lines,
-    declared,
-)
+from tournament.results.charts import Chart, contract_chart
+from tournament.results.counting import ContractLine, contract_lines, declared
+from tournament.results.event_stats import EventGame, EventHand
+from tournament.results.player_stats import PlayerGame, Row
 
 
 class CrazySoloPlayer(PlayerGame):

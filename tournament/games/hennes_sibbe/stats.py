@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from tournament.games.base import GameType
-from tournament.results.stats import EventGame, EventHand, PlayerGame, Row
+from tournament.results.event_stats import EventGame, EventHand
+from tournament.results.player_stats import PlayerGame, Row
 
 
 class HennesSibbePlayer(PlayerGame):

@@ -7,7 +7,8 @@ from typing import Any
 
 from scoring import ziege
 from tournament.games.base import GameType
-from tournament.results.stats import EventGame, EventHand, PlayerGame, Row
+from tournament.results.event_stats import EventGame, EventHand
+from tournament.results.player_stats import PlayerGame, Row
 
 
 class ZiegePlayer(PlayerGame):

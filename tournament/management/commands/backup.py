@@ -1,3 +1,13 @@
+"""``manage.py backup FILE``: a consistent copy of the SQLite database, written while the app
+keeps running (SQLite's online backup).
+
+The director runs it on the hall's laptop at lunch and before the prize-giving (onto a USB stick),
+the administrator before an update. On PostgreSQL it refuses and names ``pg_dump`` (the server's
+nightly backup is ``deploy/backup.sh``). Example::
+
+    .venv/bin/python manage.py backup /media/usb/furtwangen-2026-lunch.sqlite3
+"""
+
 import sqlite3
 from pathlib import Path
 

@@ -1,3 +1,12 @@
+"""``manage.py export_event SLUG [--output FILE]``: an event written as a bundle, one file with
+everything the event is (``publish.bundles``, format in ``docs/bundle-format.md``).
+
+The director runs it on the hall's laptop after the day (or any time, as a copy) and takes the file
+to the association's server, which reads it with ``import_event``. Example::
+
+    .venv/bin/python manage.py export_event furtwangen-2026 --output furtwangen-2026.cego.json.gz
+"""
+
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError

@@ -1,3 +1,13 @@
+"""``manage.py export_xlsx SLUG [--output FILE] [--language de|en]``: an event's Excel workbook
+(standings, a sheet per round, every game, the seating), the same as the event page's download
+(``paper.exports``).
+
+For a director or administrator who wants the workbook without a browser, e.g. in a script that
+keeps a copy of each event. Example::
+
+    .venv/bin/python manage.py export_xlsx furtwangen-2026 --output furtwangen-2026.xlsx
+"""
+
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError

@@ -1,3 +1,14 @@
+"""``manage.py import_event FILE``: an event bundle (written by ``export_event``) read into this
+installation: checked, each player found here or proposed, every game scored again, the changes
+shown, then written in one transaction (``publish.bundles``).
+
+The administrator runs it on the association's server with the bundle a director brought from the
+hall; ``--dry-run`` first shows what it would do, and a proposed player needs ``--same``,
+``--new`` or ``--accept-exact``. Example::
+
+    .venv/bin/python manage.py import_event furtwangen-2026.cego.json.gz --dry-run
+"""
+
 import getpass
 from pathlib import Path
 

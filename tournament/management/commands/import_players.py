@@ -1,3 +1,13 @@
+"""``manage.py import_players SLUG FILE [--dry-run]``: the players of an XLSX or CSV list
+registered for an event, every row checked first (``register.imports``; a list with a rejected
+row saves nothing).
+
+The same import as the players page's *Import players from a file*, for a director or
+administrator with the club's list as a file before the day. Example::
+
+    .venv/bin/python manage.py import_players furtwangen-2026 anmeldungen.xlsx --dry-run
+"""
+
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError

@@ -1,3 +1,13 @@
+"""``manage.py load_demo [--reset]``: the demo season loaded (``demo``: two Cego tournaments, a
+Ziege, a Crazy Solo and a Hennes Sibbe event, every hand played through the engine), with a
+director's login.
+
+Run by ``make demo`` and by whoever wants to try the app or show it; ``--reset`` replaces a demo
+season already there. Example::
+
+    .venv/bin/python manage.py load_demo --reset
+"""
+
 from django.core.management.base import BaseCommand
 
 from tournament.demo import DEMO_PASSWORD, DEMO_USER, load_demo

@@ -1,3 +1,13 @@
+"""``manage.py publish_season SLUG --output DIR``: a season written as a static website (plain
+HTML and CSS, German and English) into a folder (``publish.season``).
+
+The same pages as the season page's *Publish* (a zip), for the administrator who keeps the
+association's web host up to date after each event day. Publishing again into the folder
+replaces its own pages and removes only those it no longer writes. Example::
+
+    .venv/bin/python manage.py publish_season schwarzwaldmeisterschaft-2026-27 --output site/
+"""
+
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError

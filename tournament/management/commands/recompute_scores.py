@@ -1,3 +1,12 @@
+"""``manage.py recompute_scores [SLUG]``: every stored per-seat result rebuilt from the stored
+hands with the current scoring engine (``play.services.recompute_scores``), for all events or one.
+
+The administrator runs it after a rules fix in ``scoring`` (then ``compute_ratings``). A stored
+hand the engine now rejects stops it, with the game named. Example::
+
+    .venv/bin/python manage.py recompute_scores furtwangen-2026
+"""
+
 from django.core.management.base import BaseCommand, CommandError
 
 from tournament.core.errors import Refused
@@ -12,7 +21,9 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("event", nargs="?", help="slug of one event (default: all events)")
+        parser.add_argument(
+            "event", nargs="?", help="the event's short name (slug) (default: all events)"
+        )
 
     def handle(self, *args, **options):
         event = None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring import _validate as check
+from scoring import validate as check
 from tournament.games.base import GameType
 
 KEY = "wuerfelglueck"

@@ -1,4 +1,4 @@
-"""Input checks shared by the game modules.
+"""Input checks for a game's rules module (``from scoring import validate as check``).
 
 Every check raises :class:`InvalidHand` with the name of the offending field and a sentence
 that says what is allowed, so that a form can show it next to the field (RULES.md: "it names the

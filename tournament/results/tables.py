@@ -1,6 +1,8 @@
-"""django-tables2 declarations for standings and lists (imported as ``tables``: a card table is a
+"""The standings tables of the live pages (django-tables2): an event's standings, the season's and
+the team ranking, with their columns (the library imported as ``tables``: a card table is a
 ``models.Table``). The event's standings table takes the standings query itself: django-tables2
-sorts it and pages it in the database, so a page reads only the rows it shows."""
+sorts it and pages it in the database, so a page reads only the rows it shows. The workbooks and
+print pages (``paper``) read the same standings queries without these classes."""
 
 from __future__ import annotations
 

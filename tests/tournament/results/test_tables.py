@@ -16,10 +16,10 @@ from tests.factories import cego, make_entries, make_event, make_round, make_sea
 from tournament import games
 from tournament.core import collation
 from tournament.models import Entry, Event, Player, Team, provisional_entries
-from tournament.paper import tables as tables_
 from tournament.play import services
 from tournament.register import services as register_services
 from tournament.results import standings
+from tournament.results import tables as tables_
 
 pytestmark = pytest.mark.django_db
 
