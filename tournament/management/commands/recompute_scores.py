@@ -2,7 +2,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tournament.core.errors import Refused
 from tournament.models import Event
-from tournament.play.services import recompute_scores
+from tournament.play.scores import recompute_scores
 
 
 class Command(BaseCommand):
