@@ -49,7 +49,7 @@ def build(players: int) -> Any:
     """One Cego event played through the real services: ``players`` players, two rounds."""
     from tournament import demo
     from tournament.models import Event, Player
-    from tournament.play import services as play_services
+    from tournament.play import confirmations, rounds
     from tournament.register import services
 
     event = Event.objects.create(
@@ -64,13 +64,13 @@ def build(players: int) -> Any:
     )
     rng = random.Random(1)
     for number in (1, 2):
-        rnd = play_services.add_round(event=event)
-        play_services.draw_round(round=rnd, seed=number)
-        play_services.start_round(round=rnd)
+        rnd = rounds.add_round(event=event)
+        rounds.draw_round(round=rnd, seed=number)
+        rounds.start_round(round=rnd)
         demo.play_round(rnd, rng, None)
         for table in rnd.tables.all():
-            play_services.confirm_table(table=table)
-        play_services.close_round(round=rnd)
+            confirmations.confirm_table(table=table)
+        rounds.close_round(round=rnd)
     return event
 
 

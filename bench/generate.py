@@ -1,6 +1,6 @@
 """Championship-sized data for the benchmarks, built through the real services and engine.
 
-Every hand goes through ``services.record_hand`` (so the engine scores it and the result cache is
+Every hand goes through ``hands.record_hand`` (so the engine scores it and the result cache is
 written as in a real event), every round through ``draw_round``. Nothing is inserted raw.
 
 - ``big``: a Cego event of 1,000 players, two Durchgänge of 24 games (12,000 hands);
@@ -20,7 +20,7 @@ from django.db import transaction
 
 from tournament.games.cego.simulate import simulate_cego
 from tournament.models import Entry, Event, Player, Round, Season
-from tournament.play import services, sheets
+from tournament.play import hands, rounds, sheets
 from tournament.register import services as register_services
 
 BIG = "bench-1000"
@@ -51,15 +51,15 @@ def _event(slug: str, name: str, players: list[Player], season: Season | None = 
 
 
 def play_round(event: Event, rng: random.Random, seed: int, close: bool = True) -> Round:
-    rnd = services.add_round(event=event)
-    services.draw_round(round=rnd, seed=seed)
-    services.start_round(round=rnd)
+    rnd = rounds.add_round(event=event)
+    rounds.draw_round(round=rnd, seed=seed)
+    rounds.start_round(round=rnd)
     for table in rnd.tables.select_related("round__event"):
         for number in range(1, 25):
             sitting_out = sheets.dealer_for(number, table.size) if table.size == 5 else None
-            services.record_hand(table=table, data=simulate_cego(rng, table.size, sitting_out))
+            hands.record_hand(table=table, data=simulate_cego(rng, table.size, sitting_out))
     if close:
-        services.close_round(round=rnd)
+        rounds.close_round(round=rnd)
     return rnd
 
 

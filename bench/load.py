@@ -347,7 +347,7 @@ def prepare_hall_event() -> list[str]:
 
     from bench import generate
     from tournament.models import Event, Player
-    from tournament.play import services
+    from tournament.play import rounds
 
     Event.objects.filter(slug=HALL).delete()
     # the players of an earlier run come again
@@ -356,9 +356,9 @@ def prepare_hall_event() -> list[str]:
         if len(players) < 144:
             players = generate._players(144, HALL)
         event = generate._event(HALL, "Benchmark Spieltag", players)
-    rnd = services.add_round(event=event)
-    services.draw_round(round=rnd, seed=13)
-    services.start_round(round=rnd)
+    rnd = rounds.add_round(event=event)
+    rounds.draw_round(round=rnd, seed=13)
+    rounds.start_round(round=rnd)
     return [t.token for t in rnd.tables.order_by("number")]
 
 
@@ -368,13 +368,13 @@ def playing_round(slug: str, tables: int) -> Iterator[list[str]]:
     ORM with the history rows it left, so that later runs and figures see the event as before."""
 
     from tournament.models import Event, Hand, Seat, Table
-    from tournament.play import services
+    from tournament.play import rounds
 
     event = Event.objects.get(slug=slug)
-    rnd = services.add_round(event=event)
+    rnd = rounds.add_round(event=event)
     try:
-        services.draw_round(round=rnd, seed=rnd.number)
-        services.start_round(round=rnd)
+        rounds.draw_round(round=rnd, seed=rnd.number)
+        rounds.start_round(round=rnd)
         yield [t.token for t in rnd.tables.order_by("number")[:tables]]
     finally:
         table_ids = list(Table.objects.filter(round=rnd).values_list("pk", flat=True))

@@ -45,7 +45,7 @@ def median_ms(work: Callable[[], object], runs: int = 5) -> float:
 
 def build(events: int) -> None:
     from tournament.models import Event, Player
-    from tournament.play import services as play_services
+    from tournament.play import hands, rounds
     from tournament.register import services
 
     rng = random.Random(1)
@@ -62,10 +62,8 @@ def build(events: int) -> None:
         for player in rng.sample(pool, 144):
             services.register_player(event=event, player=player)
         for number in range(2):
-            rnd = play_services.draw_round(
-                round=play_services.add_round(event=event), seed=day * 10 + number
-            )
-            rnd = play_services.start_round(round=rnd)
+            rnd = rounds.draw_round(round=rounds.add_round(event=event), seed=day * 10 + number)
+            rnd = rounds.start_round(round=rnd)
             for table in rnd.tables.all():
                 seats = list(
                     table.seats.order_by("position").values_list("entry__player_id", flat=True)
@@ -74,8 +72,8 @@ def build(events: int) -> None:
                 totals = [0] * 4
                 for share, i in zip(SHARES, order, strict=True):
                     totals[i] = share
-                play_services.record_totals(table=table, totals=totals)
-            play_services.close_round(round=rnd)
+                hands.record_totals(table=table, totals=totals)
+            rounds.close_round(round=rnd)
 
 
 def exact_search() -> None:

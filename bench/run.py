@@ -74,7 +74,7 @@ from django.test.utils import override_settings  # noqa: E402
 
 from bench import generate, load  # noqa: E402
 from tournament.models import Entry, Event, Hand, Round, Season, Table, versions  # noqa: E402
-from tournament.play import services  # noqa: E402
+from tournament.play import rounds  # noqa: E402
 from tournament.results import standings  # noqa: E402
 
 RESULTS: list[tuple[str, bool]] = []
@@ -435,7 +435,7 @@ def draw_once(big: Event) -> tuple[float, int]:
         second.seats.all().delete()
         Round.objects.filter(pk=second.pk).update(status=Round.Status.DRAFT)
         start = time.perf_counter()
-        drawn = services.draw_round(round=second, seed=2)
+        drawn = rounds.draw_round(round=second, seed=2)
         took = time.perf_counter() - start
         repeats = drawn.repeat_meetings
         transaction.set_rollback(True)
@@ -634,9 +634,9 @@ def prepare_load_event() -> list[str]:
         event = generate._event(
             "bench-load", "Benchmark Last", generate._players(CLIENTS * 4, "bench-load")
         )
-    rnd = services.add_round(event=event)
-    services.draw_round(round=rnd, seed=7)
-    services.start_round(round=rnd)
+    rnd = rounds.add_round(event=event)
+    rounds.draw_round(round=rnd, seed=7)
+    rounds.start_round(round=rnd)
     return [t.token for t in rnd.tables.order_by("number")]
 
 

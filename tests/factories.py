@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from tournament.models import Entry, Event, Player, Round, Season, Table
-from tournament.play import services
+from tournament.play import hands, rounds
 from tournament.register import services as register_services
 
 _counter = itertools.count(1)
@@ -72,10 +72,10 @@ def make_entries(event: Event, count: int, **player_kwargs: Any) -> list[Entry]:
 
 def make_round(event: Event, *, seed: int = 1, start: bool = True) -> Round:
     """Add the next round, draw it with a fixed seed and (by default) start it."""
-    rnd = services.add_round(event=event)
-    rnd = services.draw_round(round=rnd, seed=seed)
+    rnd = rounds.add_round(event=event)
+    rnd = rounds.draw_round(round=rnd, seed=seed)
     if start:
-        rnd = services.start_round(round=rnd)
+        rnd = rounds.start_round(round=rnd)
     return rnd
 
 
@@ -120,7 +120,7 @@ def make_played_season() -> Season:
         make_entries(event, 3)
         table = make_round(event, seed=n + 1).tables.get()
         position = table.seats.get(entry=entry).position
-        services.record_hand(table=table, data=cego("halbe", position, points))
+        hands.record_hand(table=table, data=cego("halbe", position, points))
     elsewhere = make_event(name="Turnier Anderswo", slug="anderswo", season=make_season())
     register_services.register_player(event=elsewhere, player=eva)
     make_entries(elsewhere, 3)

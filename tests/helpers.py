@@ -59,7 +59,7 @@ from tournament.models import (
     Team,
 )
 from tournament.paper import exports
-from tournament.play import draw, services
+from tournament.play import confirmations, draw, events, hands, lots, rounds
 from tournament.play.forms import EventForm
 from tournament.register import imports
 from tournament.register import services as register_services
@@ -175,13 +175,13 @@ def played(*tables: list[int], finish: bool = True) -> tuple[Event, list[Entry]]
     rnd = make_round(event)
     entries = []
     for table, totals in zip(rnd.tables.order_by("number"), tables, strict=True):
-        services.record_totals(table=table, totals=list(totals))
+        hands.record_totals(table=table, totals=list(totals))
         # the players signed the paper sheet: the scorer confirms it for them
-        services.confirm_table(table=table)
+        confirmations.confirm_table(table=table)
         entries += [s.entry for s in table.seats.select_related("entry").order_by("position")]
-    services.close_round(round=rnd)
+    rounds.close_round(round=rnd)
     if finish:
-        services.finish_event(event=event)
+        events.finish_event(event=event)
     return Event.objects.get(pk=event.pk), entries
 
 
@@ -282,23 +282,23 @@ def season_of_a_finished_and_a_running_event() -> tuple[Season, Player, list[Eve
     declares a Halbe and wins 60)."""
     season = make_season()
     players = [make_player() for _ in range(4)]
-    events = []
+    event_list = []
     for name, day in (("Furtwangen", 3), ("Triberg", 31)):
         event = make_event(
             season=season, name=name, date=datetime.date(2026, 10, day), hands_per_round={"*": 1}
         )
         for player in players:
             register_services.register_player(event=event, player=player)
-        events.append(event)
-    first = make_round(events[0], seed=1).tables.get()
-    services.record_totals(table=first, totals=[1030, -10, -500, -520])
-    services.close_round(round=first.round)
-    services.finish_event(event=events[0])
+        event_list.append(event)
+    first = make_round(event_list[0], seed=1).tables.get()
+    hands.record_totals(table=first, totals=[1030, -10, -500, -520])
+    rounds.close_round(round=first.round)
+    events.finish_event(event=event_list[0])
     leader = first.seats.get(position=0).entry.player
-    second = make_round(events[1], seed=2).tables.get()
+    second = make_round(event_list[1], seed=2).tables.get()
     declarer = second.seats.get(entry__player=leader).position
-    services.record_hand(table=second, data=cego("halbe", declarer, 47))
-    return season, leader, events
+    hands.record_hand(table=second, data=cego("halbe", declarer, 47))
+    return season, leader, event_list
 
 
 # --- a started table and the actions a user takes on it ---------------------------------------
@@ -309,7 +309,7 @@ def started(players: int = 4) -> Table:
     event = make_event(hands_per_round={"4": 2}, table_policy=Event.TablePolicy.SIT_OUT)
     make_entries(event, players)
     table = make_round(event, seed=3).tables.get()
-    services.record_hand(table=table, data=cego("halbe", 0, 34))
+    hands.record_hand(table=table, data=cego("halbe", 0, 34))
     return table
 
 
@@ -331,32 +331,32 @@ def _imported(table: Table, user: Any) -> None:
 
 # what is done first, without a user, before the action a case is about
 PREPARED: dict[str, Callable[[Table], Any]] = {
-    "record_totals": lambda t: services.delete_hand(hand=_hand(t), reason="Blatt verloren"),
-    "restore_table": lambda t: services.void_table(table=t, reason="unleserlich"),
-    "submit_table": lambda t: services.record_hand(table=t, data=cego("eine", 1, 41)),
-    "reopen_table": lambda t: services.confirm_table(table=t),
+    "record_totals": lambda t: hands.delete_hand(hand=_hand(t), reason="Blatt verloren"),
+    "restore_table": lambda t: hands.void_table(table=t, reason="unleserlich"),
+    "submit_table": lambda t: hands.record_hand(table=t, data=cego("eine", 1, 41)),
+    "reopen_table": lambda t: confirmations.confirm_table(table=t),
     "reinstate_entry": lambda t: register_services.withdraw_entry(
         entry=t.seats.get(position=1).entry
     ),
-    "void_table lapsing a lot": lambda t: services.decide_by_lot(
+    "void_table lapsing a lot": lambda t: lots.decide_by_lot(
         event=t.round.event, entries=_tied(t), seed=5
     ),
 }
 
 
 ON_A_STARTED_TABLE: dict[str, Callable[[Table, Any], Any]] = {
-    "record_hand": lambda t, u: services.record_hand(table=t, data=cego("eine", 1, 41), user=u),
-    "edit_hand": lambda t, u: services.edit_hand(
+    "record_hand": lambda t, u: hands.record_hand(table=t, data=cego("eine", 1, 41), user=u),
+    "edit_hand": lambda t, u: hands.edit_hand(
         hand=_hand(t), data=cego("halbe", 0, 44), reason="verzählt", user=u
     ),
-    "delete_hand": lambda t, u: services.delete_hand(hand=_hand(t), reason="doppelt", user=u),
-    "record_totals": lambda t, u: services.record_totals(table=t, totals=[-60, 20, 20, 20], user=u),
-    "void_table": lambda t, u: services.void_table(table=t, reason="unleserlich", user=u),
-    "void_table lapsing a lot": lambda t, u: services.void_table(table=t, reason="weg", user=u),
-    "restore_table": lambda t, u: services.restore_table(table=t, reason="lesbar", user=u),
-    "submit_table": lambda t, u: services.submit_table(table=t, user=u),
-    "confirm_table": lambda t, u: services.confirm_table(table=t, user=u),
-    "reopen_table": lambda t, u: services.reopen_table(table=t, reason="noch eins", user=u),
+    "delete_hand": lambda t, u: hands.delete_hand(hand=_hand(t), reason="doppelt", user=u),
+    "record_totals": lambda t, u: hands.record_totals(table=t, totals=[-60, 20, 20, 20], user=u),
+    "void_table": lambda t, u: hands.void_table(table=t, reason="unleserlich", user=u),
+    "void_table lapsing a lot": lambda t, u: hands.void_table(table=t, reason="weg", user=u),
+    "restore_table": lambda t, u: hands.restore_table(table=t, reason="lesbar", user=u),
+    "submit_table": lambda t, u: confirmations.submit_table(table=t, user=u),
+    "confirm_table": lambda t, u: confirmations.confirm_table(table=t, user=u),
+    "reopen_table": lambda t, u: confirmations.reopen_table(table=t, reason="noch eins", user=u),
     "register_player": lambda t, u: register_services.register_player(
         event=t.round.event, player=Player(first_name="Eva", last_name="Spät"), user=u
     ),
@@ -367,10 +367,10 @@ ON_A_STARTED_TABLE: dict[str, Callable[[Table, Any], Any]] = {
     "reinstate_entry": lambda t, u: register_services.reinstate_entry(
         entry=t.seats.get(position=1).entry, user=u
     ),
-    "decide_by_lot": lambda t, u: services.decide_by_lot(
+    "decide_by_lot": lambda t, u: lots.decide_by_lot(
         event=t.round.event, entries=_tied(t), user=u, seed=5
     ),
-    "change_event_settings": lambda t, u: services.change_event_settings(
+    "change_event_settings": lambda t, u: events.change_event_settings(
         event=t.round.event, values={"venue": "Festhalle"}, user=u
     ),
     "correct_player": lambda t, u: register_services.correct_player(
@@ -643,7 +643,7 @@ def _season_with_two_events(best_of=None):
             register_services.register_player(event=event, player=player)
         table = make_round(event, seed=n + 1).tables.get()
         declarer = next(s.position for s in table.seats.all() if s.entry.player == players[0])
-        services.record_hand(table=table, data=cego("halbe", declarer, declarer_points))
+        hands.record_hand(table=table, data=cego("halbe", declarer, declarer_points))
         events.append(event)
     return season, players, events
 
@@ -686,8 +686,8 @@ def met_before(rnd: Round) -> set[frozenset[int]]:
 
 
 def next_round(event: Event, seed: int) -> Round:
-    rnd = services.add_round(event=event)
-    return services.draw_round(round=rnd, seed=seed)
+    rnd = rounds.add_round(event=event)
+    return rounds.draw_round(round=rnd, seed=seed)
 
 
 def pairs_at(tables: Iterable[Sequence[int]]) -> set[frozenset[int]]:
@@ -708,15 +708,15 @@ def plan_of(n: int, game: str, policy: str, target: int = 4) -> draw.Plan:
 def play_and_close(rnd: Round) -> Round:
     """Start the round if needed, fill every table's sheet and close it, as the tables would."""
     if rnd.status == Round.Status.SEATED:
-        rnd = services.start_round(round=rnd)
+        rnd = rounds.start_round(round=rnd)
     event = rnd.event
     for table in rnd.tables.all():
         if event.game == "ziege":
             for _ in range(event.hands_for(table.size)):
-                services.record_hand(table=table, data={"team_a_points": 75})
+                hands.record_hand(table=table, data={"team_a_points": 75})
         else:
-            services.record_totals(table=table, totals=[0] * table.size)
-    return services.close_round(round=rnd)
+            hands.record_totals(table=table, totals=[0] * table.size)
+    return rounds.close_round(round=rnd)
 
 
 def repeats(tables: Iterable[Sequence[int]], met: set[frozenset[int]]) -> int:
@@ -822,15 +822,15 @@ def play_pairs_round(rnd: Round, strength: Sequence[Team]) -> Round:
     """Start the round if needed and play every table: the pair earlier in ``strength`` wins both
     deals (75 card points) and so the match; then close the round."""
     if rnd.status == Round.Status.SEATED:
-        rnd = services.start_round(round=rnd)
+        rnd = rounds.start_round(round=rnd)
     order = {team.pk: i for i, team in enumerate(strength)}
     for table in rnd.tables.all():
         seats = list(table.seats.select_related("entry").order_by("position"))
         a, b = seats[0].entry.pair_id, seats[1].entry.pair_id
         points = 75 if order[a] < order[b] else 45
         for _ in range(2):
-            services.record_hand(table=table, data={"team_a_points": points})
-    return services.close_round(round=rnd)
+            hands.record_hand(table=table, data={"team_a_points": points})
+    return rounds.close_round(round=rnd)
 
 
 def pair_at(table: Table) -> dict[str, list[str]]:
@@ -883,7 +883,7 @@ def ziege_season() -> ZiegeSeason:
     )
     table = make_round(event, seed=1).tables.get()
     for points in ZIEGE_DEALS:
-        services.record_hand(table=table, data={"team_a_points": points})
+        hands.record_hand(table=table, data={"team_a_points": points})
     seats = {s.position: s.entry for s in table.seats.select_related("entry__player")}
     return ZiegeSeason(season, event, seats[0], seats[1])
 

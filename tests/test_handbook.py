@@ -45,7 +45,7 @@ from tests.tournament.views.test_page_access import (
 from tournament import handbook
 from tournament import urls as tournament_urls
 from tournament.models import CashItem, Entry, EntryFee, FeeCategory, Player, Seat, Team
-from tournament.play import services as play_services
+from tournament.play import confirmations, events, hands, rounds
 from tournament.register import checkin
 
 pytestmark = pytest.mark.django_db
@@ -271,7 +271,7 @@ def before_the_draw(season) -> list[World]:
     EntryFee.objects.create(
         entry=entries[0], category=category, status=EntryFee.Status.CASH, paid_cents=1500
     )
-    rnd = play_services.add_round(event=event)
+    rnd = rounds.add_round(event=event)
     seated = make_event(season=season)
     make_entries(seated, 8)
     drawn = make_round(seated, seed=4, start=False)
@@ -293,11 +293,11 @@ def drawn_and_playing(season) -> list[World]:
     make_entries(event, 12)
     rnd = make_round(event, seed=1)
     first, empty, full = rnd.tables.order_by("number")
-    hand = play_services.record_hand(table=first, data=cego())
-    hand = play_services.edit_hand(hand=hand, data=cego(points=20), reason="Zählfehler")
+    hand = hands.record_hand(table=first, data=cego())
+    hand = hands.edit_hand(hand=hand, data=cego(points=20), reason="Zählfehler")
     last = None
     for declarer in (0, 1):
-        last = play_services.record_hand(table=full, data=cego(declarer=declarer))
+        last = hands.record_hand(table=full, data=cego(declarer=declarer))
     squad = squad_of(event)
     Entry.objects.filter(event=event).update(squad=squad)
     return [
@@ -314,9 +314,9 @@ def closed_with_a_tie(season) -> list[World]:
     make_entries(event, 4)
     rnd = make_round(event, seed=2)
     table = rnd.tables.get()
-    hand = play_services.record_totals(table=table, totals=[30, 30, -30, -30])
-    play_services.confirm_table(table=table)
-    play_services.close_round(round=rnd)
+    hand = hands.record_totals(table=table, totals=[30, 30, -30, -30])
+    confirmations.confirm_table(table=table)
+    rounds.close_round(round=rnd)
     prize(event, place=1, cents=5000)
     return [World(season, event, rnd, table, hand, player_at(rnd, table), squad_of(event))]
 
@@ -329,8 +329,8 @@ def finished(season) -> list[World]:
     for seed, totals in ((3, [60, 20, -30, -50]), (5, [10, -10, 20, -20])):
         rnd = make_round(event, seed=seed)
         table = rnd.tables.get()
-        hand = play_services.record_totals(table=table, totals=totals)
-        play_services.close_round(round=rnd)
+        hand = hands.record_totals(table=table, totals=totals)
+        rounds.close_round(round=rnd)
     prize(event, place=1, cents=5000)
     prize(event, place=2, goods="Präsentkorb")
     category = FeeCategory.objects.create(event=event, name="Voll", amount_cents=1500)
@@ -339,7 +339,7 @@ def finished(season) -> list[World]:
             entry=entry, category=category, status=EntryFee.Status.CASH, paid_cents=1500
         )
     CashItem.objects.create(event=event, description="Hallenmiete", amount_cents=8000)
-    play_services.finish_event(event=event)
+    events.finish_event(event=event)
     return [World(season, event, rnd, table, hand, player_at(rnd, table), squad_of(event))]
 
 

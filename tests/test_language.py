@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import challenge, make_event, make_table, make_user
-from tournament.play import services as play_services
+from tournament.play import hands
 
 pytestmark = pytest.mark.django_db
 
@@ -89,7 +89,7 @@ def test_hennes_sibbe_colours_are_named_in_the_readers_language():
     """The claim's colour on the form and in the sheet's game column: Yellow in English, Gelb
     in German; the cards are still typed with the game's short words (RULES.md 5)."""
     table = make_table("hennes_sibbe", 3)
-    play_services.record_hand(
+    hands.record_hand(
         table=table,
         data=challenge(),
     )

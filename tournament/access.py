@@ -131,7 +131,8 @@ def link_may_enter(table: Table) -> bool:
 
 def player_may_confirm(table: Table) -> bool:
     """A player confirms their own seat of a handed-in sheet on their personal link until the
-    round closes (``services.confirm_as_player``); after that a scorer confirms the sheet."""
+    round closes (``play.confirmations.confirm_as_player``); after that a scorer confirms the
+    sheet."""
     return (
         table.round.status == Round.Status.PLAYING
         and not table.voided

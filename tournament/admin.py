@@ -102,7 +102,7 @@ class SeasonAdmin(admin.ModelAdmin):
 class LocksItsRow:
     """A change saved here first locks the row, as the services do (the admin's page runs in a
     transaction): on PostgreSQL a game being stored holds its round's and event's rows shared
-    (``services._table_for_a_game``), and a plain UPDATE would not wait for it. What the form
+    (``play.locks.table_for_a_game``), and a plain UPDATE would not wait for it. What the form
     did not change is then taken from the locked row, not from the page as it was read: a
     save writes every column, and a draw, a rule change or a finish committed while the form
     was open must not be undone by a change of the venue. "Changed" is measured against the

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils.module_loading import import_string
 
 from tournament.models import Entry, Event, Player, Round, Season, Table, Team
-from tournament.play import services
+from tournament.play import confirmations, events, hands, rounds
 from tournament.register import services as register_services
 
 DEMO_SEASON = "schwarzwaldmeisterschaft-2026-27"
@@ -41,13 +41,13 @@ def simulate_hand(rng: random.Random, table: Table, number: int) -> dict[str, An
     return simulate(rng, table.size, number)
 
 
-def play_round(rnd: Round, rng: random.Random, user: Any, hands: int | None = None) -> None:
+def play_round(rnd: Round, rng: random.Random, user: Any, hand_count: int | None = None) -> None:
     """Play every table of a started round through the services."""
     event = rnd.event
     for table in rnd.tables.select_related("round__event"):
-        wanted = hands if hands is not None else (event.hands_for(table.size) or 30)
+        wanted = hand_count if hand_count is not None else (event.hands_for(table.size) or 30)
         for number in range(1, wanted + 1):
-            services.record_hand(table=table, data=simulate_hand(rng, table, number), user=user)
+            hands.record_hand(table=table, data=simulate_hand(rng, table, number), user=user)
 
 
 def _players() -> list[dict[str, str]]:
@@ -73,17 +73,17 @@ def _run_event(
     event: Event, rng: random.Random, user: Any, *, closed: int, partial: int = 0
 ) -> None:
     for number in range(1, closed + (1 if partial else 0) + 1):
-        rnd = services.add_round(event=event)
-        services.draw_round(round=rnd, seed=event.pk * 1000 + number)
-        services.start_round(round=rnd)
+        rnd = rounds.add_round(event=event)
+        rounds.draw_round(round=rnd, seed=event.pk * 1000 + number)
+        rounds.start_round(round=rnd)
         if number <= closed:
             play_round(rnd, rng, user)
             # the players signed their sheets: the scorer confirms them, then the round closes
             for table in rnd.tables.all():
-                services.confirm_table(table=table, user=user)
-            services.close_round(round=rnd)
+                confirmations.confirm_table(table=table, user=user)
+            rounds.close_round(round=rnd)
         else:
-            play_round(rnd, rng, user, hands=partial)
+            play_round(rnd, rng, user, hand_count=partial)
 
 
 @transaction.atomic
@@ -124,5 +124,5 @@ def load_demo(*, reset: bool = False) -> bool:
         _run_event(event, rng, user, closed=spec["closed"], partial=spec.get("partial", 0))
         if spec.get("finished"):
             # weeks ago: its prizes are handed out, its results final (the next one is running)
-            services.finish_event(event=event, user=user)
+            events.finish_event(event=event, user=user)
     return True

@@ -180,7 +180,7 @@ def test_the_players_day_pages_have_no_serious_finding(live_server, browser):
     whose games are being played)."""
     from tests.factories import cego, make_entries, make_event, make_table
     from tournament.models import Entry
-    from tournament.play import services as play_services
+    from tournament.play import hands
 
     make_user("a11y-desk", "pw-for-tests-only")
     event = make_event(registration_open=True, capacity=2, waiting_list=True)
@@ -188,7 +188,7 @@ def test_the_players_day_pages_have_no_serious_finding(live_server, browser):
     waiting = make_entries(event, 1)[0]
     Entry.objects.filter(pk=waiting.pk).update(status=Entry.Status.WAITING)
     table = make_table()
-    play_services.record_hand(table=table, data=cego())
+    hands.record_hand(table=table, data=cego())
     seated = table.seats.order_by("position").first().entry
     pages = {
         "register": f"/turnier/{event.slug}/anmeldung/",

@@ -16,7 +16,7 @@ from tests.browser.conftest import PHONE, fits, log_in, shoot
 from tests.factories import cego, make_entries, make_event, make_round, make_user
 from tournament.demo import DEMO_PASSWORD, DEMO_USER, load_demo
 from tournament.models import Entry, Event, Hand, Table
-from tournament.play import services
+from tournament.play import hands
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -165,7 +165,7 @@ def test_the_projector_shows_new_standings_without_a_reload(live_server, desktop
     while len(answers) < 2 and time.monotonic() < deadline:
         desktop.wait_for_timeout(250)
     assert answers[:2] == [304, 304]
-    services.record_hand(table=table, data=cego("halbe", 0, 47))
+    hands.record_hand(table=table, data=cego("halbe", 0, 47))
     desktop.wait_for_function("document.querySelector('#rows').innerText.includes('+60')")
     assert 200 in answers[2:]
     assert desktop.evaluate("window.__marker") == "same page"  # refreshed in place
@@ -178,7 +178,7 @@ def test_the_excel_download_opens_with_openpyxl(live_server, desktop, tmp_path):
     make_entries(event, 8)
     rnd = make_round(event)
     for table in Table.objects.filter(round=rnd):
-        services.record_hand(table=table, data=cego("halbe", 0, 47))
+        hands.record_hand(table=table, data=cego("halbe", 0, 47))
     desktop.goto(f"{live_server.url}/turnier/{event.slug}/rangliste/")
     with desktop.expect_download() as download:
         desktop.click(f"a[href$='/turnier/{event.slug}/excel/']")

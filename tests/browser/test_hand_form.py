@@ -10,7 +10,7 @@ from tests.browser.conftest import PHONE, fits, log_in, shoot
 from tests.factories import cego, make_table, make_user
 from tournament.core.formatting import signed
 from tournament.models import Player
-from tournament.play import services
+from tournament.play import hands
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -97,7 +97,7 @@ def test_hennes_sibbe_cards_are_tapped_in_with_buttons(live_server, phone):
 
 def test_the_scorers_sheet_of_a_five_seat_table_at_desktop_width(live_server, desktop):
     table = make_table(players=5)
-    services.record_hand(table=table, data=cego("cego", 1, 40))
+    hands.record_hand(table=table, data=cego("cego", 1, 40))
     make_user("leiter", "ein-langes-passwort-2026")
     log_in(desktop, live_server.url, "leiter", "ein-langes-passwort-2026")
     desktop.goto(f"{live_server.url}/tisch/{table.pk}/")
@@ -139,7 +139,7 @@ def test_the_live_result_shows_every_player_on_a_phone(live_server, phone):
 
 def test_a_correction_shows_the_stored_games_result_at_once_and_as_it_changes(live_server, desktop):
     table = make_table()
-    services.record_hand(table=table, data=cego("halbe", 0, 34))
+    hands.record_hand(table=table, data=cego("halbe", 0, 34))
     make_user("leiter", "ein-langes-passwort-2026")
     log_in(desktop, live_server.url, "leiter", "ein-langes-passwort-2026")
     desktop.goto(f"{live_server.url}/tisch/{table.pk}/spiel/1/")

@@ -16,7 +16,7 @@ from tests.browser.conftest import PHONE, shoot
 from tests.factories import cego, make_entries, make_event, make_round
 from tournament.core.formatting import signed
 from tournament.models import Entry, Table
-from tournament.play import services
+from tournament.play import hands, rounds
 
 GAMES = [(1, 47), (2, 50), (3, 35)]  # (declarer, card points) of three Halbe
 
@@ -207,8 +207,8 @@ def test_a_queued_game_for_a_round_closed_meanwhile_is_refused_visibly(live_serv
     type_game(page, 1, 47)
     page.wait_for_selector("#queue li.waiting")
     # meanwhile the scorer enters the paper sheet's totals and closes the round
-    services.record_totals(table=table, totals=[-60, 20, 20, 20])
-    services.close_round(round=table.round)
+    hands.record_totals(table=table, totals=[-60, 20, 20, 20])
+    rounds.close_round(round=table.round)
     context.set_offline(False)
     page.wait_for_selector("#queue li.refused", timeout=30_000)
     assert re.search(r"Durchgang 1 ist geschlossen", page.inner_text("#queue li.refused"))
@@ -231,7 +231,7 @@ def test_a_typing_error_is_shown_at_its_field_as_before(live_server, browser, de
     table = started()
     context, page = hall_phone(browser)
     page.goto(f"{live_server.url}/t/{table.token}/")
-    services.record_hand(table=table, data=cego())  # so that the page is not the first
+    hands.record_hand(table=table, data=cego())  # so that the page is not the first
     page.reload()
     page.select_option("select[name=contract]", "halbe")
     page.select_option("select[name=declarer]", str(declarer))
@@ -324,7 +324,7 @@ def test_a_phone_online_on_an_old_page_shows_the_sheet_as_it_is_after_a_refusal(
     url = f"{live_server.url}/t/{table.token}/"
     stale_context, stale = hall_phone(browser)
     stale.goto(url)
-    scorer = services.record_hand(table=table, data=cego("solo", 2, 50))  # the scorer's game 1
+    scorer = hands.record_hand(table=table, data=cego("solo", 2, 50))  # the scorer's game 1
     type_game(stale, 1, 47)
     stale.wait_for_selector("#queue li.refused")
     previews: list[str] = []  # from here on: the page as loaded after the refusal

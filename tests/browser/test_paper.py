@@ -19,7 +19,7 @@ from tests.factories import (
     make_user,
 )
 from tournament.models import Event
-from tournament.play import services as play_services
+from tournament.play import hands, sheets
 from tournament.register import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -34,7 +34,7 @@ FIVE = [
 ]
 
 
-def five_seat_round(hands: int = 0) -> Event:
+def five_seat_round(hand_count: int = 0) -> Event:
     # 25 games: the longest a five-seat Durchgang is set to (every player deals five times)
     event = make_event(table_policy=Event.TablePolicy.MIXED, hands_per_round={"5": 25})
     for first, last in FIVE:
@@ -42,10 +42,10 @@ def five_seat_round(hands: int = 0) -> Event:
     rnd = make_round(event)
     table = rnd.tables.get()
     assert table.size == 5
-    for number in range(1, hands + 1):
-        dealer = play_services.dealer_for(number, 5)
+    for number in range(1, hand_count + 1):
+        dealer = sheets.dealer_for(number, 5)
         declarer = (dealer + 1) % 5
-        play_services.record_hand(
+        hands.record_hand(
             table=table, data=cego("halbe", declarer, 34 + number % 12, sitting_out=dealer)
         )
     return event

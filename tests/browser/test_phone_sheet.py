@@ -15,7 +15,7 @@ from tests.browser.conftest import PHONE, fits, shoot
 from tests.factories import make_table
 from tournament import games
 from tournament.models import Player
-from tournament.play import services as play_services
+from tournament.play import hands
 from tournament.play.sheets import read_sheet
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -174,7 +174,7 @@ def _play(table, numbers) -> None:
     simulate = import_string(table.round.event.game_type.simulator)
     rng = random.Random(table.size)
     for number in numbers:
-        play_services.record_hand(table=table, data=simulate(rng, table.size, number))
+        hands.record_hand(table=table, data=simulate(rng, table.size, number))
 
 
 def _play_to_the_end(table, number: int) -> None:

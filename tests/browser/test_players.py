@@ -9,7 +9,7 @@ import pytest
 from tests.browser.conftest import fits, log_in, shoot
 from tests.factories import cego, make_entries, make_event, make_player, make_round, make_user
 from tournament.models import Player
-from tournament.play import services
+from tournament.play import hands
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -52,7 +52,7 @@ def test_a_player_withdrawn_during_a_round_is_marked_on_the_round_and_the_table_
     event = make_event(name="Herbstturnier Schonach")
     make_entries(event, 8)
     table = make_round(event).tables.get(number=1)
-    services.record_hand(table=table, data=cego("halbe", 0, 47))
+    hands.record_hand(table=table, data=cego("halbe", 0, 47))
     leaver = table.seats.select_related("entry__player").get(position=0).entry
     log_in(page, live_server.url, "leiter", PASSWORD)
     page.goto(f"{live_server.url}/turnier/{event.slug}/spieler/")

@@ -14,7 +14,7 @@ from openpyxl import load_workbook
 from tests.browser.conftest import SCREENSHOTS, log_in, shoot
 from tests.factories import make_entries, make_event, make_round, make_user
 from tournament.models import EntryFee, Event, FeeCategory, Player, Prize, PrizeSettings
-from tournament.play import services
+from tournament.play import confirmations, events, hands, rounds
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,10 +28,10 @@ def played_event() -> tuple[Event, list]:
     for table, totals in zip(
         rnd.tables.order_by("number"), ([60, 20, -30, -50], [50, 10, -20, -40]), strict=True
     ):
-        services.record_totals(table=table, totals=totals)
-        services.confirm_table(table=table)  # the players signed the paper sheet
+        hands.record_totals(table=table, totals=totals)
+        confirmations.confirm_table(table=table)  # the players signed the paper sheet
         entries += [s.entry for s in table.seats.select_related("entry").order_by("position")]
-    services.close_round(round=rnd)
+    rounds.close_round(round=rnd)
     Player.objects.filter(pk=entries[2].player_id).update(category=Player.Category.WOMEN)
     return event, entries
 
@@ -149,7 +149,7 @@ def test_the_prize_giving_and_the_fee_list_fit_a_laptop_and_a_phone(live_server,
     Prize.objects.create(event=event, place=1, amount_cents=15000, sponsor="Brauerei Rogg")
     Prize.objects.create(event=event, place=2, goods="Präsentkorb vom Dorfladen")
     Prize.objects.create(event=event, ranking="last", goods="Wurstsalat")
-    services.finish_event(event=event)
+    events.finish_event(event=event)
     make_user("kasse", "prizes-test-2026")
     context = browser.new_context(viewport={"width": width, "height": 800}, locale="de-DE")
     page = context.new_page()

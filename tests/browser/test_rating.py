@@ -11,7 +11,7 @@ from django.conf import settings
 from tests.browser.conftest import log_in, shoot
 from tests.factories import make_event, make_player, make_round, make_user
 from tournament.models import Event
-from tournament.play import services as play_services
+from tournament.play import hands, rounds
 from tournament.register import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -43,8 +43,8 @@ def rated_cego_season() -> None:
                 totals = [0] * 4
                 for share, i in zip([90, 30, -30, -90], order, strict=True):
                     totals[i] = share
-                play_services.record_totals(table=table, totals=totals)
-            play_services.close_round(round=rnd)
+                hands.record_totals(table=table, totals=totals)
+            rounds.close_round(round=rnd)
 
 
 def money_table() -> tuple[Event, int]:
@@ -60,7 +60,7 @@ def money_table() -> tuple[Event, int]:
     table = make_round(event).tables.get()
     for bidder, partner, points in ((0, 3, 74), (1, 4, 50), (2, None, 85)):
         contract = "alleingang" if partner is None else "solo"
-        play_services.record_hand(
+        hands.record_hand(
             table=table,
             data={
                 "contract": contract,

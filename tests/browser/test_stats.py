@@ -11,7 +11,7 @@ import pytest
 from tests.browser.conftest import shoot
 from tests.factories import cego, make_season, make_table
 from tournament.models import Entry
-from tournament.play import services
+from tournament.play import hands
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -43,9 +43,9 @@ def a_season():
     player.save()
     Entry.objects.filter(pk=second.seats.get(position=0).entry_id).update(player=player)
     for data in HANDS:
-        services.record_hand(table=first, data=data)
+        hands.record_hand(table=first, data=data)
     for data in HANDS[:5]:
-        services.record_hand(table=second, data=data)
+        hands.record_hand(table=second, data=data)
     return player, first.round.event
 
 

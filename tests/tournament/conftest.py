@@ -21,7 +21,7 @@ from tests.factories import (
 )
 from tests.helpers import WORLD_REASON, World
 from tournament.models import Entry, Seat, Team
-from tournament.play import services as play_services
+from tournament.play import hands
 
 
 @pytest.fixture
@@ -40,8 +40,8 @@ def built_world(django_db_setup: Any, django_db_blocker: Any) -> Iterator[World]
         event = table.round.event
         squad = Team.objects.create(event=event, name="Spielgemeinschaft Rohrbach")
         Entry.objects.filter(event=event).update(squad=squad)
-        hand = play_services.record_hand(table=table, data=cego())
-        hand = play_services.edit_hand(hand=hand, data=cego(points=20), reason=WORLD_REASON)
+        hand = hands.record_hand(table=table, data=cego())
+        hand = hands.edit_hand(hand=hand, data=cego(points=20), reason=WORLD_REASON)
         player = Seat.objects.get(table=table, position=0).entry.player
         yield reread(World(season, event, table.round, table, hand, player, squad))
 

@@ -15,7 +15,7 @@ from django.db import connection
 
 from tests.factories import cego, make_table
 from tournament.models import Entry
-from tournament.play import services
+from tournament.play import hands
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,8 +52,8 @@ def standings_in(database: Path, slug: str) -> list[list[int]]:
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's online backup")
 def test_a_backup_restored_on_a_fresh_checkout_gives_the_same_standings(tmp_path):
     table = make_table()
-    services.record_hand(table=table, data=cego("halbe", 0, 34))
-    services.record_hand(table=table, data=cego("solo", 2, 55))
+    hands.record_hand(table=table, data=cego("halbe", 0, 34))
+    hands.record_hand(table=table, data=cego("solo", 2, 55))
     event = table.round.event
     expected = [[e.start_number, e.rank, e.total] for e in Entry.objects.standings(event)]
     backup = tmp_path / "backup.sqlite3"
@@ -86,7 +86,7 @@ def test_a_backup_restored_as_the_readme_says_over_a_database_with_later_writes(
     import shutil
 
     table = make_table()
-    services.record_hand(table=table, data=cego("halbe", 0, 34))
+    hands.record_hand(table=table, data=cego("halbe", 0, 34))
     event = table.round.event
     expected = [[e.start_number, e.rank, e.total] for e in Entry.objects.standings(event)]
     backup = tmp_path / "backup.sqlite3"
@@ -119,14 +119,14 @@ def test_standings_after_restoring_a_backup_with_the_page_cache_left_running(tmp
     from django.test import Client
 
     table = make_table()
-    services.record_hand(table=table, data=cego("halbe", 0, 34))
+    hands.record_hand(table=table, data=cego("halbe", 0, 34))
     event = table.round.event
     url = f"/turnier/{event.slug}/rangliste/"
     phone = Client()
     assert phone.get(url).status_code == 200
     backup = tmp_path / "backup.sqlite3"
     call_command("backup", str(backup))
-    services.record_hand(table=table, data=cego("solo", 2, 55))  # the game the restore wipes
+    hands.record_hand(table=table, data=cego("solo", 2, 55))  # the game the restore wipes
     wiped = phone.get(url)
     assert wiped.status_code == 200
     # the restore: the backup's pages written over the database (the cache is not touched)
@@ -134,7 +134,7 @@ def test_standings_after_restoring_a_backup_with_the_page_cache_left_running(tmp
         source.backup(connection.connection)
     source.close()
     assert table.hands.count() == 1
-    services.record_hand(table=table, data=cego("eine", 1, 41))  # the day goes on
+    hands.record_hand(table=table, data=cego("eine", 1, 41))  # the day goes on
     again = phone.get(url, headers={"If-None-Match": wiped["ETag"]})
     assert again.status_code == 200  # not "unchanged": the phone's page is of the wiped game
     expected = [[e.start_number, e.rank, e.total] for e in Entry.objects.standings(event)]

@@ -21,7 +21,7 @@ from django.utils.html import escape
 from tests.factories import cego
 from tournament import demo
 from tournament.models import Entry, Event, Hand, Result, Round, Season, Seat, Table
-from tournament.play import services
+from tournament.play import events, hands
 
 pytestmark = pytest.mark.django_db
 
@@ -179,10 +179,10 @@ def test_the_admin_index_opens(director: Client) -> None:
 def test_a_hand_corrected_with_edit_hand_changes_the_standings(demo_season: Season) -> None:
     event = Event.objects.get(slug=CEGO_EVENTS[0])
     if event.status == Event.Status.FINISHED:  # a finished event is reopened to be corrected
-        services.reopen_event(event=event, reason="Zählfehler beim Nachrechnen")
+        events.reopen_event(event=event, reason="Zählfehler beim Nachrechnen")
     hand, entry, old_points = a_hand_to_correct(event)
     before = totals_of(event)[entry.pk]
-    services.edit_hand(hand=hand, data=cego(), reason="Zählfehler beim Nachrechnen")
+    hands.edit_hand(hand=hand, data=cego(), reason="Zählfehler beim Nachrechnen")
     assert totals_of(event)[entry.pk] == before - old_points - 60
     assert sum(totals_of(event).values()) == 0
 

@@ -20,7 +20,7 @@ from django.db import close_old_connections, connection, transaction
 from tests.factories import cego, make_table
 from tournament.core import errors as core_errors
 from tournament.models import Hand
-from tournament.play import services
+from tournament.play import hands
 from tournament.sqlite.base import lock_path
 
 pytestmark = [
@@ -73,14 +73,12 @@ def test_a_second_game_waits_for_the_first_and_is_stored_after_it_without_a_busy
 
     def first() -> None:
         with transaction.atomic():
-            services.record_hand(
-                table=table, data=cego("halbe", 0, 40), submission_key=uuid.uuid4()
-            )
+            hands.record_hand(table=table, data=cego("halbe", 0, 40), submission_key=uuid.uuid4())
             holding.set()
             release.wait(10)
 
     def second() -> None:
-        services.record_hand(table=table, data=cego("halbe", 1, 50), submission_key=uuid.uuid4())
+        hands.record_hand(table=table, data=cego("halbe", 1, 50), submission_key=uuid.uuid4())
 
     one, errors_one = in_thread(first)
     assert holding.wait(10)
@@ -93,18 +91,18 @@ def test_a_second_game_waits_for_the_first_and_is_stored_after_it_without_a_busy
     one.join(10)
     two.join(10)
     assert (errors_one, errors_two) == ([], [])
-    hands = Hand.objects.filter(table=table).order_by("number")
-    assert [(h.number, h.data["declarer_points"]) for h in hands] == [(1, 40), (2, 50)]
+    played = Hand.objects.filter(table=table).order_by("number")
+    assert [(h.number, h.data["declarer_points"]) for h in played] == [(1, 40), (2, 50)]
     assert lock_is_free()
 
 
 def test_a_game_refused_mid_way_rolls_back_and_lets_the_next_one_in():
     table = make_table(hands_per_round={"4": 1})
-    services.record_hand(table=table, data=cego("halbe", 0, 40), submission_key=uuid.uuid4())
+    hands.record_hand(table=table, data=cego("halbe", 0, 40), submission_key=uuid.uuid4())
 
     def refused() -> None:
         # the round's one game is stored: the second is refused inside its transaction
-        services.record_hand(table=table, data=cego("halbe", 1, 50), submission_key=uuid.uuid4())
+        hands.record_hand(table=table, data=cego("halbe", 1, 50), submission_key=uuid.uuid4())
 
     thread, errors = in_thread(refused)
     thread.join(10)
@@ -112,7 +110,7 @@ def test_a_game_refused_mid_way_rolls_back_and_lets_the_next_one_in():
     assert lock_is_free()
     other = make_table()
     thread, errors = in_thread(
-        lambda: services.record_hand(
+        lambda: hands.record_hand(
             table=other, data=cego("halbe", 2, 60), submission_key=uuid.uuid4()
         )
     )
@@ -154,7 +152,7 @@ def test_a_killed_server_process_leaves_no_writer_waiting():
         assert holder.stdout.readline().strip() == "holding"
         assert not lock_is_free()
         thread, errors = in_thread(
-            lambda: services.record_hand(
+            lambda: hands.record_hand(
                 table=table, data=cego("halbe", 0, 40), submission_key=uuid.uuid4()
             )
         )

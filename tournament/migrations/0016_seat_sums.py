@@ -10,7 +10,7 @@ SUMMED = ("points", "inflicted", "matches_won", "games_lost")
 
 
 def fill(apps, schema_editor):
-    """Each seated seat's counting results, summed (as services.sum_seats does)."""
+    """Each seated seat's counting results, summed (as play.scores.sum_seats does)."""
     Seat = apps.get_model("tournament", "Seat")
     Result = apps.get_model("tournament", "Result")
 

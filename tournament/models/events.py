@@ -202,7 +202,7 @@ class Event(Versioned):
     )
 
     # when the latest game arrived (the projector's "last result"), written with the game
-    # (``play.services``), so that no page sorts the event's games for it
+    # (``play.hands.note_latest_game``), so that no page sorts the event's games for it
     last_result_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     history = audit(excluded_fields=["version", "previous_version", "last_result_at"])
@@ -382,7 +382,7 @@ class Entry(models.Model):
     # when it sees them (``register.checkin.settle_identity``), never the public form
     identity_pending = models.BooleanField(_("identity to confirm at the desk"), default=False)
     # The entry's counting results summed over its seats (``Seat.points`` ...), written by the
-    # same transaction that writes the seats' sums (``play.services.sum_seats``): the standings
+    # same transaction that writes the seats' sums (``play.scores.sum_seats``): the standings
     # rank these, one row per entry.
     sum_points = models.IntegerField(default=0, editable=False)
     sum_inflicted = models.IntegerField(default=0, editable=False)
@@ -526,8 +526,8 @@ class Seat(models.Model):
     position = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
     entry = models.ForeignKey(Entry, related_name="seats", on_delete=models.CASCADE)
     # The seat's counting results summed (zero at a voided table): written with the results
-    # (``services.rescore_table``, ``void_table``, ``restore_table``), so that the standings
-    # and the season add up a few seats per player instead of every game's result.
+    # (``play.scores.rescore_table``, ``play.hands.void_table``, ``restore_table``), so that the
+    # standings and the season add up a few seats per player instead of every game's result.
     points = models.IntegerField(default=0, editable=False)
     inflicted = models.IntegerField(default=0, editable=False)
     matches_won = models.IntegerField(default=0, editable=False)

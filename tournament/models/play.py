@@ -169,7 +169,7 @@ def provisional_entries(event: Event) -> set[int]:
     """Entries seated at a counting table with games whose sheet is not confirmed yet: the seats
     of the event's open tables (not voided, not confirmed) that have a hand. One query, computed
     with each new version of the standings. Written out in SQL, as the seats' sums are
-    (services.sum_seats), since the ORM's building of the query cost more than running it; it
+    (play.scores.sum_seats), since the ORM's building of the query cost more than running it; it
     asks each table whether it has a hand rather than joining its hands, which is faster."""
     seat, table, rnd, hand = (m._meta.db_table for m in (Seat, Table, Round, Hand))
     with connection.cursor() as cursor:

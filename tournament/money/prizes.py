@@ -29,7 +29,8 @@ it is finished (``finish_event``) the assignment is stored with the names, clubs
 moment (``PrizeAssignment``) and every page reads it from there; reopening the event drops it.
 Finishing is refused while players share a prize place without a lot (the stored list could not
 follow a lot drawn later). An event finished without this module (before assignments were stored,
-or the demo's, finished by ``play.services`` directly) has none stored and is computed as before.
+or the demo's, finished by ``play.events.finish_event`` directly) has none stored and is computed
+as before.
 
 Money is whole cents everywhere (``int``, never a float), shown with ``formatting.euros``."""
 
@@ -49,8 +50,8 @@ from tournament.core.audit import noted as _noted
 from tournament.core.errors import Refused
 from tournament.models import Entry, Event, Prize, PrizeAssignment, PrizeSettings
 from tournament.money.lock import lock_event
+from tournament.play import confirmations, events
 from tournament.play import reads as play_reads
-from tournament.play import services as play_services
 from tournament.results import pairs, standings
 
 Ranking = Prize.Ranking
@@ -466,7 +467,7 @@ def _from_stored(stored: PrizeAssignment) -> PrizeGiving:
 
 @transaction.atomic
 def finish_event(*, event: Event, user: Any = None, confirm_sheets: bool = False) -> Event:
-    """Finish the event (``play.services.finish_event``: every round closed) and store its prize
+    """Finish the event (``play.events.finish_event``: every round closed) and store its prize
     assignment as it stands, in the same transaction. Refused while players share a prize place
     without a lot: the stored list could not follow a lot drawn afterwards.
 
@@ -474,7 +475,7 @@ def finish_event(*, event: Event, user: Any = None, confirm_sheets: bool = False
     stay marked provisional (*) after the event is final. The director confirms those sheets on
     their table sheets first, or has them confirmed here in their name (``confirm_sheets``), each
     with its history row as at the table sheet."""
-    event = play_services.finish_event(event=event, user=user)
+    event = events.finish_event(event=event, user=user)
     open_sheets = play_reads.unconfirmed_tables(event)
     if open_sheets and not confirm_sheets:
         raise Refused(
@@ -485,7 +486,7 @@ def finish_event(*, event: Event, user: Any = None, confirm_sheets: bool = False
             % {"tables": play_reads.sheets_named(open_sheets)}
         )
     for table in open_sheets:
-        play_services.confirm_table(table=table, user=user)
+        confirmations.confirm_table(table=table, user=user)
     giving = computed_prize_giving(event)
     tied = [tie for tie in giving.ties if tie.entries]
     if tied:
@@ -504,9 +505,9 @@ def finish_event(*, event: Event, user: Any = None, confirm_sheets: bool = False
 
 @transaction.atomic
 def reopen_event(*, event: Event, reason: str, user: Any = None) -> Event:
-    """Take a finished event back (``play.services.reopen_event``, with a reason) and drop its
+    """Take a finished event back (``play.events.reopen_event``, with a reason) and drop its
     stored prize assignment: until it is finished again, the prizes follow the standings."""
-    event = play_services.reopen_event(event=event, reason=reason, user=user)
+    event = events.reopen_event(event=event, reason=reason, user=user)
     for stored in PrizeAssignment.objects.filter(event=event):
         _noted(stored, user, reason.strip()).delete()
     return event

@@ -258,7 +258,7 @@ class EventForm(forms.ModelForm):
         ]
 
     def settings(self) -> dict[str, Any]:
-        """The validated settings, for ``services.change_event_settings``."""
+        """The validated settings, for ``play.events.change_event_settings``."""
         return {name: getattr(self.instance, name) for name in EVENT_SETTINGS}
 
 
@@ -276,7 +276,7 @@ class SeasonForm(forms.ModelForm):
         self.fields["game"].required = False
 
     def values(self) -> dict[str, Any]:
-        """The validated fields, for ``services.create_season`` (a game not sent is the model's
+        """The validated fields, for ``play.events.create_season`` (a game not sent is the model's
         default, as the form set it)."""
         return {name: getattr(self.instance, name) for name in self.Meta.fields}
 
@@ -320,7 +320,7 @@ class HandForm(forms.Form):
     # a checkbox that clears and disables another input when ticked: {checkbox: input}
     clears: dict[str, str] = {}
 
-    # one key per rendered form: a form sent twice stores one hand (services.record_hand)
+    # one key per rendered form: a form sent twice stores one hand (play.hands.record_hand)
     submission = forms.UUIDField(widget=forms.HiddenInput, required=False, initial=uuid.uuid4)
 
     def __init__(

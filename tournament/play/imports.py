@@ -29,7 +29,7 @@ from tournament.core.reading import (
 )
 from tournament.games.words import describe_hand, explain
 from tournament.models import Event, Hand, Round, Seat, Table
-from tournament.play import services
+from tournament.play import hands
 from tournament.play.forms import HandForm, hand_form_class
 
 GAMES_MAX = 300  # games in one table's sheet of a result workbook
@@ -409,7 +409,7 @@ def save_results(
     for row, game_key in zip(rows, keys, strict=True):
         table = tables[row["table"]]
         try:
-            services.record_hand(
+            hands.record_hand(
                 table=table, data=row.get("hand") or {}, user=user, submission_key=game_key
             )
         except scoring.InvalidHand as exc:

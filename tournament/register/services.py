@@ -181,7 +181,7 @@ def correct_player(*, player: Player, values: dict[str, Any], user: User = None)
 
 def checkin_begun(event: Event) -> bool:
     """Whether the desk has checked in a player of the event: from then on the draw seats only
-    the players checked in (``play.services.draw_round``)."""
+    the players checked in (``play.rounds.draw_round``)."""
     return Entry.objects.filter(event=event, present_at__isnull=False).exists()
 
 

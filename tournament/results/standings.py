@@ -239,7 +239,7 @@ def season_sums(
 
 def still_running(event: Event) -> bool:
     """Whether the event's results may still change: until the director finishes it (every round
-    closed, ``services.finish_event``: "the standings are final") a game can still be entered or
+    closed, ``play.events.finish_event``: "the standings are final") a game can still be entered or
     corrected. The season counts such an event all the same (RULES.md 6: the sum over the
     season's events) and marks its figures provisional."""
     return event.status != Event.Status.FINISHED

@@ -19,8 +19,8 @@ from tournament.core import collation, errors
 from tournament.core.fields import ReasonForm, whole_number
 from tournament.models import Entry, Event, Player, Round, Table
 from tournament.money import fees
+from tournament.play import events, hands, lots, rounds
 from tournament.play import reads as play_reads
-from tournament.play import services
 from tournament.play.forms import EventForm, PairSwapForm, SeasonForm, SwapForm
 from tournament.register import reads
 from tournament.register import services as register_services
@@ -49,7 +49,7 @@ def season_create(request: HttpRequest) -> HttpResponse:
     form = SeasonForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            season = services.create_season(values=form.values())
+            season = events.create_season(values=form.values())
         except errors.Refused as exc:
             form.add_error(None, str(exc))
         else:
@@ -64,7 +64,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            event = services.create_event(values=form.settings(), user=request.user)
+            event = events.create_event(values=form.settings(), user=request.user)
         except errors.Refused as exc:
             form.add_error(None, str(exc))
         else:
@@ -92,7 +92,7 @@ def event_edit(request: HttpRequest, slug: str) -> HttpResponse:
             if effect is None or not effect.hands or form.confirmed():
                 # more places move the waiting list up, in the same transaction
                 with transaction.atomic():
-                    done = services.change_event_settings(
+                    done = events.change_event_settings(
                         event=event,
                         values=form.settings(),
                         user=request.user,
@@ -350,7 +350,7 @@ def round_add(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_or_404(slug)
     access.require(request, event, ORGANISER)
     try:
-        rnd = services.add_round(event=event)
+        rnd = rounds.add_round(event=event)
     except errors.Refused as exc:
         refused(request, exc)
         return redirect(event)
@@ -360,8 +360,10 @@ def round_add(request: HttpRequest, slug: str) -> HttpResponse:
 @protected
 @require_POST
 def round_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
-    rounds = Round.objects.select_related("event__season").filter(event__slug=slug, number=number)
-    rnd = rounds.first()
+    event_rounds = Round.objects.select_related("event__season").filter(
+        event__slug=slug, number=number
+    )
+    rnd = event_rounds.first()
     if rnd is None:
         if action != "remove":
             raise Http404
@@ -383,10 +385,10 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
                     )
                     % {"max": SEED_MAX}
                 )
-            services.draw_round(round=rnd, seed=seed, user=request.user)
+            rounds.draw_round(round=rnd, seed=seed, user=request.user)
             messages.success(request, _("Seats drawn."))
         elif action == "start":
-            services.start_round(round=rnd)
+            rounds.start_round(round=rnd)
             messages.success(request, _("Round started: the tables can enter their games."))
         elif action == "close":
             unconfirmed = list(
@@ -396,14 +398,14 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
             ready = rnd.status == Round.Status.PLAYING and not play_reads.unfinished_tables(rnd)
             if unconfirmed and ready and request.POST.get("confirmed") != "1":
                 return _ask_to_close(request, rnd, unconfirmed)
-            services.close_round(round=rnd)
+            rounds.close_round(round=rnd)
             messages.success(request, _("Round closed."))
         elif action == "remove":
             # drawn seats go with the round, and the table links printed on its sheets stop
             # working: asked once more
             if rnd.status == Round.Status.SEATED and request.POST.get("confirmed") != "1":
                 return _ask_to_remove(request, rnd)
-            event = services.remove_round(round=rnd, user=request.user)
+            event = rounds.remove_round(round=rnd, user=request.user)
             messages.success(request, _("Round %(n)s removed.") % {"n": number})
             return redirect(event)
         elif action == "swap":
@@ -411,7 +413,7 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
             form = SwapForm(request.POST, entries=entries)
             if not form.is_valid():
                 raise errors.Refused(_("Choose the two players to swap."))
-            services.swap_seats(
+            rounds.swap_seats(
                 round=rnd,
                 first=form.cleaned_data["first"],
                 second=form.cleaned_data["second"],
@@ -422,7 +424,7 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
             form = PairSwapForm(request.POST, round=rnd)
             if not form.is_valid():
                 raise errors.Refused(_("Choose the two pairs to swap."))
-            services.swap_pairs(
+            rounds.swap_pairs(
                 round=rnd,
                 first=form.cleaned_data["first"],
                 second=form.cleaned_data["second"],
@@ -496,12 +498,10 @@ def table_void(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect(table)
     try:
         if request.POST.get("action") == "restore":
-            services.restore_table(
-                table=table, reason=form.cleaned_data["reason"], user=request.user
-            )
+            hands.restore_table(table=table, reason=form.cleaned_data["reason"], user=request.user)
             messages.success(request, _("The table counts again."))
         else:
-            services.void_table(table=table, reason=form.cleaned_data["reason"], user=request.user)
+            hands.void_table(table=table, reason=form.cleaned_data["reason"], user=request.user)
             messages.success(request, _("The table's round is voided and counts nothing."))
     except errors.Refused as exc:
         refused(request, exc)
@@ -547,7 +547,7 @@ def decide_lot(request: HttpRequest, slug: str) -> HttpResponse:
             },
         )
     try:
-        draw = services.decide_by_lot(event=event, entries=entries, user=request.user)
+        draw = lots.decide_by_lot(event=event, entries=entries, user=request.user)
     except errors.Refused as exc:
         refused(request, exc)
     else:

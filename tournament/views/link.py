@@ -46,7 +46,7 @@ from tournament.core.fields import ReasonForm, whole_number
 from tournament.games.words import describe_hand
 from tournament.models import Confirmation, Entry, Hand, Round, Table
 from tournament.pagecache.pages import Page, part
-from tournament.play import services
+from tournament.play import confirmations, hands
 from tournament.play.forms import hand_form_class
 from tournament.play.reads import TableState, table_state
 from tournament.play.sheets import dealer_for, read_sheet
@@ -370,7 +370,7 @@ def link_send(request: HttpRequest, token: str) -> JsonResponse:
     number = whole_number(sent_number, 100_000)
 
     def refuse(kind: str, message: str, status: int, **extra: Any) -> JsonResponse:
-        services.note_phone(table=table, waiting=waiting, refused=held_refused + 1, refusal=message)
+        hands.note_phone(table=table, waiting=waiting, refused=held_refused + 1, refusal=message)
         return JsonResponse({"ok": False, "kind": kind, "message": message, **extra}, status=status)
 
     if sent_number and not number:
@@ -389,13 +389,13 @@ def link_send(request: HttpRequest, token: str) -> JsonResponse:
         errors = [str(e) for field in form.errors.values() for e in field]
         return refuse("invalid", " ".join(errors), 422)
     try:
-        hand = services.record_hand(
+        hand = hands.record_hand(
             table=table,
             data=form.hand,
             submission_key=form.cleaned_data.get("submission"),
             number=number,
         )
-    except services.NumberTaken as exc:
+    except hands.NumberTaken as exc:
         stored = exc.stored
         server = (
             {
@@ -409,7 +409,7 @@ def link_send(request: HttpRequest, token: str) -> JsonResponse:
         return refuse("conflict", str(exc), 409, server=server, next_number=exc.next_number)
     except core_errors.Refused as exc:
         return refuse("refused", str(exc), 409)
-    services.note_phone(table=table, waiting=max(waiting - 1, 0), refused=held_refused)
+    hands.note_phone(table=table, waiting=max(waiting - 1, 0), refused=held_refused)
     results = stored_results(hand, players, table.round.event.game_type)
     # shown by the page the phone loads once nothing is waiting any more
     messages.success(
@@ -505,7 +505,7 @@ def _take_back(request: HttpRequest, table: Table) -> None:
         )
     if not form.is_valid():
         raise core_errors.Refused(_("Give a reason to take back the last game."))
-    services.delete_hand(
+    hands.delete_hand(
         hand=hand, reason=form.cleaned_data["reason"], by_scorer=False, last_only=True
     )
     messages.success(request, _("Game %(n)s taken back.") % {"n": hand.number})
@@ -526,7 +526,7 @@ def link_action(request: HttpRequest, token: str, action: str) -> HttpResponse:
         elif action == "submit":
             if not access.link_may_enter(table):
                 raise core_errors.Refused(_("This sheet cannot be handed in now."))
-            services.submit_table(table=table)
+            confirmations.submit_table(table=table)
             messages.success(request, _("Sheet handed in. Now every player confirms it."))
         elif action == "confirm":
             raise core_errors.Refused(

@@ -40,7 +40,7 @@ from tournament.money import desk
 from tournament.money.fees import fee_rows
 from tournament.money.prizes import prize_giving
 from tournament.pagecache.pages import Page, part
-from tournament.play import services as play_services
+from tournament.play import confirmations
 from tournament.play.reads import table_state
 from tournament.register import checkin, online
 from tournament.register.forms import OnlineRegistrationForm, RegisterForm
@@ -478,7 +478,7 @@ def personal_action(request: HttpRequest, token: str, action: str) -> HttpRespon
     entry = _personal_entry(token)
     try:
         if action == "confirm":
-            play_services.confirm_as_player(entry=entry)
+            confirmations.confirm_as_player(entry=entry)
             messages.success(request, _("Thank you, confirmed."))
         elif action == "cancel":
             if request.POST.get("sure") != "1":

@@ -21,7 +21,7 @@ from tournament.games.base import GameType
 from tournament.games.words import describe_hand
 from tournament.models import Hand, Table
 from tournament.pagecache.pages import Page
-from tournament.play import services
+from tournament.play import confirmations, hands
 from tournament.play.forms import TotalsForm, card_counter_class, hand_form_class
 from tournament.play.sheets import confirmation_state, read_sheet
 from tournament.results import history
@@ -56,13 +56,13 @@ def enter_hand(
         context["preview"] = form.result
         return None
     try:
-        hand = services.record_hand(
+        hand = hands.record_hand(
             table=table,
             data=form.hand,
             user=request.user,
             submission_key=form.cleaned_data.get("submission"),
         )
-    except services.AlreadySaved as exc:
+    except hands.AlreadySaved as exc:
         # the stored game, never the values just sent; and a fresh form (a new key), so saving
         # the other values is a new, deliberate game and not the same send once more
         messages.error(request, f"{exc} {_stored_hand(exc.hand, table, players)}")
@@ -83,7 +83,7 @@ def enter_hand(
 def stored_results(hand: Hand, players: list[str], game: GameType) -> str:
     """Each player's result of a stored game as the sheet writes it (``GameType.hand_result``:
     +20 for Cego, 2 defeat points taken for Ziege)."""
-    # a game just saved holds its results (services.record_hand); an earlier one reads them
+    # a game just saved holds its results (hands.record_hand); an earlier one reads them
     points = getattr(hand, "seat_points", None)
     if points is None:
         points = hand.results.order_by("position").values_list("points", flat=True)
@@ -174,12 +174,12 @@ def table_confirm(request: HttpRequest, pk: int) -> HttpResponse:
             form = ReasonForm(request.POST)
             if not form.is_valid():
                 raise core_errors.Refused(" ".join(form.errors["reason"]))
-            services.reopen_table(
+            confirmations.reopen_table(
                 table=table, reason=form.cleaned_data["reason"], user=request.user
             )
             messages.success(request, _("The sheet is open again; the players confirm anew."))
         elif request.POST.get("action") == "submit":
-            services.submit_table(table=table, user=request.user)
+            confirmations.submit_table(table=table, user=request.user)
             messages.success(
                 request, _("Sheet handed in. The players now confirm it on their personal links.")
             )
@@ -187,14 +187,14 @@ def table_confirm(request: HttpRequest, pk: int) -> HttpResponse:
             position = whole_number(request.POST.get("position"))
             if position is None:
                 raise core_errors.Refused(_("Choose the player whose seat you confirm."))
-            services.confirm_on_word(table=table, position=position, user=request.user)
+            confirmations.confirm_on_word(table=table, position=position, user=request.user)
             messages.success(
                 request,
                 _("%(player)s confirmed on their word; the history names you.")
                 % {"player": table_players(table)[position]},
             )
         else:
-            services.confirm_table(table=table, user=request.user)
+            confirmations.confirm_table(table=table, user=request.user)
             messages.success(request, _("The sheet is confirmed."))
     except core_errors.Refused as exc:
         refused(request, exc)
@@ -213,7 +213,7 @@ def table_totals(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         try:
             if stored is None:
-                services.record_totals(table=table, totals=form.totals, user=request.user)
+                hands.record_totals(table=table, totals=form.totals, user=request.user)
                 messages.success(request, _("Totals saved."))
             else:
                 reason = ReasonForm(request.POST)
@@ -224,7 +224,7 @@ def table_totals(request: HttpRequest, pk: int) -> HttpResponse:
                         if said
                         else _("Give a reason for the change; the totals were not changed.")
                     )
-                services.edit_hand(
+                hands.edit_hand(
                     hand=stored,
                     data={"totals": form.totals},
                     reason=reason.cleaned_data["reason"],
@@ -263,7 +263,7 @@ def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         if request.POST.get("action") == "delete":
             if reason_form.is_valid():
                 try:
-                    services.delete_hand(
+                    hands.delete_hand(
                         hand=hand, reason=reason_form.cleaned_data["reason"], user=request.user
                     )
                 except core_errors.Refused as exc:
@@ -274,14 +274,14 @@ def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         elif form.is_valid() and reason_form.is_valid():
             version = request.POST.get("version", "")
             try:
-                services.edit_hand(
+                hands.edit_hand(
                     hand=hand,
                     data=form.hand,
                     reason=reason_form.cleaned_data["reason"],
                     user=request.user,
                     version=whole_number(version),
                 )
-            except services.StaleEdit as exc:
+            except hands.StaleEdit as exc:
                 # show what the game is now, with the form set to it, so nothing is overwritten
                 # blindly: the scorer makes the change again on top of the current state
                 hand = exc.current

@@ -30,7 +30,7 @@ from tournament.access import ORGANISER
 from tournament.core import validators
 from tournament.core.fields import ReasonForm
 from tournament.models import Event, Player, Season, Table, Team
-from tournament.play import services
+from tournament.play import confirmations, hands
 from tournament.play.forms import EventForm, SeasonForm
 from tournament.register.forms import PairForm, PlayerForm, RegisterForm
 
@@ -181,8 +181,8 @@ def test_an_admin_edit_passes_through_the_same_check(client: Client):
 
 def submitted_table() -> Table:
     table = make_table(hands_per_round={"4": 1})
-    services.record_hand(table=table, data=cego())
-    return services.submit_table(table=table)
+    hands.record_hand(table=table, data=cego())
+    return confirmations.submit_table(table=table)
 
 
 @pytest.mark.parametrize(

@@ -26,7 +26,7 @@ from tests.tournament.games import wuerfelglueck
 from tournament import games
 from tournament.games.base import GameType
 from tournament.models import Event, Round, Season, Table
-from tournament.play import reads, services
+from tournament.play import hands, reads, rounds
 from tournament.play.forms import EventForm
 from tournament.register import services as register_services
 
@@ -90,14 +90,14 @@ def test_a_made_up_game_runs_through_a_whole_event(director: Client):
     names = ["Anna", "Bernd", "Clara", "Dieter", "Emma", "Fritz"]
     for name in names:
         register_services.register_player(event=event, player=make_player(first_name=name))
-    rnd = services.add_round(event=event)
+    rnd = rounds.add_round(event=event)
     director.post(reverse("round_action", args=[event.slug, rnd.number, "draw"]))
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.SEATED
     assert sorted(t.size for t in rnd.tables.all()) == [3, 3]
     seating = text(director.get(reverse("round_seating", args=[event.slug, 1])))
     assert "an Tischen mit etwa 3 (erlaubt 3 bis 6)" in seating
-    services.start_round(round=rnd)
+    rounds.start_round(round=rnd)
     first, second = rnd.tables.order_by("number")
     players = [str(s.entry.player) for s in first.seats.order_by("position")]
 
@@ -126,7 +126,7 @@ def test_a_made_up_game_runs_through_a_whole_event(director: Client):
 
     # the other table plays its three hands, all won by its first seat
     for _ in range(3):
-        services.record_hand(table=second, data={"winner": 0, "points": 1})
+        hands.record_hand(table=second, data={"winner": 0, "points": 1})
 
     # standings, projector, print pages, season and Excel all show the results
     results = {players[0]: 20 - 5 - 20, players[1]: -10 + 10 - 20, players[2]: -10 - 5 + 40}
@@ -155,7 +155,7 @@ def test_a_made_up_game_runs_through_a_whole_event(director: Client):
     assert f"{players[2]} würfelt 20" in described
 
     # the round closes (every table has its three hands) and the sheet history names the game
-    services.close_round(round=rnd)
+    rounds.close_round(round=rnd)
     history = text(director.get(reverse("table_history", args=[first.pk])))
     assert f"{players[0]} würfelt 10" in history
 
@@ -171,10 +171,10 @@ def test_an_invalid_stored_hand_of_the_new_game_is_named_when_rules_tighten():
     )
     for name in ("A", "B", "C"):
         register_services.register_player(event=event, player=make_player(first_name=name))
-    rnd = services.draw_round(round=services.add_round(event=event), seed=1)
-    services.start_round(round=rnd)
+    rnd = rounds.draw_round(round=rounds.add_round(event=event), seed=1)
+    rounds.start_round(round=rnd)
     table: Table = rnd.tables.get()
-    services.record_hand(table=table, data={"winner": 0, "points": 30})
+    hands.record_hand(table=table, data={"winner": 0, "points": 30})
     with pytest.raises(reads.InvalidStoredHand, match="Game 1 at table 1"):
         reads.rule_change_effect(event=event, rules={"most_points": 20})
     with pytest.raises(InvalidHand):

@@ -20,7 +20,7 @@ from tournament.games.hennes_sibbe import parse_cards
 from tournament.games.hennes_sibbe.form import HennesSibbeHandForm
 from tournament.games.words import explain
 from tournament.models import Hand, Table
-from tournament.play import imports, services
+from tournament.play import hands, imports
 from tournament.play.forms import TotalsForm
 from tournament.views.common import table_players
 
@@ -92,7 +92,7 @@ def test_the_five_seat_dealer_is_neither_offered_as_declarer_nor_given_raeuber_p
         "points_3",
         "points_4",
     ]
-    services.record_hand(table=table, data=cego("cego", 1, 40))
+    hands.record_hand(table=table, data=cego("cego", 1, 40))
     second = cego_form(table, {})  # game 2: seat 1 deals
     assert "1" not in [value for value, _ in second.fields["declarer"].choices]
     assert "points_1" not in second.fields and "points_0" in second.fields
@@ -101,7 +101,7 @@ def test_the_five_seat_dealer_is_neither_offered_as_declarer_nor_given_raeuber_p
 def test_a_correction_offers_the_players_of_that_games_number() -> None:
     table = make_table(players=5)
     for declarer in (1, 2, 3):
-        services.record_hand(table=table, data=cego("cego", declarer, 40))
+        hands.record_hand(table=table, data=cego("cego", declarer, 40))
     # game 2 was dealt by seat 1, whatever game comes next
     form = cego_form(table, {}, number=2)
     assert "1" not in [value for value, _ in form.fields["declarer"].choices]
@@ -174,7 +174,7 @@ def test_berg_with_card_points_typed_is_refused_at_the_points(scorer: Client) ->
     assert not table.hands.exists()
     # the stored-hand path says the same
     with pytest.raises(scoring.InvalidHand, match="Berg"):
-        services.record_hand(
+        hands.record_hand(
             table=table,
             data={
                 "contract": "cego",
@@ -407,16 +407,16 @@ def test_cego_totals_must_be_multiples_of_10_named_by_player() -> None:
 
 def test_crazy_solo_totals_need_not_be_multiples_of_10() -> None:
     table = make_table("crazy_solo", 4)
-    services.record_totals(table=table, totals=[15, -5, -5, -5])
+    hands.record_totals(table=table, totals=[15, -5, -5, -5])
     assert table.hands.get().kind == Hand.Kind.TOTALS
 
 
 def test_an_event_with_a_bettel_of_25_takes_totals_in_fives() -> None:
     table = make_table(rules={"bettel": 25})
-    services.record_totals(table=table, totals=[25, -25, 0, 0])
+    hands.record_totals(table=table, totals=[25, -25, 0, 0])
     other = make_table(rules={"bettel": 25})
     with pytest.raises(scoring.InvalidHand, match="multiple of 5"):
-        services.record_totals(table=other, totals=[23, -23, 0, 0])
+        hands.record_totals(table=other, totals=[23, -23, 0, 0])
 
 
 def test_card_points_sent_for_the_dealer_anyway_are_refused_by_name(scorer: Client) -> None:

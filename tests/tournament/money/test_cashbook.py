@@ -17,7 +17,6 @@ from tournament.core.formatting import euros
 from tournament.models import CashItem, Event, FeeCategory, Player, PrizeAssignment
 from tournament.money import cashbook, fees
 from tournament.paper import exports
-from tournament.play import services
 
 pytestmark = pytest.mark.django_db
 
@@ -213,9 +212,7 @@ def test_an_event_is_finished_from_the_prize_page_once_every_round_is_closed(org
     )
     event.refresh_from_db()
     assert event.status == "running"
-    assert (
-        services.Event.history.filter(id=event.pk).first().history_change_reason == "Tisch 1 falsch"
-    )
+    assert Event.history.filter(id=event.pk).first().history_change_reason == "Tisch 1 falsch"
 
 
 @pytest.mark.parametrize("name", ["fee_list", "cash_book", "print_cash_report", "prize_giving"])

@@ -14,7 +14,7 @@ from tournament.core.formatting import euros
 from tournament.models import EntryFee, FeeCategory, Player
 from tournament.money import cashbook
 from tournament.money import fees as money_fees
-from tournament.play import services as play_services
+from tournament.play import hands, rounds
 from tournament.register import services
 
 pytestmark = pytest.mark.django_db
@@ -431,8 +431,8 @@ def test_a_player_withdrawn_after_playing_a_round_still_owes_the_fee():
     entries = make_entries(event, 4)
     rnd = make_round(event)
     table = rnd.tables.get()
-    play_services.record_totals(table=table, totals=[30, 10, -10, -30])
-    play_services.close_round(round=rnd)
+    hands.record_totals(table=table, totals=[30, 10, -10, -30])
+    rounds.close_round(round=rnd)
     services.withdraw_entry(entry=entries[0])
     rows = {r.entry.pk: r for r in money_fees.fee_rows(event)}
     assert rows[entries[0].pk].unpaid and rows[entries[0].pk].due_cents == 1500

@@ -11,7 +11,7 @@ from tests.helpers import played, prize
 from tournament.core import errors
 from tournament.models import Entry, Event, LotDraw, Player, Prize, PrizeSettings, Team
 from tournament.money import prizes
-from tournament.play import services
+from tournament.play import events, lots
 
 pytestmark = pytest.mark.django_db
 
@@ -104,7 +104,7 @@ def test_a_lot_already_drawn_decides_the_tie_on_a_prize_place():
     event, e = played([40, 40, -40, -40])
     prize(event, 1, 15000)
     prize(event, 2, 10000)
-    draw = services.decide_by_lot(event=event, entries=[e[0], e[1]], user=make_user(), seed=7)
+    draw = lots.decide_by_lot(event=event, entries=[e[0], e[1]], user=make_user(), seed=7)
     first, second = draw.entries
     won = winners(event)
     assert won[(R.OVERALL, 1)] == [first]
@@ -240,7 +240,7 @@ def test_team_prizes_go_to_the_teams_of_four_and_leave_the_members_prizes_alone(
 def test_the_prize_giving_is_provisional_until_the_event_is_finished():
     event, _e = played([60, 20, -30, -50], finish=False)
     assert not prizes.prize_giving(event).finished
-    services.finish_event(event=event)
+    events.finish_event(event=event)
     assert prizes.prize_giving(Event.objects.get(pk=event.pk)).finished
 
 
@@ -249,7 +249,7 @@ def test_an_event_with_a_round_still_open_cannot_be_finished():
     make_entries(event, 4)
     make_round(event)
     with pytest.raises(errors.Refused, match="Round 1 is not closed yet"):
-        services.finish_event(event=event)
+        events.finish_event(event=event)
 
 
 def test_saving_the_prize_table_replaces_it_and_refuses_a_place_given_twice():
@@ -336,7 +336,7 @@ def test_the_prize_giving_list_is_public_once_the_event_is_finished(client):
     prize(event, 1, goods="Wurstsalat", ranking=R.LAST)
     url = reverse("prize_giving", args=[event.slug])
     assert client.get(url).status_code == 302  # to the login: a preview for the organiser
-    services.finish_event(event=event)
+    events.finish_event(event=event)
     page = client.get(url).content.decode()
     last, first = page.index(e[3].player.sort_name), page.index(e[0].player.sort_name)
     assert last < first  # handed out from the last prize to the first

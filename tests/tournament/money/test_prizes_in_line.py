@@ -26,7 +26,7 @@ from tests.helpers import (
 )
 from tournament.models import Entry, Event, Player, Prize, PrizeAssignment, PrizeSettings, Table
 from tournament.money import prizes
-from tournament.play import services
+from tournament.play import confirmations, hands, lots, rounds
 
 pytestmark = pytest.mark.django_db
 
@@ -54,11 +54,11 @@ def twelve_players() -> tuple[Event, dict[int, Entry]]:
     rnd = make_round(event)
     entries = []
     for table, totals in zip(rnd.tables.order_by("number"), TOTALS, strict=True):
-        services.record_totals(table=table, totals=totals)
-        services.confirm_table(table=table)  # the players signed the paper sheet
+        hands.record_totals(table=table, totals=totals)
+        confirmations.confirm_table(table=table)  # the players signed the paper sheet
         seats = table.seats.select_related("entry__player").order_by("position")
         entries += [(total, seat.entry) for total, seat in zip(totals, seats, strict=True)]
-    services.close_round(round=rnd)
+    rounds.close_round(round=rnd)
     by_rank = {
         rank: entry for rank, (_t, entry) in enumerate(sorted(entries, key=lambda x: -x[0]), 1)
     }
@@ -244,7 +244,7 @@ def test_finishing_with_players_tied_on_a_prize_place_asks_for_the_lot_first(org
     response = finish(organiser, event)
     assert "draw lots before finishing the event" in response.content.decode()
     assert Event.objects.get(pk=event.pk).status == Event.Status.RUNNING
-    services.decide_by_lot(event=event, entries=[e[0], e[1]], seed=3)
+    lots.decide_by_lot(event=event, entries=[e[0], e[1]], seed=3)
     assert "The event is finished" in finish(organiser, event).content.decode()
     assert PrizeAssignment.objects.filter(event=event).exists()
 
@@ -259,9 +259,9 @@ def test_the_stored_prize_giving_costs_one_query_for_8_players_and_40(organiser)
             size = table.seats.count()
             totals = [10 * (number + 1 + 50 * (size - 1 - i)) for i in range(size - 1)]
             totals.append(-sum(totals))
-            services.record_totals(table=table, totals=totals)
-            services.confirm_table(table=table)  # the players signed the paper sheet
-        services.close_round(round=rnd)
+            hands.record_totals(table=table, totals=totals)
+            confirmations.confirm_table(table=table)  # the players signed the paper sheet
+        rounds.close_round(round=rnd)
         for place in range(1, 6):
             prize(event, place, 1000 * place)
         prize(event, 1, goods="Blumen", ranking=R.WOMEN)
@@ -284,7 +284,7 @@ def test_the_partners_of_a_fixed_ziege_pair_take_their_prizes_without_a_lot(orga
     play_pairs_round(make_round(event, seed=3), teams)
     play_pairs_round(next_round(event, seed=5), teams)
     for table in Table.objects.filter(round__event=event):
-        services.confirm_table(table=table)  # every player confirmed their sheet
+        confirmations.confirm_table(table=table)  # every player confirmed their sheet
     post_prize_table(organiser, event, [("overall", "1", "100", ""), ("overall", "2", "60", "")])
     winners = sorted(e.player.sort_name for e in teams[0].pair_members.all())
 

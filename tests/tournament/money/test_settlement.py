@@ -15,7 +15,7 @@ from tests.factories import cego, make_entries, make_event, make_round, make_tab
 from tournament.models import Event
 from tournament.money import settlement
 from tournament.money.settlement import Transfer, fewest_transfers
-from tournament.play import services
+from tournament.play import events, hands, rounds
 
 # --- the transfers, without the database -------------------------------------------------------
 
@@ -159,7 +159,7 @@ def crazy_solo_table(value: int = 5):
     """Six seats of Crazy Solo at ``value`` cents a chip, one deal (RULES.md 7): Solo, bidder
     seat 0, partner seat 3, soloists 74 points → [+60, −30, −30, +60, −30, −30]."""
     table = make_table("crazy_solo", players=6, point_value_cents=value)
-    services.record_hand(
+    hands.record_hand(
         table=table, data={"contract": "solo", "bidder": 0, "partner": 3, "soloist_points": 74}
     )
     return table
@@ -194,11 +194,11 @@ def test_an_event_settles_each_players_total_over_all_tables():
     make_entries(event, 8)
     first = make_round(event)
     for table in first.tables.all():
-        services.record_hand(table=table, data=cego("halbe", 0, 47))  # +60, −20 × 3
-    services.close_round(round=first)
+        hands.record_hand(table=table, data=cego("halbe", 0, 47))  # +60, −20 × 3
+    rounds.close_round(round=first)
     second = make_round(event, seed=9)
     for table in second.tables.all():
-        services.record_hand(table=table, data=cego("halbe", 1, 34))  # seat 1 −60, +20 × 3
+        hands.record_hand(table=table, data=cego("halbe", 1, 34))  # seat 1 −60, +20 × 3
     found = settlement.event_settlement(event)
     totals = {line.player.pk: line.points for line in found.lines}
     for entry in event.entries.all():
@@ -215,7 +215,7 @@ def test_an_event_settles_each_players_total_over_all_tables():
 @pytestmark_db
 def test_a_voided_table_pays_nothing():
     table = crazy_solo_table(5)
-    services.void_table(table=table, reason="Karten falsch gemischt")
+    hands.void_table(table=table, reason="Karten falsch gemischt")
     found = settlement.table_settlement(table)
     assert {line.cents for line in found.lines} == {0}
     assert found.transfers == []
@@ -240,7 +240,7 @@ def test_the_event_form_sets_the_value_and_the_event_page_shows_it(client):
     client.force_login(make_user())
     page = client.get(f"/turnier/{event.slug}/bearbeiten/")
     assert 'name="point_value_cents"' in page.content.decode()
-    services.change_event_settings(event=event, values={"point_value_cents": 5})
+    events.change_event_settings(event=event, values={"point_value_cents": 5})
     event.refresh_from_db()
     assert event.point_value_cents == 5
     german(client)
@@ -305,7 +305,7 @@ def test_the_settlement_pages_cost_the_same_queries_for_one_and_three_tables(cli
         make_entries(event, players)
         rnd = make_round(event)
         for table in rnd.tables.all():
-            services.record_hand(table=table, data=cego("halbe", 0, 47))
+            hands.record_hand(table=table, data=cego("halbe", 0, 47))
         counts.append(
             (
                 _queries(client, f"/turnier/{event.slug}/abrechnung/"),
@@ -323,8 +323,8 @@ def test_the_settlement_pages_cost_the_same_queries_for_one_and_three_tables(cli
 @pytestmark_db
 def test_an_emptied_money_value_means_not_played_for_money():
     event = make_event("crazy_solo", target_table_size=6, table_policy=Event.TablePolicy.MIXED)
-    services.change_event_settings(event=event, values={"point_value_cents": 5})
-    services.change_event_settings(event=event, values={"point_value_cents": None})
+    events.change_event_settings(event=event, values={"point_value_cents": 5})
+    events.change_event_settings(event=event, values={"point_value_cents": None})
     event.refresh_from_db()
     assert event.point_value_cents == 0
     assert not settlement.is_money_game(event)

@@ -21,7 +21,7 @@ from tests.helpers import ON_A_STARTED_TABLE, PREPARED, projector_lines, started
 from tournament.core import errors
 from tournament.models import Event, Player, Season, Table
 from tournament.pagecache.pages import Page
-from tournament.play import services
+from tournament.play import events, hands, lots, scores
 from tournament.register import services as register_services
 from tournament.views import public
 from tournament.views.common import event_version_or_404
@@ -42,7 +42,7 @@ def _world() -> Table:
         register_services.register_players(event=event, players=people, team=team)
     rnd = make_round(event, seed=3)
     table = rnd.tables.get(number=1)
-    services.record_hand(table=table, data=cego("halbe", 0, 34))
+    hands.record_hand(table=table, data=cego("halbe", 0, 34))
     return table
 
 
@@ -79,18 +79,18 @@ def fresh(client: Client, url: str) -> str:
 
 def _lot(table: Table) -> Any:
     tied = [s.entry for s in table.seats.filter(position__gt=0)]
-    return services.decide_by_lot(event=table.round.event, entries=tied, seed=5)
+    return lots.decide_by_lot(event=table.round.event, entries=tied, seed=5)
 
 
 # the changes the issue names, each as a director or a table makes it
 CHANGES: dict[str, Callable[[Table], Any]] = {
-    "a game saved": lambda t: services.record_hand(table=t, data=cego("eine", 1, 41)),
-    "a game edited": lambda t: services.edit_hand(
+    "a game saved": lambda t: hands.record_hand(table=t, data=cego("eine", 1, 41)),
+    "a game edited": lambda t: hands.edit_hand(
         hand=t.hands.get(number=1), data=cego("halbe", 0, 61), reason="verzählt"
     ),
-    "a game deleted": lambda t: services.delete_hand(hand=t.hands.get(number=1), reason="doppelt"),
-    "a table voided": lambda t: services.void_table(table=t, reason="unleserlich"),
-    "a rule edited": lambda t: services.change_event_settings(
+    "a game deleted": lambda t: hands.delete_hand(hand=t.hands.get(number=1), reason="doppelt"),
+    "a table voided": lambda t: hands.void_table(table=t, reason="unleserlich"),
+    "a rule edited": lambda t: events.change_event_settings(
         event=t.round.event, values={"rules": {"win_threshold": 34}}, reason="Hausregel"
     ),
     "a lot drawn": _lot,
@@ -134,7 +134,7 @@ def test_a_saved_game_is_on_the_standings_page_at_once():
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     url = pages(table)["standings"]
     assert "+47" not in client.get(url).content.decode()
-    services.record_hand(table=table, data=cego("halbe", 2, 47))  # +60 for seat 2, -20 the others
+    hands.record_hand(table=table, data=cego("halbe", 2, 47))  # +60 for seat 2, -20 the others
     page = client.get(url).content.decode()
     assert "+80" in page  # seat 2: +20 from game 1, +60 now
 
@@ -208,7 +208,7 @@ def test_a_saved_game_changes_the_version_at_its_end_and_a_failed_one_not_at_all
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(note):
-        services.record_hand(table=table, data=cego("eine", 1, 41))
+        hands.record_hand(table=table, data=cego("eine", 1, 41))
     versions_at = [i for i, sql in enumerate(statements) if 'SET "previous_version"' in sql]
     assert versions_at == [len(statements) - 2, len(statements) - 1], statements
     saved = Event.objects.get(pk=event.pk).version
@@ -217,13 +217,13 @@ def test_a_saved_game_changes_the_version_at_its_end_and_a_failed_one_not_at_all
     def broken(table):
         raise RuntimeError("the disk is full")
 
-    monkeypatch.setattr(services, "sum_seats", broken)  # after the game and its results
+    monkeypatch.setattr(scores, "sum_seats", broken)  # after the game and its results
     with pytest.raises(RuntimeError):
-        services.record_hand(table=table, data=cego("halbe", 2, 50))
+        hands.record_hand(table=table, data=cego("halbe", 2, 50))
     assert Event.objects.get(pk=event.pk).version == saved
     assert table.hands.count() == 1  # the failed game is gone with its transaction
     monkeypatch.undo()
-    services.record_hand(table=table, data=cego("halbe", 2, 50))
+    hands.record_hand(table=table, data=cego("halbe", 2, 50))
     assert Event.objects.get(pk=event.pk).version > saved
 
 
@@ -233,12 +233,12 @@ def test_a_rolled_back_write_leaves_the_version_and_the_next_write_changes_it():
     event = table.round.event
     before = Event.objects.get(pk=event.pk).version
     with pytest.raises(errors.Refused):
-        services.void_table(table=table, reason="  ")  # refused: no reason
+        hands.void_table(table=table, reason="  ")  # refused: no reason
     with transaction.atomic():
-        services.record_hand(table=table, data=cego("eine", 1, 41))
+        hands.record_hand(table=table, data=cego("eine", 1, 41))
         transaction.set_rollback(True)
     assert Event.objects.get(pk=event.pk).version == before
-    services.record_hand(table=table, data=cego("eine", 1, 41))
+    hands.record_hand(table=table, data=cego("eine", 1, 41))
     assert Event.objects.get(pk=event.pk).version > before
 
 
@@ -246,7 +246,7 @@ def test_a_rolled_back_write_leaves_the_version_and_the_next_write_changes_it():
 def test_saving_an_event_read_before_another_write_does_not_set_its_version_back():
     table = started()
     stale = Event.objects.get(pk=table.round.event_id)
-    services.record_hand(table=table, data=cego("eine", 1, 41))
+    hands.record_hand(table=table, data=cego("eine", 1, 41))
     changed = Event.objects.get(pk=stale.pk).version
     stale.venue = "Festhalle"
     stale.save()
@@ -449,8 +449,8 @@ def test_only_the_version_just_before_is_given_else_a_phone_computes_the_page_it
     table = _world()
     url = pages(table)["standings"]
     Client().get(url)  # kept: the version now
-    services.record_hand(table=table, data=cego("eine", 1, 41))
-    services.record_hand(table=table, data=cego("halbe", 2, 70))  # two versions later
+    hands.record_hand(table=table, data=cego("eine", 1, 41))
+    hands.record_hand(table=table, data=cego("halbe", 2, 70))  # two versions later
     _computing(url, Client())
     response = Client().get(url)
     assert response.status_code == 200
@@ -466,13 +466,13 @@ def test_a_version_never_repeats_after_a_backup_of_before_is_restored():
     phone = Client()
     phone.get(url)
     restore_point = transaction.savepoint()
-    services.record_hand(table=table, data=cego("eine", 1, 41))  # a game the restore wipes
+    hands.record_hand(table=table, data=cego("eine", 1, 41))  # a game the restore wipes
     wiped = phone.get(url)
     assert wiped.status_code == 200
     wiped_version = Event.objects.get(pk=table.round.event_id).version
     transaction.savepoint_rollback(restore_point)  # the backup of before is restored
     assert table.hands.count() == 1
-    services.record_hand(table=table, data=cego("halbe", 2, 70))  # the next game after it
+    hands.record_hand(table=table, data=cego("halbe", 2, 70))  # the next game after it
     assert Event.objects.get(pk=table.round.event_id).version != wiped_version
     again = phone.get(url, HTTP_IF_NONE_MATCH=wiped["ETag"])
     assert again.status_code == 200

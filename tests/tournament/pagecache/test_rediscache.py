@@ -16,7 +16,7 @@ from django.test import override_settings
 
 from deploy import stack as recipe
 from tests.factories import cego, make_table
-from tournament.play import services
+from tournament.play import hands
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +71,7 @@ def test_the_standings_answer_at_once_while_redis_is_down_and_show_every_game(
         assert client.get(url).status_code == 200
         redis_server.stop_redis()
         try:
-            services.record_hand(table=table, data=cego(points=47))
+            hands.record_hand(table=table, data=cego(points=47))
             with caplog.at_level(logging.WARNING, logger="tournament.pagecache.pages"):
                 start = time.monotonic()
                 pages = [client.get(url) for _ in range(5)]

@@ -35,8 +35,7 @@ from tests.helpers import standings_result, ziege_season
 from tournament.core import workbook as core_workbook
 from tournament.models import Entry, Event, Hand, Result, Round, Season, Seat
 from tournament.paper import exports
-from tournament.play import imports
-from tournament.play import services as play_services
+from tournament.play import hands, imports, rounds
 from tournament.register import services
 from tournament.results import standings
 
@@ -52,23 +51,23 @@ HANDS = [cego("halbe", 0, 34), cego("halbe", 1, 47), cego("halbe", 2, 34), cego(
 # --- helpers ----------------------------------------------------------------------------------
 
 
-def play_round(event: Event, hands: int, *, seed: int = 1) -> Round:
-    """Draw and start the next round; every table plays ``hands`` games."""
+def play_round(event: Event, hand_count: int, *, seed: int = 1) -> Round:
+    """Draw and start the next round; every table plays ``hand_count`` games."""
     rnd = make_round(event, seed=seed)
     for table in rnd.tables.order_by("number"):
-        for number in range(hands):
-            play_services.record_hand(table=table, data=HANDS[number % len(HANDS)])
+        for number in range(hand_count):
+            hands.record_hand(table=table, data=HANDS[number % len(HANDS)])
     return rnd
 
 
-def cego_event(players: int, hands: int, *, rounds: int = 1, **kwargs: Any) -> Event:
-    """A Cego event of ``players`` whose every table has played ``hands`` games per round."""
-    event = make_event(hands_per_round={"4": hands}, **kwargs)
+def cego_event(players: int, hand_count: int, *, round_count: int = 1, **kwargs: Any) -> Event:
+    """A Cego event of ``players`` whose every table has played ``hand_count`` games per round."""
+    event = make_event(hands_per_round={"4": hand_count}, **kwargs)
     make_entries(event, players)
-    for number in range(1, rounds + 1):
-        rnd = play_round(event, hands, seed=number)
-        if number < rounds:
-            play_services.close_round(round=rnd)
+    for number in range(1, round_count + 1):
+        rnd = play_round(event, hand_count, seed=number)
+        if number < round_count:
+            rounds.close_round(round=rnd)
     return event
 
 
@@ -113,7 +112,7 @@ def count_queries(build: Any) -> int:
 
 
 def test_the_event_workbook_has_standings_a_sheet_per_round_then_games_then_seating():
-    event = cego_event(8, 2, rounds=2)
+    event = cego_event(8, 2, round_count=2)
     sheets = english_workbook(event)
     assert len(sheets) == 1 + 2 + 1 + 1
     standings_sheet, games, seating = sheets[0], sheets[3], sheets[4]
@@ -123,7 +122,7 @@ def test_the_event_workbook_has_standings_a_sheet_per_round_then_games_then_seat
 
 
 def test_the_standings_sheet_shows_every_players_total_in_the_standings_order():
-    event = cego_event(8, 4, rounds=2)
+    event = cego_event(8, 4, round_count=2)
     sheet = english_workbook(event)[0]
     expected = [(e.start_number, e.total) for e in Entry.objects.standings(event)]
     assert list(zip(column(sheet, "No."), column(sheet, "Total"), strict=True)) == expected
@@ -138,14 +137,14 @@ def test_the_cego_totals_in_the_standings_sheet_add_up_to_zero():
 
 
 def test_the_standings_sheet_has_a_column_per_round_adding_up_to_the_total():
-    event = cego_event(8, 2, rounds=2)
+    event = cego_event(8, 2, round_count=2)
     sheet = english_workbook(event)[0]
     rounds = zip(column(sheet, "Round 1"), column(sheet, "Round 2"), strict=True)
     assert [a + b for a, b in rounds] == column(sheet, "Total")
 
 
 def test_a_round_sheet_shows_each_seats_result_for_that_round():
-    event = cego_event(8, 3, rounds=2)
+    event = cego_event(8, 3, round_count=2)
     sheets = english_workbook(event)
     for number, sheet in ((1, sheets[1]), (2, sheets[2])):
         rnd = event.rounds.get(number=number)
@@ -163,7 +162,7 @@ def test_a_round_sheet_shows_each_seats_result_for_that_round():
 
 
 def test_the_games_sheet_has_one_row_per_hand_with_each_seats_stored_result():
-    event = cego_event(12, 3, rounds=2)
+    event = cego_event(12, 3, round_count=2)
     sheet = english_workbook(event)[3]
     header, rows = table_of(sheet)
     assert len(rows) == Hand.objects.filter(table__round__event=event).count() == 18
@@ -198,7 +197,7 @@ def test_the_seating_sheet_has_one_row_per_seat():
 
 
 def test_every_sheet_has_a_bold_frozen_filtered_header_and_prints_landscape_with_it():
-    event = cego_event(8, 2, rounds=2)
+    event = cego_event(8, 2, round_count=2)
     sheets = english_workbook(event)
     assert len(sheets) == 5
     for sheet in sheets:
@@ -249,7 +248,7 @@ def test_a_name_with_markup_appears_literally():
 def test_a_crazy_solo_workbook_shows_the_balance_start_150_plus_the_results():
     table = make_table("crazy_solo", 4)
     event = table.round.event
-    play_services.record_hand(
+    hands.record_hand(
         table=table, data={"contract": "solo", "bidder": 0, "partner": 1, "soloist_points": 80}
     )
     sheet = english_workbook(event)[0]
@@ -392,7 +391,7 @@ def test_control_characters_already_stored_never_break_a_download(client):
     )
     make_entries(event, 3)
     rnd = play_round(event, 1)
-    play_services.void_table(table=rnd.tables.get(), reason="Karten\x0cfehlten")
+    hands.void_table(table=rnd.tables.get(), reason="Karten\x0cfehlten")
     for url in (
         reverse("event_xlsx", args=[event.slug]),
         reverse("season_xlsx", args=[season.slug]),

@@ -27,7 +27,7 @@ from tests.factories import (
 )
 from tests.helpers import html_table, projector_lines, standings_result, ziege_season
 from tournament.models import Entry, Event, Player, Round, Seat, Table
-from tournament.play import services
+from tournament.play import hands
 from tournament.register import services as register_services
 from tournament.results import standings
 from tournament.views.paper import qr_svg
@@ -53,14 +53,14 @@ NAMES = [
 # --- helpers ----------------------------------------------------------------------------------
 
 
-def cego_round(players: int, hands: int = 0, **event_kwargs: Any) -> Round:
-    """A started Cego round; every table has played ``hands`` games."""
+def cego_round(players: int, hand_count: int = 0, **event_kwargs: Any) -> Round:
+    """A started Cego round; every table has played ``hand_count`` games."""
     event = make_event(**event_kwargs)
     make_entries(event, players)
     rnd = make_round(event)
     for table in rnd.tables.all():
-        for _ in range(hands):
-            services.record_hand(table=table, data=cego("halbe", 0, 47))
+        for _ in range(hand_count):
+            hands.record_hand(table=table, data=cego("halbe", 0, 47))
     return rnd
 
 
@@ -147,8 +147,8 @@ def test_one_table_is_printed_alone_with_its_number(client: Client):
 
 def test_games_already_entered_are_printed_with_their_signed_results(client: Client):
     table = make_table()
-    services.record_hand(table=table, data=cego("halbe", 0, 34))  # lost: −60 and +20 each
-    services.record_hand(table=table, data=cego("halbe", 1, 47))  # won: +60 and −20 each
+    hands.record_hand(table=table, data=cego("halbe", 0, 34))  # lost: −60 and +20 each
+    hands.record_hand(table=table, data=cego("halbe", 1, 47))  # won: +60 and −20 each
     (page,) = sheet_pages(get(client, sheets_url(table.round)))
     rows = game_rows(page)
     assert rows[0][1] == [f"{MINUS}60", "+20", "+20", "+20"]
@@ -193,11 +193,11 @@ def test_the_printed_hennes_sibbe_sheet_names_the_penalty_cards_taker_as_next_de
     table = make_table("hennes_sibbe", 4)
     claim = {"count": 5, "colour": "rot"}
     # the claimant (seat 1) was wrong, then the challenger (seat 4) was
-    services.record_hand(
+    hands.record_hand(
         table=table,
         data={"claimant": 0, "challenger": 1, "claim": claim, "claim_correct": False},
     )
-    services.record_hand(
+    hands.record_hand(
         table=table,
         data={"claimant": 2, "challenger": 3, "claim": claim, "claim_correct": True},
     )
@@ -290,9 +290,7 @@ def sixteen_ranked() -> Event:
     rnd = make_round(event)
     for k, table in enumerate(rnd.tables.order_by("number")):
         step = 100 * k
-        services.record_totals(
-            table=table, totals=[50 + step, 20 + step, -(10 + step), -(60 + step)]
-        )
+        hands.record_totals(table=table, totals=[50 + step, 20 + step, -(10 + step), -(60 + step)])
     return event
 
 
@@ -504,7 +502,7 @@ def tied_for_last() -> Event:
             if k == 3
             else [500 + step, 200 + step, -(100 + step), -(600 + step)]
         )
-        services.record_totals(table=table, totals=totals)
+        hands.record_totals(table=table, totals=totals)
     return event
 
 
@@ -544,7 +542,7 @@ def printed_cells(html: str) -> tuple[list[str], list[list[str]]]:
 def test_printed_ziege_standings_show_matches_won_difference_and_conceded(client: Client):
     table = make_table("ziege", 4)
     for points in (120, 120, 20):  # team B concedes 6 twice (A wins the match), then A 4
-        services.record_hand(table=table, data={"team_a_points": points})
+        hands.record_hand(table=table, data={"team_a_points": points})
     for query in ("", "?prize=1"):
         head, rows = printed_cells(get(client, standings_url(table.round.event, query)))
         # the standings page's headings: each figure is named once, the same everywhere
@@ -556,7 +554,7 @@ def test_printed_ziege_standings_show_matches_won_difference_and_conceded(client
 def test_printed_hennes_sibbe_standings_show_penalty_cards_then_games_lost(client: Client):
     table = make_table("hennes_sibbe", 3)
     for challenger in (1, 1, 1, 2):  # seat 1 loses a game (3 penalty cards), seat 2 takes one
-        services.record_hand(
+        hands.record_hand(
             table=table,
             data={
                 "claimant": 0,
@@ -574,9 +572,9 @@ def test_printed_hennes_sibbe_standings_show_penalty_cards_then_games_lost(clien
 
 
 def test_a_voided_table_prints_a_dash_for_its_totals_and_says_why(client: Client):
-    rnd = cego_round(4, hands=1)
+    rnd = cego_round(4, hand_count=1)
     table = rnd.tables.get()
-    services.void_table(table=table, reason="Blatt verloren")
+    hands.void_table(table=table, reason="Blatt verloren")
     sheet = sheet_pages(get(client, sheets_url(rnd)))[0]
     totals = re.findall(r'<th class="pts">(.*?)</th>', sheet.split("<tfoot>", 1)[1])
     assert totals == ["—"] * 4
@@ -585,9 +583,9 @@ def test_a_voided_table_prints_a_dash_for_its_totals_and_says_why(client: Client
 
 
 def test_the_printed_standings_show_a_dash_for_a_voided_round_and_a_real_minus(client: Client):
-    rnd = cego_round(8, hands=1)  # two tables; seat 0 wins 60 at each, the others lose 20
+    rnd = cego_round(8, hand_count=1)  # two tables; seat 0 wins 60 at each, the others lose 20
     first, second = rnd.tables.order_by("number")
-    services.void_table(table=first, reason="Durchgang nicht nachvollziehbar")
+    hands.void_table(table=first, reason="Durchgang nicht nachvollziehbar")
     html = get(client, reverse("print_standings", args=[rnd.event.slug]))
     for seat in seated(first):
         row = html.split(escape(seat.entry.player.sort_name), 1)[1].split("</tr>", 1)[0]
@@ -630,7 +628,7 @@ def season_with_two_events() -> tuple[Any, list[Event]]:
             )
             register_services.register_player(event=event, player=player)
         rnd = make_round(event)
-        services.record_hand(table=rnd.tables.get(), data=cego("halbe", 0, 34))
+        hands.record_hand(table=rnd.tables.get(), data=cego("halbe", 0, 34))
         events.append(event)
     return season, events
 

@@ -25,8 +25,8 @@ from tests.factories import cego, make_entries, make_event, make_round, make_tab
 from tests.helpers import THREADS, run_in_threads
 from tournament.core import reading
 from tournament.models import Entry, Hand, Player, Result, Table
+from tournament.play import events, hands, locks, rounds
 from tournament.play import imports as play_imports
-from tournament.play import services
 from tournament.register import imports
 from tournament.register import services as register_services
 
@@ -41,16 +41,16 @@ def test_eight_threads_entering_hands_at_one_table_lose_nothing_and_double_nothi
     def enter(i: int) -> None:
         for j in range(HANDS_EACH):
             # each thread's hands are recognisable by their points: 40 + thread, declarer seat j
-            services.record_hand(
+            hands.record_hand(
                 table=table,
                 data=cego("cego", j % 4, 40 + i),
                 submission_key=uuid.uuid4(),
             )
 
     assert run_in_threads(enter) == []
-    hands = list(Hand.objects.filter(table=table).order_by("number"))
-    assert [h.number for h in hands] == list(range(1, THREADS * HANDS_EACH + 1))
-    per_thread = sorted(h.data["declarer_points"] for h in hands)
+    played = list(Hand.objects.filter(table=table).order_by("number"))
+    assert [h.number for h in played] == list(range(1, THREADS * HANDS_EACH + 1))
+    per_thread = sorted(h.data["declarer_points"] for h in played)
     assert per_thread == sorted(40 + i for i in range(THREADS) for _ in range(HANDS_EACH))
     assert Result.objects.filter(table=table).count() == 4 * THREADS * HANDS_EACH
     assert sum(Result.objects.filter(table=table).values_list("points", flat=True)) == 0
@@ -61,7 +61,7 @@ def test_a_form_sent_again_by_eight_impatient_phones_is_stored_once():
     key = uuid.uuid4()
 
     def resend(_i: int) -> None:
-        services.record_hand(table=table, data=cego("halbe", 0, 34), submission_key=key)
+        hands.record_hand(table=table, data=cego("halbe", 0, 34), submission_key=key)
 
     assert run_in_threads(resend) == []
     assert Hand.objects.filter(table=table).count() == 1
@@ -73,7 +73,7 @@ def test_eight_tables_written_at_once_each_get_their_own_hands():
 
     def enter(i: int) -> None:
         for _ in range(HANDS_EACH):
-            services.record_hand(table=tables[i], data=cego("halbe", 0, 47))
+            hands.record_hand(table=tables[i], data=cego("halbe", 0, 47))
 
     assert run_in_threads(enter) == []
     for table in tables:
@@ -82,19 +82,19 @@ def test_eight_tables_written_at_once_each_get_their_own_hands():
 
 def test_two_scorers_correcting_the_same_game_cannot_overwrite_each_other():
     table = make_table()
-    hand = services.record_hand(table=table, data=cego("halbe", 0, 34))
+    hand = hands.record_hand(table=table, data=cego("halbe", 0, 34))
     outcomes: list[str] = []
 
     def correct(i: int) -> None:
         try:
-            services.edit_hand(
+            hands.edit_hand(
                 hand=hand,
                 data=cego("halbe", 0, 47 if i == 0 else 20),
                 reason=f"scorer {i}",
                 version=1,
             )
             outcomes.append("saved")
-        except services.StaleEdit:
+        except hands.StaleEdit:
             outcomes.append("refused")
 
     assert run_in_threads(correct, count=2) == []
@@ -188,7 +188,7 @@ def _holding_a_game_open(table, held: threading.Event, release: threading.Event)
     """A game being stored at ``table``, held at the moment its locks are taken."""
     try:
         with transaction.atomic():
-            services._table_for_a_game(table)
+            locks.table_for_a_game(table)
             held.set()
             assert release.wait(30), "the test never let the held game go"
     finally:
@@ -226,7 +226,7 @@ def test_two_tables_of_one_event_store_their_games_at_the_same_moment():
     make_entries(event, 8)
     first, second = make_round(event).tables.order_by("number")
     with _a_game_held_open(first, lock_timeout=5):
-        hand = services.record_hand(table=second, data=cego("halbe", 0, 47))
+        hand = hands.record_hand(table=second, data=cego("halbe", 0, 47))
     assert hand.number == 1
     assert Result.objects.filter(table=second).count() == 4
 
@@ -235,10 +235,10 @@ def test_two_tables_of_one_event_store_their_games_at_the_same_moment():
 @pytest.mark.parametrize(
     "change",
     [
-        lambda t: services.change_event_settings(
+        lambda t: events.change_event_settings(
             event=t.round.event, values={"rules": {"win_threshold": 34}}, reason="Hausregel"
         ),
-        lambda t: services.close_round(round=t.round),
+        lambda t: rounds.close_round(round=t.round),
     ],
     ids=["a rule change", "the round's close"],
 )
@@ -304,7 +304,7 @@ def test_a_game_and_a_service_on_another_table_of_the_round_do_not_wait_for_each
 
     def void() -> None:
         try:
-            services.void_table(table=second, reason="unleserlich")
+            hands.void_table(table=second, reason="unleserlich")
             voided.append(None)
         except BaseException as exc:  # asserted on below
             voided.append(exc)
@@ -315,7 +315,7 @@ def test_a_game_and_a_service_on_another_table_of_the_round_do_not_wait_for_each
     with _a_game_held_open(first, lock_timeout=5):
         voiding.start()
         _wait_until_waiting(1)  # the void waits for the game at the first table
-        services.record_hand(table=second, data=cego("halbe", 0, 47))
+        hands.record_hand(table=second, data=cego("halbe", 0, 47))
     voiding.join(30)
     assert voided == [None]
     assert Table.objects.get(pk=second.pk).voided

@@ -35,7 +35,7 @@ from tests.helpers import (
 )
 from tournament.core import errors
 from tournament.models import Entry, Event, Round, Seat
-from tournament.play import draw, services
+from tournament.play import draw, events, rounds
 from tournament.register import services as register_services
 
 # the messages are checked in English, whatever catalogue the default language has
@@ -239,10 +239,10 @@ def test_an_unpaired_player_stops_a_fixed_pair_draw_naming_the_player():
     event, _pairs = make_fixed_pair_event(8)
     loner = make_player(first_name="Hannelore", last_name="Ohnepartner")
     register_services.register_player(event=event, player=loner)
-    rnd = services.add_round(event=event)
+    rnd = rounds.add_round(event=event)
 
     with pytest.raises(errors.Refused) as refused:
-        services.draw_round(round=rnd, seed=1)
+        rounds.draw_round(round=rnd, seed=1)
 
     assert "Hannelore Ohnepartner" in str(refused.value)
     assert not Seat.objects.filter(round=rnd).exists()
@@ -260,7 +260,7 @@ def test_swapping_two_seated_players_exchanges_their_table_and_position():
     b = next(e for e in entries if place(rnd, e)[0] != place(rnd, a)[0])
     before_a, before_b = place(rnd, a), place(rnd, b)
 
-    services.swap_seats(round=rnd, first=a, second=b)
+    rounds.swap_seats(round=rnd, first=a, second=b)
 
     assert place(rnd, a) == before_b
     assert place(rnd, b) == before_a
@@ -276,7 +276,7 @@ def test_a_seated_player_can_swap_with_one_sitting_out():
     seated = next(e for e in entries if e.pk != out_id)
     seated_place = place(rnd, seated)
 
-    services.swap_seats(round=rnd, first=seated, second=out)
+    rounds.swap_seats(round=rnd, first=seated, second=out)
 
     assert place(rnd, out) == seated_place
     assert place(rnd, seated) == (None, None)
@@ -293,7 +293,7 @@ def test_swapping_is_refused_once_the_round_has_started():
     before = seating(rnd)
 
     with pytest.raises(errors.Refused):
-        services.swap_seats(round=rnd, first=a, second=b)
+        rounds.swap_seats(round=rnd, first=a, second=b)
 
     assert seating(rnd) == before
 
@@ -316,7 +316,7 @@ def test_a_swap_recounts_the_repeat_meetings():
         if any(frozenset((q, r)) in met for r in tables[0][1:])
     )
 
-    rnd = services.swap_seats(
+    rnd = rounds.swap_seats(
         round=second, first=Entry.objects.get(pk=p), second=Entry.objects.get(pk=q)
     )
 
@@ -375,12 +375,12 @@ def test_a_round_added_by_mistake_is_removed_and_the_event_can_be_finished():
     event = make_event("cego")
     make_entries(event, 8)
     play_and_close(make_round(event, seed=1, start=False))
-    stray = services.add_round(event=event)
+    stray = rounds.add_round(event=event)
     with pytest.raises(errors.Refused):
-        services.finish_event(event=event)
+        events.finish_event(event=event)
 
-    services.remove_round(round=stray)
-    services.finish_event(event=event)
+    rounds.remove_round(round=stray)
+    events.finish_event(event=event)
 
     assert list(event.rounds.values_list("number", "status")) == [(1, Round.Status.CLOSED)]
     event.refresh_from_db()
@@ -395,7 +395,7 @@ def test_a_finished_event_offers_no_new_round_and_refuses_one_until_reopened(cli
     event = make_event("cego")
     make_entries(event, 8)
     play_and_close(make_round(event, seed=1, start=False))
-    services.finish_event(event=event)
+    events.finish_event(event=event)
     client.force_login(make_user(staff=True))
     page = client.get(event.get_absolute_url()).content.decode()
     assert reverse("round_add", args=[event.slug]) not in page
@@ -404,8 +404,8 @@ def test_a_finished_event_offers_no_new_round_and_refuses_one_until_reopened(cli
 
     assert "The event is finished: reopen it with a reason" in response.content.decode()
     assert list(event.rounds.values_list("number", flat=True)) == [1]
-    services.reopen_event(event=event, reason="a round was forgotten")
-    assert services.add_round(event=Event.objects.get(pk=event.pk)).number == 2
+    events.reopen_event(event=event, reason="a round was forgotten")
+    assert rounds.add_round(event=Event.objects.get(pk=event.pk)).number == 2
 
 
 @pytest.mark.django_db
@@ -415,7 +415,7 @@ def test_a_drawn_round_is_removed_with_its_seats_each_leaving_its_history():
     rnd = make_round(event, seed=1, start=False)
     seat_ids = list(Seat.objects.filter(round=rnd).values_list("pk", flat=True))
 
-    services.remove_round(round=rnd)
+    rounds.remove_round(round=rnd)
 
     assert not event.rounds.exists()
     assert not Seat.objects.filter(pk__in=seat_ids).exists()
@@ -430,7 +430,7 @@ def test_a_started_round_or_one_before_the_last_is_not_removed():
     make_entries(event, 8)
     playing = make_round(event, seed=1)
     with pytest.raises(errors.Refused) as started:
-        services.remove_round(round=playing)
+        rounds.remove_round(round=playing)
     assert mentions(str(started.value), 1)
 
     seated = make_event("cego")
@@ -438,7 +438,7 @@ def test_a_started_round_or_one_before_the_last_is_not_removed():
     first = make_round(seated, seed=1, start=False)
     Round.objects.create(event=seated, number=2)  # a later round that exists anyway
     with pytest.raises(errors.Refused) as not_last:
-        services.remove_round(round=first)
+        rounds.remove_round(round=first)
     assert "last" in str(not_last.value)
 
     assert Round.objects.filter(pk__in=[playing.pk, first.pk]).count() == 2
@@ -454,7 +454,7 @@ def test_the_seating_page_offers_to_remove_the_last_round_only_until_it_starts(c
     event = make_event("cego")
     make_entries(event, 8)
     play_and_close(make_round(event, seed=1, start=False))
-    stray = services.add_round(event=event)
+    stray = rounds.add_round(event=event)
     second, first = (reverse("round_seating", args=[event.slug, n]) for n in (2, 1))
     button = "Remove this round"
     assert button not in client.get(second).content.decode()  # not for the public
@@ -528,10 +528,10 @@ def test_a_round_removed_while_another_action_waited_for_it_is_said_not_a_server
     client.force_login(make_user())
 
     def removed_meanwhile(*, round):
-        services.remove_round(round=round)
+        rounds.remove_round(round=round)
         return Round.objects.get(pk=round.pk)
 
-    monkeypatch.setattr(services, "start_round", removed_meanwhile)
+    monkeypatch.setattr(rounds, "start_round", removed_meanwhile)
     response = client.post(reverse("round_action", args=[event.slug, 1, "start"]), follow=True)
 
     assert response.status_code == 200
@@ -546,7 +546,7 @@ def test_round_2_cannot_be_added_while_round_1_is_not_closed():
     make_round(event, seed=1, start=True)
 
     with pytest.raises(errors.Refused):
-        services.add_round(event=event)
+        rounds.add_round(event=event)
 
     assert event.rounds.count() == 1
 
@@ -561,7 +561,7 @@ def test_drawing_round_2_is_refused_while_round_1_is_not_closed(first_status):
     second = Round.objects.create(event=event, number=2)
 
     with pytest.raises(errors.Refused) as refused:
-        services.draw_round(round=second, seed=1)
+        rounds.draw_round(round=second, seed=1)
 
     second.refresh_from_db()
     assert mentions(str(refused.value), 2)
@@ -577,7 +577,7 @@ def test_a_started_round_cannot_be_drawn_again():
     before = seating(rnd)
 
     with pytest.raises(errors.Refused):
-        services.draw_round(round=rnd, seed=2)
+        rounds.draw_round(round=rnd, seed=2)
 
     assert seating(rnd) == before
 
@@ -586,10 +586,10 @@ def test_a_started_round_cannot_be_drawn_again():
 def test_an_exact_cego_event_of_13_players_is_not_drawn_and_says_what_to_do():
     event = make_event("cego", table_policy=EXACT)
     make_entries(event, 13)
-    rnd = services.add_round(event=event)
+    rnd = rounds.add_round(event=event)
 
     with pytest.raises(errors.Refused) as refused:
-        services.draw_round(round=rnd, seed=1)
+        rounds.draw_round(round=rnd, seed=1)
 
     assert "register 3 more" in str(refused.value)
     assert "withdraw 1" in str(refused.value)

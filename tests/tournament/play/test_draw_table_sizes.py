@@ -24,7 +24,7 @@ from tests.helpers import (
     play_and_close,
     seating,
 )
-from tournament.play import draw, services
+from tournament.play import draw, rounds
 
 POLICIES = [EXACT, SIT_OUT, MIXED]
 FOURS = ["cego", "ziege"]
@@ -180,7 +180,7 @@ def test_drawing_again_with_the_same_seed_gives_the_same_tables_and_positions():
     rnd = next_round(event, seed=4711)
     first = seating(rnd)
 
-    services.draw_round(round=rnd, seed=4711)
+    rounds.draw_round(round=rnd, seed=4711)
 
     assert seating(rnd) == first
     assert len(first) == 40
@@ -193,7 +193,7 @@ def test_a_different_seed_gives_a_different_seating_for_40_players():
     rnd = next_round(event, seed=1)
     first = seating(rnd)
 
-    services.draw_round(round=rnd, seed=2)
+    rounds.draw_round(round=rnd, seed=2)
 
     assert seating(rnd) != first
 
@@ -207,7 +207,7 @@ def test_the_same_seed_redraws_a_later_round_identically_despite_the_history():
     rnd = next_round(event, seed=99)
     first = seating(rnd)
 
-    services.draw_round(round=rnd, seed=99)
+    rounds.draw_round(round=rnd, seed=99)
 
     assert seating(rnd) == first
 
@@ -230,11 +230,11 @@ def test_the_seed_is_stored_on_the_round_and_shown_on_the_seating_page(client):
 def test_a_draw_without_a_seed_stores_the_seed_it_used_so_it_can_be_repeated():
     event = make_event("cego")
     make_entries(event, 16)
-    rnd = services.draw_round(round=services.add_round(event=event))
+    rnd = rounds.draw_round(round=rounds.add_round(event=event))
     rnd.refresh_from_db()
     first = seating(rnd)
 
-    services.draw_round(round=rnd, seed=rnd.seed)
+    rounds.draw_round(round=rnd, seed=rnd.seed)
 
     assert rnd.seed is not None
     assert seating(rnd) == first

@@ -24,7 +24,7 @@ from tests.helpers import totals
 from tournament import access
 from tournament.core import errors
 from tournament.models import Entry, Event, EventRole, Player, Result, Team
-from tournament.play import reads, services
+from tournament.play import events, hands, reads
 from tournament.register import services as register_services
 
 pytestmark = pytest.mark.django_db
@@ -36,10 +36,8 @@ pytestmark = pytest.mark.django_db
 def bettel_table():
     """A Cego table with a lost Bettel (seat 0, one trick: −90 with the default 30) and a Halbe."""
     table = make_table()
-    services.record_hand(
-        table=table, data={"contract": "bettel", "declarer": 0, "declarer_tricks": 1}
-    )
-    services.record_hand(table=table, data=cego("halbe", 1, 47))  # +60 for seat 1
+    hands.record_hand(table=table, data={"contract": "bettel", "declarer": 0, "declarer_tricks": 1})
+    hands.record_hand(table=table, data=cego("halbe", 1, 47))  # +60 for seat 1
     return table
 
 
@@ -48,7 +46,7 @@ def test_a_rule_change_rescores_every_stored_game_at_once():
     event = table.round.event
     assert totals(table) == [-110, 90, 10, 10]
     user = make_user()
-    effect = services.change_event_settings(
+    effect = events.change_event_settings(
         event=event, values={"rules": {"bettel": 50}}, user=user, reason="Hausregel Bettel 50"
     )
     assert (effect.hands, effect.players) == (2, 4)
@@ -61,7 +59,7 @@ def test_a_rule_change_is_kept_in_the_events_history_with_who_and_why():
     table = bettel_table()
     event = table.round.event
     user = make_user()
-    services.change_event_settings(
+    events.change_event_settings(
         event=event, values={"rules": {"bettel": 50}}, user=user, reason="Hausregel Bettel 50"
     )
     record = event.history.latest()
@@ -75,7 +73,7 @@ def test_a_rule_change_of_stored_games_needs_a_reason_and_changes_nothing_withou
     table = bettel_table()
     event = table.round.event
     with pytest.raises(errors.Refused, match="reason"):
-        services.change_event_settings(event=event, values={"rules": {"bettel": 50}}, reason=" ")
+        events.change_event_settings(event=event, values={"rules": {"bettel": 50}}, reason=" ")
     event.refresh_from_db()
     assert event.rules == {}
     assert totals(table) == [-110, 90, 10, 10]
@@ -87,7 +85,7 @@ def test_a_rule_change_that_makes_a_stored_game_invalid_is_refused_naming_the_ga
     new = {"total_points": 40, "win_threshold": 20}  # the Halbe's 47 card points no longer fit
     history = event.history.count()
     with pytest.raises(errors.Refused) as exc:
-        services.change_event_settings(event=event, values={"rules": new}, reason="Test")
+        events.change_event_settings(event=event, values={"rules": new}, reason="Test")
     assert "Game 2 at table 1 of round 1" in str(exc.value)
     assert "declarer_points" in str(exc.value)
     event.refresh_from_db()
@@ -110,7 +108,7 @@ def test_the_effect_of_a_rule_change_is_counted_without_saving_anything():
 
 def test_a_settings_change_without_stored_games_needs_no_reason():
     event = make_event()
-    effect = services.change_event_settings(event=event, values={"rules": {"bettel": 40}})
+    effect = events.change_event_settings(event=event, values={"rules": {"bettel": 40}})
     assert (effect.hands, effect.players) == (0, 0)
     event.refresh_from_db()
     assert event.rules == {"bettel": 40}
@@ -121,7 +119,7 @@ def test_the_game_cannot_change_after_the_first_draw():
     make_entries(event, 4)
     make_round(event, start=False)
     with pytest.raises(errors.Refused, match="first draw"):
-        services.change_event_settings(event=event, values={"game": "ziege"})
+        events.change_event_settings(event=event, values={"game": "ziege"})
     event.refresh_from_db()
     assert event.game == "cego"
 
@@ -129,7 +127,7 @@ def test_the_game_cannot_change_after_the_first_draw():
 def test_the_game_can_change_before_the_first_draw():
     event = make_event()
     make_entries(event, 4)
-    services.change_event_settings(event=event, values={"game": "ziege"})
+    events.change_event_settings(event=event, values={"game": "ziege"})
     event.refresh_from_db()
     assert event.game == "ziege"
 
@@ -138,10 +136,10 @@ def test_a_ziege_match_limit_change_rescores_the_matches_won():
     table = make_table("ziege", 4)
     event = table.round.event
     for _ in range(2):
-        services.record_hand(table=table, data={"team_a_points": 120})  # B concedes 6 twice
+        hands.record_hand(table=table, data={"team_a_points": 120})  # B concedes 6 twice
     won = Result.objects.filter(table=table, matches_won=1).count
     assert won() == 2  # seats 0 and 2 won the match at 12
-    services.change_event_settings(
+    events.change_event_settings(
         event=event, values={"rules": {"match_limit": 18}}, reason="Partie bis 18"
     )
     assert won() == 0
@@ -151,7 +149,7 @@ def test_recompute_scores_names_a_stored_game_the_rules_no_longer_allow():
     from django.core.management import CommandError, call_command
 
     table = make_table()
-    services.record_hand(table=table, data=cego("halbe", 0, 47))
+    hands.record_hand(table=table, data=cego("halbe", 0, 47))
     # settings written past the event page (e.g. straight into the database)
     Event.objects.filter(pk=table.round.event_id).update(
         rules={"total_points": 40, "win_threshold": 20}
@@ -169,7 +167,7 @@ def test_the_effect_of_a_rule_change_costs_the_same_queries_for_4_players_and_12
         make_entries(event, players)
         for table in make_round(event).tables.all():
             for _ in range(3):
-                services.record_hand(table=table, data=cego("halbe", 0, 47))
+                hands.record_hand(table=table, data=cego("halbe", 0, 47))
         with CaptureQueriesContext(connection) as ctx:
             assert reads.rule_change_effect(event=event, rules={"win_threshold": 50}).hands
         return len(ctx.captured_queries)
@@ -181,9 +179,9 @@ def test_the_effect_of_a_rule_change_costs_the_same_queries_for_4_players_and_12
 def test_a_long_reason_is_kept_whole_in_the_history():
     # PostgreSQL refused a reason over 100 characters (simple-history's default column)
     table = make_table()
-    hand = services.record_hand(table=table, data=cego("halbe", 0, 34))
+    hand = hands.record_hand(table=table, data=cego("halbe", 0, 34))
     reason = "Am Tisch nachgezählt: " + "der Geber hatte eine Karte zu viel, " * 7
-    services.edit_hand(hand=hand, data=cego("halbe", 0, 47), reason=reason)
+    hands.edit_hand(hand=hand, data=cego("halbe", 0, 47), reason=reason)
     assert hand.history.latest().history_change_reason == reason.strip()
     assert len(reason.strip()) > 200
 
@@ -307,28 +305,28 @@ def event_values(**values: Any) -> dict[str, Any]:
 
 def test_creating_an_event_makes_its_creator_the_organiser():
     organiser = make_user("vereinswirt", staff=False)
-    event = services.create_event(values=event_values(), user=organiser)
+    event = events.create_event(values=event_values(), user=organiser)
     assert access.can_organise(organiser, event)
     assert EventRole.objects.get(event=event).role == EventRole.Role.ORGANISER
     assert event.history.get().history_user == organiser
 
 
 def test_an_event_created_without_a_user_has_no_organiser_role():
-    event = services.create_event(values=event_values())
+    event = events.create_event(values=event_values())
     assert not EventRole.objects.filter(event=event).exists()
 
 
 def test_an_event_with_a_reserved_short_name_is_refused_and_not_created():
     with pytest.raises(errors.Refused, match="is the name of a page of this site"):
-        services.create_event(values=event_values(slug="neu"), user=make_user())
+        events.create_event(values=event_values(slug="neu"), user=make_user())
     assert not Event.objects.exists() and not EventRole.objects.exists()
 
 
 def test_creating_a_season_checks_it_like_the_form():
-    season = services.create_season(values={"name": "Saison 2027", "slug": "saison-2027"})
+    season = events.create_season(values={"name": "Saison 2027", "slug": "saison-2027"})
     assert (season.game, season.best_of) == ("cego", None)
     with pytest.raises(errors.Refused, match="is the name of a page of this site"):
-        services.create_season(values={"name": "Neu", "slug": "neu"})
+        events.create_season(values={"name": "Neu", "slug": "neu"})
 
 
 def test_a_ziege_pair_is_kept_in_each_entrys_history_with_the_user():
@@ -367,28 +365,28 @@ def result_sums(table, field: str) -> list[int]:
 
 def test_each_seat_holds_the_sum_of_its_counting_results_after_every_kind_of_change():
     table = make_table()
-    hand = services.record_hand(table=table, data=cego("halbe", 0, 34))
+    hand = hands.record_hand(table=table, data=cego("halbe", 0, 34))
     assert seat_sums(table) == [-60, 20, 20, 20]
-    services.record_hand(table=table, data=cego("cego", 1, 40))
+    hands.record_hand(table=table, data=cego("cego", 1, 40))
     assert seat_sums(table) == totals(table) != [-60, 20, 20, 20]
-    services.delete_hand(hand=table.hands.get(number=2), reason="doppelt")
+    hands.delete_hand(hand=table.hands.get(number=2), reason="doppelt")
     assert seat_sums(table) == [-60, 20, 20, 20]
-    services.edit_hand(hand=hand, data=cego("halbe", 0, 47), reason="Punkte verzählt")
+    hands.edit_hand(hand=hand, data=cego("halbe", 0, 47), reason="Punkte verzählt")
     assert seat_sums(table) == [60, -20, -20, -20]
-    services.void_table(table=table, reason="Liste verloren")
+    hands.void_table(table=table, reason="Liste verloren")
     assert seat_sums(table) == [0, 0, 0, 0]
-    services.restore_table(table=table, reason="Liste gefunden")
+    hands.restore_table(table=table, reason="Liste gefunden")
     assert seat_sums(table) == [60, -20, -20, -20]
-    services.delete_hand(hand=hand, reason="falscher Tisch")
+    hands.delete_hand(hand=hand, reason="falscher Tisch")
     assert seat_sums(table) == [0, 0, 0, 0]
-    services.record_totals(table=table, totals=[30, -10, -10, -10])
+    hands.record_totals(table=table, totals=[30, -10, -10, -10])
     assert seat_sums(table) == [30, -10, -10, -10]
 
 
 def test_a_rule_change_rewrites_the_seats_sums_with_the_results():
     table = bettel_table()
     assert seat_sums(table) == [-110, 90, 10, 10]
-    services.change_event_settings(
+    events.change_event_settings(
         event=table.round.event, values={"rules": {"bettel": 50}}, reason="Hausregel Bettel 50"
     )
     assert seat_sums(table) == [-170, 110, 30, 30]
@@ -397,7 +395,7 @@ def test_a_rule_change_rewrites_the_seats_sums_with_the_results():
 def test_ziege_seats_sum_defeat_points_and_matches_as_the_results_do():
     table = make_table("ziege", 4)
     for points in (120, 120, 40):
-        services.record_hand(table=table, data={"team_a_points": points})
+        hands.record_hand(table=table, data={"team_a_points": points})
     # team B took no trick twice: 6 + 6 = 12 defeat points, the match is over and team A has won
     # it; then team A has 40 points (31..59): team B deals it 2 in the next match
     assert seat_sums(table, "inflicted") == [12, 2, 12, 2]
@@ -410,14 +408,14 @@ def test_a_game_number_taken_at_the_same_moment_is_refused_and_nothing_is_stored
     """The table's lock keeps two games from one number; should a write get past it, the
     database's rule still refuses the second and the scorer is told to try again."""
     table = make_table()
-    first = services.record_hand(table=table, data=cego("halbe", 0, 40))
-    monkeypatch.setattr(services, "next_game_number", lambda table, hands=None: 1)
+    first = hands.record_hand(table=table, data=cego("halbe", 0, 40))
+    monkeypatch.setattr(hands, "next_game_number", lambda table, hands=None: 1)
     with transaction.atomic():  # inside a transaction of the caller's (the queue, a test) ...
         with pytest.raises(errors.Refused, match="at the same moment"):
-            services.record_hand(table=table, data=cego("halbe", 1, 50))
+            hands.record_hand(table=table, data=cego("halbe", 1, 50))
         # ... which goes on as if the refused game had never been tried
         assert list(table.hands.values_list("pk", flat=True)) == [first.pk]
     with pytest.raises(errors.Refused, match="at the same moment"):
-        services.record_hand(table=table, data=cego("halbe", 1, 50))
+        hands.record_hand(table=table, data=cego("halbe", 1, 50))
     assert list(table.hands.values_list("pk", flat=True)) == [first.pk]
     assert Result.objects.filter(table=table).count() == 4

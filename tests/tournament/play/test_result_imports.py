@@ -35,8 +35,8 @@ from tests.helpers import (
 from tournament.core import errors, reading
 from tournament.core import workbook as core_workbook
 from tournament.models import Entry, Hand, Round, Seat
+from tournament.play import hands
 from tournament.play import imports as play_imports
-from tournament.play import services as play_services
 from tournament.register import imports, services
 
 pytestmark = pytest.mark.django_db
@@ -169,7 +169,7 @@ def test_an_illegal_game_is_shown_on_its_row_and_the_workbook_cannot_be_saved():
 def test_a_table_that_already_has_games_is_reported_as_a_problem():
     rnd = cego_round(8)
     table = rnd.tables.get(number=1)
-    play_services.record_hand(table=table, data=cego())
+    hands.record_hand(table=table, data=cego())
     with translation.override("en"):
         upload = filled_template(rnd, {1: [HALBE_LOST], 2: [HALBE_WON]})
         preview = play_imports.read_results(rnd, upload)
@@ -263,7 +263,7 @@ def test_a_result_import_is_checked_again_when_saved_and_refused_if_a_table_got_
     assert preview.ok
     # between the preview and the confirm the table entered a game through its link
     table = rnd.tables.get(number=1)
-    play_services.record_hand(table=table, data=cego())
+    hands.record_hand(table=table, data=cego())
     with pytest.raises(errors.Refused, match="Round 1 already has games at table 1"):
         play_imports.save_results(rnd, preview.payload(), key=preview.key)
     assert stored(rnd, 1) == [[-60, 20, 20, 20]]  # the link's game only

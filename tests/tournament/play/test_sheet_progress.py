@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import cego, challenge, make_table, make_user
-from tournament.play import services
+from tournament.play import hands
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +27,7 @@ def page(client: Client):
 
 def test_a_hennes_sibbe_table_is_not_complete_in_the_middle_of_a_game(page) -> None:
     table = make_table("hennes_sibbe", 3, rules={"penalty_limit": 2})
-    services.record_hand(table=table, data=challenge(0))
+    hands.record_hand(table=table, data=challenge(0))
     html = page(table)
     assert HAND_IN not in html
     assert "1 challenge, 0 games finished" in html
@@ -36,22 +36,22 @@ def test_a_hennes_sibbe_table_is_not_complete_in_the_middle_of_a_game(page) -> N
 def test_a_hennes_sibbe_table_may_hand_in_once_a_game_is_over(page) -> None:
     table = make_table("hennes_sibbe", 3, rules={"penalty_limit": 2})
     for loser in (0, 0):  # seat 0 reaches the limit: the game is over
-        services.record_hand(table=table, data=challenge(loser))
+        hands.record_hand(table=table, data=challenge(loser))
     html = page(table)
     assert HAND_IN in html
     assert "The game is over. When the round" in html
     assert "All games of the round are entered" not in html
     assert "2 challenges, 1 game finished" in html
-    services.record_hand(table=table, data=challenge(1))  # the next game has started
+    hands.record_hand(table=table, data=challenge(1))  # the next game has started
     assert HAND_IN not in page(table)
 
 
 def test_a_cego_table_is_complete_only_with_all_its_games(page) -> None:
     table = make_table(hands_per_round={"4": 2})
-    services.record_hand(table=table, data=cego())
+    hands.record_hand(table=table, data=cego())
     html = page(table)
     assert "1 of 2 games" in html and HAND_IN not in html
-    services.record_hand(table=table, data=cego())
+    hands.record_hand(table=table, data=cego())
     html = page(table)
     assert "2 of 2 games" in html and HAND_IN in html
     assert "All games of the round are entered (2 of 2)" in html
@@ -59,7 +59,7 @@ def test_a_cego_table_is_complete_only_with_all_its_games(page) -> None:
 
 def test_a_totals_sheet_is_not_counted_as_a_played_game(page, client: Client) -> None:
     table = make_table()
-    services.record_totals(table=table, totals=[30, -10, -20, 0])
+    hands.record_totals(table=table, totals=[30, -10, -20, 0])
     html = page(table)
     assert "totals for the round entered" in html
     assert "1 of 24 games" not in html
@@ -76,7 +76,7 @@ def test_a_totals_sheet_is_not_counted_as_a_played_game(page, client: Client) ->
 
 def test_a_hennes_sibbe_form_is_headed_as_a_challenge_not_as_a_game(page, client: Client) -> None:
     table = make_table("hennes_sibbe", 3, rules={"penalty_limit": 1})
-    services.record_hand(table=table, data=challenge(0))  # one challenge, and the game is over
+    hands.record_hand(table=table, data=challenge(0))  # one challenge, and the game is over
     phone = page(table)
     assert "1 challenge, 1 game finished" in phone
     assert '<span class="game-title">Challenge 2</span>' in phone
@@ -93,5 +93,5 @@ def test_a_hennes_sibbe_form_is_headed_as_a_challenge_not_as_a_game(page, client
 
 def test_a_cego_form_is_still_headed_as_a_game(page) -> None:
     table = make_table()
-    services.record_hand(table=table, data=cego())
+    hands.record_hand(table=table, data=cego())
     assert '<span class="game-title">Game 2</span>' in page(table)

@@ -15,7 +15,7 @@ from django.test import Client
 
 from tests.factories import cego, make_entries, make_event, make_round, make_user
 from tournament.models import Hand, Table, TablePhone
-from tournament.play import services
+from tournament.play import confirmations, hands, rounds
 
 pytestmark = pytest.mark.django_db
 
@@ -77,7 +77,7 @@ def test_games_sent_in_order_are_stored_in_order():
 
 def test_a_number_entered_meanwhile_by_another_phone_is_shown_with_both_games():
     table = _table()
-    services.record_hand(table=table, data=cego("eine", 2, 41))  # the other phone's game 1
+    hands.record_hand(table=table, data=cego("eine", 2, 41))  # the other phone's game 1
     answer = send(phone(), table, 1)
     assert answer.status_code == 409
     json = answer.json()
@@ -92,8 +92,8 @@ def test_a_number_entered_meanwhile_by_another_phone_is_shown_with_both_games():
 
 def test_a_game_for_a_closed_round_is_refused_with_the_reason():
     table = _table(hands_per_round={"4": 1})
-    services.record_totals(table=table, totals=[-60, 20, 20, 20])  # the scorer, from the paper
-    services.close_round(round=table.round)
+    hands.record_totals(table=table, totals=[-60, 20, 20, 20])  # the scorer, from the paper
+    rounds.close_round(round=table.round)
     answer = send(phone(), table, 2)
     assert answer.status_code == 409
     assert answer.json()["kind"] == "closed"
@@ -102,8 +102,8 @@ def test_a_game_for_a_closed_round_is_refused_with_the_reason():
 
 def test_a_game_for_a_handed_in_sheet_is_refused_with_the_reason():
     table = _table(hands_per_round={"4": 1})
-    services.record_hand(table=table, data=cego())
-    services.submit_table(table=table)
+    hands.record_hand(table=table, data=cego())
+    confirmations.submit_table(table=table)
     answer = send(phone(), table, 2)
     assert answer.status_code == 409
     assert "handed in meanwhile" in answer.json()["message"]

@@ -24,7 +24,7 @@ from django.test import Client
 
 from tests.factories import cego, make_entries, make_event, make_round, make_season, make_user
 from tournament.models import Confirmation, Event, Player, Round, Team
-from tournament.play import services
+from tournament.play import confirmations, hands
 from tournament.publish.bundles import export
 from tournament.register import services as register_services
 
@@ -52,8 +52,8 @@ def hall_event() -> dict[str, Any]:
             team="Schonach" if i < 2 else "",
         )
     table = make_round(event).tables.get()
-    services.record_hand(table=table, data=cego(points=60))
-    services.confirm_table(table=table)
+    hands.record_hand(table=table, data=cego(points=60))
+    confirmations.confirm_table(table=table)
     doc = export.document(event)
     event.delete()
     return doc

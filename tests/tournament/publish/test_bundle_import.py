@@ -27,7 +27,7 @@ from django.utils import translation
 
 from tests.factories import cego, make_entries, make_event, make_player, make_round, make_user
 from tournament.models import Entry, Event, Hand, Player
-from tournament.play import services
+from tournament.play import events, hands, rounds
 from tournament.publish.bundles import BundleError, export, read, write
 from tournament.register import services as register_services
 
@@ -40,12 +40,12 @@ def sealed(doc: dict[str, Any]) -> bytes:
     return gzip.compress(json.dumps(doc).encode())
 
 
-def played(slug: str, hands: int = 3) -> Event:
+def played(slug: str, hand_count: int = 3) -> Event:
     event = make_event(name=f"Turnier {slug.title()}", slug=slug)
     make_entries(event, 4)
     table = make_round(event).tables.get()
-    for i in range(hands):
-        services.record_hand(table=table, data=cego(declarer=i % 4, points=30 + 5 * i))
+    for i in range(hand_count):
+        hands.record_hand(table=table, data=cego(declarer=i % 4, points=30 + 5 * i))
     return event
 
 
@@ -124,9 +124,9 @@ def test_the_command_changes_an_event_made_here_only_with_a_reason(tmp_path: Pat
 
 
 def test_a_bundle_updates_an_event_an_earlier_bundle_brought_without_asking():
-    event = played("triberg", hands=1)
+    event = played("triberg", hand_count=1)
     first = read.read_bundle(export.bundle_bytes(event))
-    services.record_hand(table=event.rounds.get().tables.get(), data=cego(points=50))
+    hands.record_hand(table=event.rounds.get().tables.get(), data=cego(points=50))
     second = read.read_bundle(export.bundle_bytes(event))
     event.delete()
     write.apply_import(first)
@@ -142,17 +142,17 @@ def test_a_bundle_changes_an_event_a_bundle_brought_but_finished_here_only_with_
     event = make_event(name="Turnier Triberg", slug="triberg", hands_per_round={"4": 2})
     make_entries(event, 4)
     table = make_round(event).tables.get()
-    services.record_hand(table=table, data=cego(declarer=0, points=30))
+    hands.record_hand(table=table, data=cego(declarer=0, points=30))
     first = read.read_bundle(export.bundle_bytes(event))
-    services.record_hand(table=table, data=cego(declarer=1, points=50))
+    hands.record_hand(table=table, data=cego(declarer=1, points=50))
     second = read.read_bundle(export.bundle_bytes(event))
     event.delete()
     write.apply_import(first)
     here = Event.objects.get(uid=first["event"]["uid"])
     # played to its end here, with another second game, and finished
-    services.record_hand(table=here.rounds.get().tables.get(), data=cego(declarer=1, points=35))
-    services.close_round(round=here.rounds.get())
-    services.finish_event(event=here)
+    hands.record_hand(table=here.rounds.get().tables.get(), data=cego(declarer=1, points=35))
+    rounds.close_round(round=here.rounds.get())
+    events.finish_event(event=here)
     with pytest.raises(BundleError, match="give a reason"):
         write.apply_import(second)
     here.refresh_from_db()
@@ -171,7 +171,7 @@ def test_a_player_found_by_identifier_under_another_name_and_club_is_asked_about
     client: Client,
 ):
     hans = make_player(first_name="Hans", last_name="Huber", club="CC Furtwangen")
-    event = played("schonach", hands=1)
+    event = played("schonach", hand_count=1)
     doc = export.document(event)
     event.delete()
     entry = doc["content"]["entries"][0]
@@ -206,7 +206,7 @@ def test_a_player_found_by_identifier_under_another_name_and_club_is_asked_about
 
 
 def test_the_confirmation_does_not_send_the_bundle_back(client: Client, settings: Any):
-    event = played("elzach", hands=3)
+    event = played("elzach", hand_count=3)
     data = export.bundle_bytes(event)
     event.delete()
     # the form fields of a request (not its files) are held to this limit: a bundle sent back in
@@ -222,7 +222,7 @@ def test_the_confirmation_does_not_send_the_bundle_back(client: Client, settings
 
 
 def test_another_directors_session_cannot_confirm_an_upload(client: Client, settings: Any):
-    event = played("gutach", hands=1)
+    event = played("gutach", hand_count=1)
     data = export.bundle_bytes(event)
     event.delete()
     client.force_login(make_user())
@@ -256,7 +256,7 @@ def swapped(doc: dict[str, Any], a: int, b: int) -> dict[str, Any]:
 
 
 def test_a_bundle_that_swaps_two_players_start_numbers_imports(client: Client):
-    event = played("hornberg", hands=2)
+    event = played("hornberg", hand_count=2)
     doc = export.document(event)
     event.delete()
     write.apply_import(read.read_bundle(sealed(doc)))
@@ -280,7 +280,7 @@ def test_a_bundle_that_swaps_two_players_start_numbers_imports(client: Client):
 
 
 def test_the_command_speaks_the_readers_language(tmp_path: Path):
-    event = played("triberg", hands=2)
+    event = played("triberg", hand_count=2)
     path = tmp_path / "triberg.cego.json.gz"
     path.write_bytes(export.bundle_bytes(event))
     event.delete()
@@ -332,7 +332,7 @@ def test_a_large_bundle_imports_through_the_page_in_a_number_of_queries_of_its_o
     """The page's confirmation of a bundle of 48 or of 200 players costs the same queries: the
     import reads and writes each kind of row in bulk, never a query per player, table or game
     (a 2,000-player bundle took some 6,000 queries and two minutes in one request)."""
-    event = played("gremmelsbach", hands=3)
+    event = played("gremmelsbach", hand_count=3)
     doc = export.document(event)
     event.delete()
     client.force_login(make_user())

@@ -29,7 +29,7 @@ from tests.helpers import event_standings, what_a_reader_sees
 from tournament import demo
 from tournament.core import errors
 from tournament.models import Entry, Event, Hand, Player, Result
-from tournament.play import services
+from tournament.play import confirmations, hands, lots, rounds
 from tournament.publish import bundles
 from tournament.publish.bundles import export, read, write
 from tournament.publish.bundles import plan as bundles_plan
@@ -38,13 +38,13 @@ from tournament.register import services as register_services
 # --- helpers ----------------------------------------------------------------------------------
 
 
-def played_event(hands: int = 3, **kwargs: Any) -> Event:
-    """A Cego event of four players with ``hands`` games at its one table."""
+def played_event(hand_count: int = 3, **kwargs: Any) -> Event:
+    """A Cego event of four players with ``hand_count`` games at its one table."""
     event = make_event(**kwargs)
     make_entries(event, 4)
     table = make_round(event).tables.get()
-    for i in range(hands):
-        services.record_hand(table=table, data=cego(declarer=i % 4, points=(30 + 5 * i) % 80))
+    for i in range(hand_count):
+        hands.record_hand(table=table, data=cego(declarer=i % 4, points=(30 + 5 * i) % 80))
     return event
 
 
@@ -142,7 +142,7 @@ def test_bundles_from_a_laptop_with_sqlite_import_into_postgresql_unchanged(tmp_
 
 @pytest.mark.django_db
 def test_an_imported_game_keeps_its_times_and_says_in_its_history_where_it_came_from():
-    event = played_event(hands=1)
+    event = played_event(hand_count=1)
     hand = Hand.objects.get(table__round__event=event)
     data = export.bundle_bytes(event)
     uid = event.uid
@@ -161,7 +161,7 @@ def test_an_imported_game_keeps_its_times_and_says_in_its_history_where_it_came_
 
 @pytest.mark.django_db
 def test_the_bundle_keeps_no_table_link_and_the_importer_makes_new_ones():
-    event = played_event(hands=1)
+    event = played_event(hand_count=1)
     token = event.rounds.get().tables.get().token
     data = export.bundle_bytes(event)
     assert token.encode() not in gzip.decompress(data)
@@ -187,13 +187,13 @@ def test_teams_withdrawals_totals_voided_tables_confirmations_and_lots_survive_t
             team="Gütenbach" if i < 4 else "",
         )
     first, second = make_round(event).tables.order_by("number")
-    services.record_hand(table=first, data=cego(points=60), user=director)
-    services.record_hand(table=first, data=cego(declarer=2, points=20), user=director)
-    services.confirm_table(table=first, user=director)
-    services.record_totals(table=second, totals=[30, -10, -10, -10], user=director)
-    services.void_table(table=second, reason="sheet lost", user=director)
+    hands.record_hand(table=first, data=cego(points=60), user=director)
+    hands.record_hand(table=first, data=cego(declarer=2, points=20), user=director)
+    confirmations.confirm_table(table=first, user=director)
+    hands.record_totals(table=second, totals=[30, -10, -10, -10], user=director)
+    hands.void_table(table=second, reason="sheet lost", user=director)
     tied = list(Entry.objects.filter(seats__table=second).order_by("start_number")[:2])
-    services.decide_by_lot(event=event, entries=tied, user=director, seed=7)
+    lots.decide_by_lot(event=event, entries=tied, user=director, seed=7)
     register_services.withdraw_entry(entry=tied[0], user=director)
     before = without_export_time(export.event_content(event))
     standings_before = event_standings(event)
@@ -213,11 +213,11 @@ def test_teams_withdrawals_totals_voided_tables_confirmations_and_lots_survive_t
 
 @pytest.mark.django_db
 def test_a_newer_export_shows_the_games_added_and_changed_then_updates_the_event():
-    event = played_event(hands=2)
+    event = played_event(hand_count=2)
     first = read.read_bundle(export.bundle_bytes(event))
     table = event.rounds.get().tables.get()
-    services.record_hand(table=table, data=cego(declarer=1, points=60))
-    services.edit_hand(
+    hands.record_hand(table=table, data=cego(declarer=1, points=60))
+    hands.edit_hand(
         hand=table.hands.get(number=1), data=cego(declarer=0, points=70), reason="misread"
     )
     second = read.read_bundle(export.bundle_bytes(event))
@@ -240,7 +240,7 @@ def test_a_newer_export_shows_the_games_added_and_changed_then_updates_the_event
 
 @pytest.mark.django_db
 def test_a_second_import_of_the_same_bundle_writes_nothing():
-    event = played_event(hands=2)
+    event = played_event(hand_count=2)
     content = read.read_bundle(export.bundle_bytes(event))
     history = Hand.history.count()
     plan = write.apply_import(content)
@@ -253,7 +253,7 @@ def test_a_second_import_of_the_same_bundle_writes_nothing():
 
 @pytest.fixture
 def document(db: Any) -> dict[str, Any]:
-    return export.document(played_event(hands=3, name="Turnier Furtwangen"))
+    return export.document(played_event(hand_count=3, name="Turnier Furtwangen"))
 
 
 def test_a_bundle_changed_after_export_is_refused(document: dict[str, Any]):
@@ -324,7 +324,7 @@ def test_a_refused_import_writes_nothing(document: dict[str, Any]):
 
 @pytest.mark.django_db
 def test_an_event_with_the_same_short_name_but_another_identity_is_not_overwritten():
-    event = played_event(hands=1, slug="furtwangen")
+    event = played_event(hand_count=1, slug="furtwangen")
     content = read.read_bundle(export.bundle_bytes(event))
     Event.objects.filter(pk=event.pk).update(uid="00000000-0000-4000-8000-000000000001")
     with pytest.raises(bundles.BundleError, match="another event with the short name furtwangen"):
@@ -336,7 +336,7 @@ def test_an_event_with_the_same_short_name_but_another_identity_is_not_overwritt
 
 @pytest.mark.django_db
 def test_the_dry_run_shows_the_plan_and_saves_nothing(tmp_path: Path):
-    event = played_event(hands=2, name="Turnier Triberg")
+    event = played_event(hand_count=2, name="Turnier Triberg")
     path = tmp_path / "triberg.gz"
     run("export_event", event.slug, "-o", str(path))
     event.delete()
@@ -348,7 +348,7 @@ def test_the_dry_run_shows_the_plan_and_saves_nothing(tmp_path: Path):
 
 @pytest.mark.django_db
 def test_the_command_refuses_a_changed_file_with_the_reason(tmp_path: Path):
-    doc = export.document(played_event(hands=1))
+    doc = export.document(played_event(hand_count=1))
     doc["content"]["event"]["name"] = "Anders"
     path = tmp_path / "changed.gz"
     path.write_bytes(packed(doc))
@@ -373,7 +373,7 @@ def upload(client: Client, data: bytes, name: str = "event.cego.json.gz") -> Any
 
 @pytest.mark.django_db
 def test_the_upload_page_previews_the_bundle_and_imports_it_on_confirm(director: Client):
-    event = played_event(hands=2, name="Turnier Schonach")
+    event = played_event(hand_count=2, name="Turnier Schonach")
     data = export.bundle_bytes(event)
     uid = event.uid
     event.delete()
@@ -401,7 +401,7 @@ def test_a_bad_file_on_the_upload_page_gives_a_message_not_an_error(director: Cl
     response = upload(director, b"just some text")
     assert response.status_code == 200
     assert "This file is not an event bundle." in response.content.decode()
-    event = played_event(hands=1)
+    event = played_event(hand_count=1)
     data = export.bundle_bytes(event)
     response = upload(director, data[:100])
     assert response.status_code == 200
@@ -418,7 +418,7 @@ def test_a_tampered_preview_imports_nothing(director: Client):
 
 @pytest.mark.django_db
 def test_only_directors_may_import_and_only_organisers_download(client: Client):
-    event = played_event(hands=1)
+    event = played_event(hand_count=1)
     assert client.get("/turnier/import/").status_code == 302  # to the login
     scorer = make_role(event, "scorer")
     client.force_login(scorer)
@@ -463,7 +463,7 @@ def test_a_round_drawn_again_in_the_hall_gets_the_new_seats():
     make_entries(event, 8)
     rnd = make_round(event, seed=1, start=False)
     first = read.read_bundle(export.bundle_bytes(event))
-    services.draw_round(round=rnd, seed=2)
+    rounds.draw_round(round=rnd, seed=2)
     second = read.read_bundle(export.bundle_bytes(event))
     assert first["rounds"][0]["tables"] != second["rounds"][0]["tables"]
     event.delete()
@@ -478,8 +478,8 @@ def test_a_round_drawn_again_in_the_hall_gets_the_new_seats():
 
 @pytest.mark.django_db
 def test_an_export_costs_eleven_queries_however_large_the_event(django_assert_num_queries: Any):
-    small = played_event(hands=1)
-    large = played_event(hands=12)
+    small = played_event(hand_count=1)
+    large = played_event(hand_count=12)
     make_entries(large, 4)
     for event in (small, large):
         # the event and season, entries with players and teams, seats, results, hands with
@@ -491,9 +491,9 @@ def test_an_export_costs_eleven_queries_however_large_the_event(django_assert_nu
 
 @pytest.mark.django_db
 def test_who_entered_a_game_travels_on_where_that_user_does_not_exist():
-    event = played_event(hands=0)
+    event = played_event(hand_count=0)
     table = event.rounds.get().tables.get()
-    services.record_hand(table=table, data=cego(points=50), user=make_user("hallenleitung"))
+    hands.record_hand(table=table, data=cego(points=50), user=make_user("hallenleitung"))
     data = export.bundle_bytes(event)
     event.delete()
     from django.contrib.auth import get_user_model
@@ -522,9 +522,9 @@ def test_the_history_shows_the_import_in_the_readers_language():
 
 @pytest.mark.django_db
 def test_an_older_bundle_after_a_newer_one_is_shown_as_taking_games_back_with_a_warning():
-    event = played_event(hands=2)
+    event = played_event(hand_count=2)
     older = read.read_bundle(export.bundle_bytes(event))
-    services.record_hand(table=event.rounds.get().tables.get(), data=cego(points=50))
+    hands.record_hand(table=event.rounds.get().tables.get(), data=cego(points=50))
     newer = read.read_bundle(export.bundle_bytes(event))
     event.delete()
     write.apply_import(newer)
@@ -555,8 +555,8 @@ def test_no_changed_value_anywhere_in_a_bundle_gives_anything_but_a_refusal_or_a
 
     from django.db import transaction
 
-    event = played_event(hands=3)
-    services.confirm_table(table=event.rounds.get().tables.get())
+    event = played_event(hand_count=3)
+    confirmations.confirm_table(table=event.rounds.get().tables.get())
     original = export.document(event)
     event.delete()
     paths = leaves(original["content"])

@@ -17,7 +17,7 @@ from django.utils.html import escape
 
 from tests.factories import cego, make_event, make_player, make_round, make_user
 from tournament.models import Entry, Event, Player, PlayerAlias
-from tournament.play import services
+from tournament.play import hands
 from tournament.publish.bundles import export, plan, read
 from tournament.register import identity
 from tournament.register import services as register_services
@@ -126,7 +126,7 @@ def hall_bundle(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
             player=Player(first_name=first, last_name=last, club="CC Furtwangen"),
         )
     table = make_round(event).tables.get()
-    services.record_hand(table=table, data=cego(points=60))
+    hands.record_hand(table=table, data=cego(points=60))
     path = tmp_path / "furtwangen.gz"
     path.write_bytes(export.bundle_bytes(event))
     uids = {p.last_name: str(p.uid) for p in Player.objects.filter(entries__event=event)}

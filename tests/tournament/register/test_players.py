@@ -23,7 +23,7 @@ from tests.factories import (
 from tests.helpers import messages_of
 from tournament.core import errors
 from tournament.models import Entry, Event, EventRole, Player, Result, Round, Table
-from tournament.play import services as play_services
+from tournament.play import hands
 from tournament.register import services
 from tournament.results import standings
 
@@ -40,9 +40,7 @@ def test_merging_moves_entries_and_results_to_the_kept_player_and_deletes_the_ot
     entry = services.register_player(event=event, player=remove)
     make_entries(event, 3)
     table = make_round(event).tables.get()
-    play_services.record_hand(
-        table=table, data=cego("halbe", table.seats.get(entry=entry).position, 47)
-    )
+    hands.record_hand(table=table, data=cego("halbe", table.seats.get(entry=entry).position, 47))
     services.merge_players(keep=keep, remove=remove, user=make_user())
     entry.refresh_from_db()
     assert entry.player == keep
@@ -60,7 +58,7 @@ def test_season_totals_follow_a_merge():
         make_entries(event, 3)
         table = make_round(event, seed=n + 1).tables.get()
         position = table.seats.get(entry=entry).position
-        play_services.record_hand(table=table, data=cego("halbe", position, 47))  # +60 each time
+        hands.record_hand(table=table, data=cego("halbe", position, 47))  # +60 each time
     services.merge_players(keep=keep, remove=remove)
     _events, rows = standings.season_standings(season)
     uwe = [r for r in rows if r["name"] == "Maier, Uwe"]
@@ -306,7 +304,7 @@ def round_2_with_a_game_at_table_1() -> tuple[Event, Table, Entry, Entry]:
     Round.objects.update(status=Round.Status.CLOSED)
     second = make_round(event, seed=2)
     table = second.tables.get(number=1)
-    play_services.record_hand(table=table, data=cego("halbe", 0, 47))
+    hands.record_hand(table=table, data=cego("halbe", 0, 47))
     ruf, ganter = [s.entry for s in table.seats.order_by("position")[:2]]
     schwer = second.seats.get(table__isnull=True).entry
     for entry, first, last in (
@@ -372,7 +370,7 @@ def test_withdrawing_a_player_at_a_table_being_played_says_that_table_plays_on(d
         "entered and those still to come, count for the player as for the others."
     ) in text
     # so it is: the next game at the table counts for him as for the others
-    play_services.record_hand(table=table, data=cego("halbe", 0, 47))
+    hands.record_hand(table=table, data=cego("halbe", 0, 47))
     totals = {e.pk: e.total for e in Entry.objects.standings(event)}
     assert totals[ruf.pk] == 120
     # a player who sits the round out has no table to hear about

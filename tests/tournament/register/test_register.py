@@ -22,7 +22,7 @@ from tests.factories import (
     make_user,
 )
 from tournament.models import Entry, EventRole, Player
-from tournament.play import services as play_services
+from tournament.play import hands
 from tournament.register import services
 from tournament.results import standings
 
@@ -191,7 +191,7 @@ def _played(player: Player, season, seed: int, points: int = 47) -> Entry:
     entry = services.register_player(event=event, player=player)
     make_entries(event, 3)
     table = make_round(event, seed=seed).tables.get()
-    play_services.record_hand(
+    hands.record_hand(
         table=table, data=cego("halbe", table.seats.get(entry=entry).position, points)
     )
     return entry
@@ -341,9 +341,9 @@ def test_the_merge_page_writes_each_result_as_the_player_page_and_adds_no_two_ga
     as on the player's own page, and the rows outside a season are one per game, so Cego points
     and penalty cards are never added up (issue 28.9: '150 + 1 = 151')."""
     cego_table = make_table("cego", 4)
-    play_services.record_hand(table=cego_table, data=cego("halbe", 0, 60))
+    hands.record_hand(table=cego_table, data=cego("halbe", 0, 60))
     sibbe_table = make_table("hennes_sibbe", 3)
-    play_services.record_hand(
+    hands.record_hand(
         table=sibbe_table,
         data=challenge(),
     )

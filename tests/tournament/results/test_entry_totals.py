@@ -17,7 +17,7 @@ from hypothesis.strategies import SearchStrategy
 from tests.factories import cego, challenge, make_event, make_round
 from tournament.core.errors import Refused
 from tournament.models import Entry, Event, Hand, Player, Result, Seat, Table
-from tournament.play import services
+from tournament.play import events, hands, rounds, scores
 from tournament.register import services as register_services
 
 pytestmark = pytest.mark.django_db
@@ -247,7 +247,7 @@ class Play:
 
     def save(self, table: Table, number: int) -> None:
         data = self.draw(self.game.hand(table.size, number))
-        services.record_hand(table=table, data=data)
+        hands.record_hand(table=table, data=data)
         self.changed(f"{self.where(table)}: game {number} saved {data}")
 
     # the kinds of change; each returns whether it found something to change
@@ -270,7 +270,7 @@ class Play:
             data: dict[str, Any] = {"totals": self.draw(self.game.totals(table.size))}
         else:
             data = self.draw(self.game.hand(table.size, hand.number))
-        services.edit_hand(hand=hand, data=data, reason="miscounted")
+        hands.edit_hand(hand=hand, data=data, reason="miscounted")
         self.changed(f"{self.where(table)}: game {hand.number} corrected to {data}")
         return True
 
@@ -278,7 +278,7 @@ class Play:
         hand = self.pick(self.hands())
         if hand is None:
             return False
-        services.delete_hand(hand=hand, reason="entered twice")
+        hands.delete_hand(hand=hand, reason="entered twice")
         self.changed(f"{self.where(hand.table)}: game {hand.number} deleted")
         return True
 
@@ -286,7 +286,7 @@ class Play:
         table = self.pick(self.tables(voided=False))
         if table is None:
             return False
-        services.void_table(table=table, reason="sheet lost")
+        hands.void_table(table=table, reason="sheet lost")
         self.changed(f"{self.where(table)} voided")
         return True
 
@@ -294,7 +294,7 @@ class Play:
         table = self.pick(self.tables(voided=True))
         if table is None:
             return False
-        services.restore_table(table=table, reason="sheet found")
+        hands.restore_table(table=table, reason="sheet found")
         self.changed(f"{self.where(table)} restored")
         return True
 
@@ -304,11 +304,11 @@ class Play:
             return False
         if self.game.totals is None:
             with pytest.raises(Refused):
-                services.record_totals(table=table, totals=[0] * table.size)
+                hands.record_totals(table=table, totals=[0] * table.size)
             self.changed(f"{self.where(table)}: totals refused")
             return True
         totals = self.draw(self.game.totals(table.size))
-        services.record_totals(table=table, totals=totals)
+        hands.record_totals(table=table, totals=totals)
         self.changed(f"{self.where(table)}: totals {totals} entered")
         return True
 
@@ -316,7 +316,7 @@ class Play:
         now = self.event.full_rules()
         # other rules than now, so that the stored games are scored again
         rules = self.draw(self.game.rules.filter(lambda new: {**now, **new} != now))
-        services.change_event_settings(
+        events.change_event_settings(
             event=self.event, values={"rules": rules}, reason="house rules"
         )
         self.event.refresh_from_db()
@@ -339,7 +339,7 @@ class Play:
         return True
 
     def recompute(self) -> bool:
-        services.recompute_scores(event=self.event)
+        scores.recompute_scores(event=self.event)
         self.changed("scores recomputed")
         return True
 
@@ -350,7 +350,7 @@ class Play:
         for table in self.tables(round=self.round):
             while (number := self.next_number(table)) is not None:
                 self.save(table, number)
-        services.close_round(round=self.round)
+        rounds.close_round(round=self.round)
         self.changed(f"round {self.round.number} closed")
         self.round = make_round(self.event, seed=self.draw(SEEDS))
         self.changed(f"round {self.round.number} drawn and started")
@@ -421,14 +421,14 @@ def test_the_standings_total_of_every_entry_is_the_sum_of_its_counting_results(g
     tables = list(first.tables.order_by("number"))
     for table in tables:
         for number in range(1, GAMES_PER_ROUND + 1):
-            services.record_hand(table=table, data=game.fixed_hand(table.size, number))
-    services.void_table(table=tables[-1], reason="sheet lost")
-    services.close_round(round=first)
+            hands.record_hand(table=table, data=game.fixed_hand(table.size, number))
+    hands.void_table(table=tables[-1], reason="sheet lost")
+    rounds.close_round(round=first)
     leaver = tables[0].seats.order_by("position").first().entry
     register_services.withdraw_entry(entry=leaver, reason="went home")
     second = make_round(event, seed=2)
     for table in second.tables.order_by("number"):
-        services.record_hand(table=table, data=game.fixed_hand(table.size, 1))
+        hands.record_hand(table=table, data=game.fixed_hand(table.size, 1))
 
     counted = counted_sums(event)
     rows = list(Entry.objects.standings(event))

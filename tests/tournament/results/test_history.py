@@ -16,7 +16,7 @@ from django.utils import timezone
 from tests.factories import cego, make_entries, make_event, make_player, make_round, make_user
 from tests.helpers import ON_A_STARTED_TABLE, PREPARED, started
 from tournament.models import Entry, Event, Hand, Player, Table
-from tournament.play import services
+from tournament.play import confirmations, events, hands, rounds
 from tournament.register import imports
 from tournament.register import services as register_services
 from tournament.results import history
@@ -36,15 +36,13 @@ def played_table(games: int = 24) -> Table:
         )
     table = make_round(event, seed=7).tables.get()
     user = make_user()
-    hand = services.record_hand(table=table, data=cego("halbe", 0, 34), user=user)
-    services.edit_hand(
-        hand=hand, data=cego("halbe", 0, 44), reason="Augen falsch gezählt", user=user
-    )
-    second = services.record_hand(table=table, data=cego("solo", 1, 50), user=user)
-    services.delete_hand(hand=second, reason="doppelt eingetragen", user=user)
-    services.void_table(table=table, reason="Blatt unleserlich", user=user)
-    services.restore_table(table=table, reason="", user=user)
-    services.confirm_table(table=table, user=user)
+    hand = hands.record_hand(table=table, data=cego("halbe", 0, 34), user=user)
+    hands.edit_hand(hand=hand, data=cego("halbe", 0, 44), reason="Augen falsch gezählt", user=user)
+    second = hands.record_hand(table=table, data=cego("solo", 1, 50), user=user)
+    hands.delete_hand(hand=second, reason="doppelt eingetragen", user=user)
+    hands.void_table(table=table, reason="Blatt unleserlich", user=user)
+    hands.restore_table(table=table, reason="", user=user)
+    confirmations.confirm_table(table=table, user=user)
     return table
 
 
@@ -153,9 +151,9 @@ def test_the_event_history_names_entries_and_is_german_too():
 def test_a_long_history_is_paged_newest_first():
     table = played_table(games=60)
     user = make_user()
-    services.reopen_table(table=table, reason="noch nicht fertig", user=user)
+    confirmations.reopen_table(table=table, reason="noch nicht fertig", user=user)
     for n in range(3, 60):
-        services.record_hand(table=table, data=cego("cego", n % 4, 40), user=user)
+        hands.record_hand(table=table, data=cego("cego", n % 4, 40), user=user)
     newest = f"Game {table.hands.order_by('-number').first().number}<"
     client = reader("en")
     url = reverse("table_history", args=[table.pk])
@@ -172,7 +170,7 @@ def test_a_long_history_is_paged_newest_first():
 
 def test_the_correction_page_shows_the_games_history_as_on_the_sheet():
     table = played_table()
-    services.reopen_table(table=table, reason="Korrektur", user=make_user())
+    confirmations.reopen_table(table=table, reason="Korrektur", user=make_user())
     hand = table.hands.get(number=1)
     players = seat_names(table)
     html = page_text(reader("en"), hand.get_absolute_url())
@@ -194,9 +192,9 @@ def _queries(client: Client, url: str) -> int:
 def test_a_history_page_costs_the_same_queries_for_few_and_many_games():
     short, long = played_table(games=40), played_table(games=40)
     user = make_user()
-    services.reopen_table(table=long, reason="weiter", user=user)
+    confirmations.reopen_table(table=long, reason="weiter", user=user)
     for n in range(3, 30):
-        services.record_hand(table=long, data=cego("cego", n % 4, 40), user=user)
+        hands.record_hand(table=long, data=cego("cego", n % 4, 40), user=user)
     client = reader("en")
     for name, args in (("table_history", lambda t: [t.pk]), ("event_history", None)):
         urls = [
@@ -236,7 +234,7 @@ def test_the_history_names_the_user_who_acted(action: str):
 def _swapped(event: Event, user: Any) -> None:
     rnd = event.rounds.get()
     one, other = (t.seats.get(position=0).entry for t in rnd.tables.all())
-    services.swap_seats(round=rnd, first=one, second=other, user=user)
+    rounds.swap_seats(round=rnd, first=one, second=other, user=user)
 
 
 def _paired(event: Event, user: Any) -> None:
@@ -250,10 +248,8 @@ def _merged(event: Event, user: Any) -> None:
 
 
 BEFORE_PLAY: dict[str, Callable[[Event, Any], Any]] = {
-    "draw_round": lambda e, u: services.draw_round(
-        round=services.add_round(event=e), seed=3, user=u
-    ),
-    "draw_round again": lambda e, u: services.draw_round(round=e.rounds.get(), seed=4, user=u),
+    "draw_round": lambda e, u: rounds.draw_round(round=rounds.add_round(event=e), seed=3, user=u),
+    "draw_round again": lambda e, u: rounds.draw_round(round=e.rounds.get(), seed=4, user=u),
     "swap_seats": _swapped,
     "remove_entry": lambda e, u: register_services.remove_entry(entry=e.entries.first(), user=u),
     "create_pair": _paired,
@@ -275,7 +271,7 @@ def test_the_history_names_the_user_who_prepared_the_round(action: str):
 
 def test_the_event_history_names_who_created_the_event():
     user = make_user("hanna", staff=False)
-    event = services.create_event(
+    event = events.create_event(
         values={"name": "Herbstturnier", "slug": "herbst", "date": "2026-11-07"}, user=user
     )
     (created,) = history.for_event(event)
@@ -305,12 +301,12 @@ def test_the_reasons_the_tool_writes_itself_read_german_in_the_event_history():
     twin = Player.objects.get(last_name="Nummer8")
     same = make_player(first_name="Spieler", last_name="Nummer8", club="CC Schonach")
     register_services.merge_players(keep=same, remove=twin)
-    services.remove_round(round=make_round(event, seed=5, start=False))
+    rounds.remove_round(round=make_round(event, seed=5, start=False))
     rnd = make_round(event, seed=7)
     for table in rnd.tables.all():
-        services.record_totals(table=table, totals=[0] * table.size)
-    services.close_round(round=rnd)
-    services.finish_event(event=event)
+        hands.record_totals(table=table, totals=[0] * table.size)
+    rounds.close_round(round=rnd)
+    events.finish_event(event=event)
 
     html = page_text(reader("de"), reverse("event_history", args=[event.slug]))
     assert "aus einer Liste importiert" in html
@@ -333,9 +329,9 @@ def two_rounds_of_two_tables() -> Event:
     for seed in (3, 4):
         rnd = make_round(event, seed=seed)
         for table in rnd.tables.all():
-            services.record_hand(table=table, data=cego("halbe", 0, 34))
+            hands.record_hand(table=table, data=cego("halbe", 0, 34))
         if seed == 3:
-            services.close_round(round=rnd)
+            rounds.close_round(round=rnd)
     return event
 
 
@@ -343,7 +339,7 @@ def test_the_event_history_names_the_round_and_table_of_a_corrected_game():
     # every table has a game 1: the director must see which one was corrected
     event = two_rounds_of_two_tables()
     table = event.rounds.get(number=2).tables.get(number=2)
-    services.edit_hand(hand=table.hands.get(number=1), data=cego("halbe", 0, 44), reason="verzählt")
+    hands.edit_hand(hand=table.hands.get(number=1), data=cego("halbe", 0, 44), reason="verzählt")
     url = reverse("event_history", args=[event.slug])
     html = page_text(reader("en"), url)
     assert "<strong>Round 2 · Table 2 · Game 1</strong> · changed" in html
@@ -360,7 +356,7 @@ def test_the_event_history_names_the_round_and_table_of_a_corrected_game():
 def test_the_event_history_names_the_round_of_a_voided_table():
     event = two_rounds_of_two_tables()
     table = event.rounds.get(number=2).tables.get(number=1)
-    services.void_table(table=table, reason="unleserlich")
+    hands.void_table(table=table, reason="unleserlich")
     html = page_text(reader("en"), reverse("event_history", args=[event.slug]))
     assert "<strong>Round 2 · Table 1</strong> · changed" in html
 

@@ -14,7 +14,7 @@ from openpyxl import load_workbook
 
 from tests.factories import cego, make_table
 from tournament.models import Entry, Event
-from tournament.play import services
+from tournament.play import hands
 
 pytestmark = pytest.mark.django_db
 
@@ -22,8 +22,8 @@ pytestmark = pytest.mark.django_db
 def tied_for_place_3() -> tuple[Event, list[Entry]]:
     """Four players: seat 0 on +80, seat 1 on 0, seats 2 and 3 tied on -40 for place 3."""
     table = make_table(hands_per_round={"4": 2})
-    services.record_hand(table=table, data=cego("halbe", 0, 50))  # +90 -30 -30 -30
-    services.record_hand(table=table, data=cego("halbe", 1, 40))  # -10 +30 -10 -10
+    hands.record_hand(table=table, data=cego("halbe", 0, 50))  # +90 -30 -30 -30
+    hands.record_hand(table=table, data=cego("halbe", 1, 40))  # -10 +30 -10 -10
     tied = [table.seats.get(position=p).entry for p in (2, 3)]
     return table.round.event, tied
 

@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from tests.factories import cego, make_entries, make_event, make_round, make_season, make_table
 from tournament import games
 from tournament.models import Entry, Rating
-from tournament.play import services
+from tournament.play import hands, rounds
 from tournament.register import services as register_services
 from tournament.results import rating
 
@@ -24,20 +24,20 @@ pytestmark = pytest.mark.django_db
 SHARES = [90, 30, -30, -90]
 
 
-def play_event(players, *, strength, day, season=None, rounds=2, seed=1):
+def play_event(players, *, strength, day, season=None, round_count=2, seed=1):
     """A Cego event of ``players`` (Player rows): every round's tables hand in totals that rank
     the players at each table by ``strength`` (higher: better), then the round closes."""
-    event = make_event(date=datetime.date(2026, 11, day), season=season, rounds_planned=rounds)
+    event = make_event(date=datetime.date(2026, 11, day), season=season, rounds_planned=round_count)
     entries = [register_services.register_player(event=event, player=p) for p in players]
     strength_of = {e.pk: strength[e.player_id] for e in entries}
-    for number in range(rounds):
+    for number in range(round_count):
         rnd = make_round(event, seed=seed + 7 * number + day)
         for table in rnd.tables.all():
             seats = [s.entry_id for s in table.seats.order_by("position")]
             order = sorted(seats, key=lambda e: -strength_of[e])
             totals = [SHARES[order.index(e)] for e in seats]
-            services.record_totals(table=table, totals=totals)
-        services.close_round(round=rnd)
+            hands.record_totals(table=table, totals=totals)
+        rounds.close_round(round=rnd)
     return event
 
 
@@ -81,8 +81,8 @@ def test_four_players_always_at_one_table_are_rated_in_the_order_of_their_result
 
 def test_players_with_equal_results_at_every_table_get_the_same_rating():
     table = make_table(hands_per_round={"4": 1})
-    services.record_totals(table=table, totals=[40, 40, -40, -40])
-    services.close_round(round=table.round)
+    hands.record_totals(table=table, totals=[40, 40, -40, -40])
+    rounds.close_round(round=table.round)
     rating.compute_ratings(game="cego")
     by_player = {r.player_id: r.ordinal for r in Rating.objects.all()}
     seats = [s.entry.player_id for s in table.seats.select_related("entry").order_by("position")]
@@ -91,11 +91,11 @@ def test_players_with_equal_results_at_every_table_get_the_same_rating():
 
 def test_a_voided_table_and_a_round_still_being_played_count_nothing():
     table = make_table(hands_per_round={"4": 1})
-    services.record_hand(table=table, data=cego("halbe", 0, 47))
+    hands.record_hand(table=table, data=cego("halbe", 0, 47))
     # the round is still being played: nobody is rated yet
     assert rating.compute_ratings(game="cego") == 0
-    services.void_table(table=table, reason="Blatt unleserlich")
-    services.close_round(round=table.round)
+    hands.void_table(table=table, reason="Blatt unleserlich")
+    rounds.close_round(round=table.round)
     assert rating.compute_ratings(game="cego") == 0
     assert not Rating.objects.exists()
 
@@ -162,8 +162,8 @@ def test_ziege_and_hennes_sibbe_tables_rank_the_way_their_standings_do():
 
 def test_a_ziege_table_rates_the_pair_that_won_the_deals_above_the_other():
     table = make_table("ziege", hands_per_round={"4": 1})
-    services.record_hand(table=table, data={"team_a_points": 75})  # team B takes 2
-    services.close_round(round=table.round)
+    hands.record_hand(table=table, data={"team_a_points": 75})  # team B takes 2
+    rounds.close_round(round=table.round)
     rating.compute_ratings(game="ziege")
     by_seat = [s.entry.player_id for s in table.seats.select_related("entry").order_by("position")]
     ordinal = {r.player_id: r.ordinal for r in Rating.objects.filter(game="ziege")}
@@ -187,8 +187,8 @@ def test_a_player_with_few_tables_is_marked_provisional_on_the_page(client):
     newcomer = make_entries(newcomer_event, 1)[0]
     rnd = make_round(newcomer_event)
     table = rnd.tables.get()
-    services.record_totals(table=table, totals=[30, 10, -10, -30])
-    services.close_round(round=rnd)
+    hands.record_totals(table=table, totals=[30, 10, -10, -30])
+    rounds.close_round(round=rnd)
     response = client.get("/wertung/cego/")
     assert response.status_code == 200
     rows = {r.player_id: r for r in response.context["rows"]}
@@ -208,13 +208,13 @@ def test_the_page_recomputes_after_a_round_closes_and_not_for_a_game_entered(cli
     event = Entry.objects.filter(player=players[0]).first().event
     rnd = make_round(event, seed=99)
     table = rnd.tables.get()
-    services.record_hand(table=table, data=cego("halbe", 0, 47))
+    hands.record_hand(table=table, data=cego("halbe", 0, 47))
     client.get("/wertung/cego/")
     assert rating.RatingBasis.objects.get(game="cego").computed_at == computed
     # the sheet is entered as totals instead and the round closes: its table counts now
-    services.delete_hand(hand=table.hands.get(), reason="Blatt auf Papier")
-    services.record_totals(table=table, totals=[10, 0, 0, -10])
-    services.close_round(round=rnd)
+    hands.delete_hand(hand=table.hands.get(), reason="Blatt auf Papier")
+    hands.record_totals(table=table, totals=[10, 0, 0, -10])
+    rounds.close_round(round=rnd)
     rows = client.get("/wertung/cego/").context["rows"]
     assert {r.tables for r in rows} == {3}
 

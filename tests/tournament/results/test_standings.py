@@ -28,7 +28,7 @@ from tests.factories import (
 from tests.helpers import _season_with_two_events, by_seat, projector_lines
 from tournament.core import errors
 from tournament.models import Entry, Event, Round, Team
-from tournament.play import services
+from tournament.play import hands, lots, rounds
 from tournament.register import services as register_services
 from tournament.results import standings
 
@@ -43,7 +43,7 @@ def ranked(event) -> list[tuple[int, int, int]]:
 def test_cego_standings_rank_by_total_and_share_ranks_on_equal_totals():
     table = make_table()
     seats = by_seat(table)
-    services.record_hand(table=table, data=cego("halbe", 0, 47))  # +60 for seat 0
+    hands.record_hand(table=table, data=cego("halbe", 0, 47))  # +60 for seat 0
     rows = {e.pk: (e.rank, e.total) for e in Entry.objects.standings(table.round.event)}
     assert rows[seats[0].pk] == (1, 60)
     assert {rows[e.pk] for e in seats[1:]} == {(2, -20)}
@@ -51,7 +51,7 @@ def test_cego_standings_rank_by_total_and_share_ranks_on_equal_totals():
 
 def test_the_last_place_is_visible_in_the_standings():
     table = make_table()
-    services.record_hand(table=table, data=cego("halbe", 2, 34))  # seat 2 loses 60
+    hands.record_hand(table=table, data=cego("halbe", 2, 34))  # seat 2 loses 60
     last = list(Entry.objects.standings(table.round.event))[-1]
     assert last.pk == by_seat(table)[2].pk
     assert last.rank == 4
@@ -63,10 +63,10 @@ def test_standings_have_a_column_per_round():
     make_entries(event, 4)
     first = make_round(event)
     table = first.tables.get()
-    services.record_hand(table=table, data=cego("halbe", 0, 47))
-    services.close_round(round=first)
+    hands.record_hand(table=table, data=cego("halbe", 0, 47))
+    rounds.close_round(round=first)
     second = make_round(event, seed=5)
-    services.record_hand(table=second.tables.get(), data=cego("cego", 0, 40))
+    hands.record_hand(table=second.tables.get(), data=cego("cego", 0, 40))
     rows = list(Entry.objects.standings(event, [first, second]))
     for row in rows:
         assert row.total == row.round_1 + row.round_2
@@ -76,9 +76,9 @@ def test_standings_have_a_column_per_round():
 def test_ziege_orders_by_matches_won_then_difference_then_fewer_conceded():
     table = make_table("ziege", 4)
     a1, _b1, a2, _b2 = by_seat(table)
-    services.record_hand(table=table, data={"team_a_points": 120})  # B concedes 6
-    services.record_hand(table=table, data={"team_a_points": 120})  # B concedes 6: A wins match
-    services.record_hand(table=table, data={"team_a_points": 20})  # A concedes 4
+    hands.record_hand(table=table, data={"team_a_points": 120})  # B concedes 6
+    hands.record_hand(table=table, data={"team_a_points": 120})  # B concedes 6: A wins match
+    hands.record_hand(table=table, data={"team_a_points": 20})  # A concedes 4
     rows = list(Entry.objects.standings(table.round.event))
     top = {rows[0].pk, rows[1].pk}
     assert top == {a1.pk, a2.pk}
@@ -105,7 +105,7 @@ def test_the_standings_figures_are_whole_numbers_as_the_database_gives_them(game
     """Totals, figures, round columns and ranks are Python ints, whatever the game and the
     database (a Decimal would print and export differently)."""
     table = make_table(game, 4)
-    services.record_hand(table=table, data=A_GAME[game])
+    hands.record_hand(table=table, data=A_GAME[game])
     event = table.round.event
     standings = Entry.objects.standings(event, list(event.rounds.all()))
     rows = list(standings)
@@ -121,7 +121,7 @@ def test_hennes_sibbe_fewest_penalty_cards_rank_first_then_fewest_games_lost():
     seats = by_seat(table)
 
     for loser in (0, 0, 1, 2):  # seat 0 reaches the limit (a lost game), then 1 and 2 get one each
-        services.record_hand(table=table, data=challenge(loser))
+        hands.record_hand(table=table, data=challenge(loser))
     rows = list(Entry.objects.standings(table.round.event))
     assert {(r.pk, r.total, r.games_lost, r.rank) for r in rows[:2]} == {
         (seats[1].pk, 1, 0, 1),
@@ -132,7 +132,7 @@ def test_hennes_sibbe_fewest_penalty_cards_rank_first_then_fewest_games_lost():
 
 def test_hennes_sibbe_columns_read_in_ranking_order_penalty_cards_first(client):
     table = make_table("hennes_sibbe", 3)
-    services.record_hand(
+    hands.record_hand(
         table=table,
         data=challenge(),
     )
@@ -151,13 +151,13 @@ def test_hennes_sibbe_columns_read_in_ranking_order_penalty_cards_first(client):
 
 def test_a_draw_by_lot_separates_a_tie_for_first_place():
     table = make_table()
-    services.record_hand(table=table, data=cego("halbe", 0, 47))
-    services.record_hand(table=table, data=cego("halbe", 1, 47))
+    hands.record_hand(table=table, data=cego("halbe", 0, 47))
+    hands.record_hand(table=table, data=cego("halbe", 1, 47))
     event = table.round.event
     tied = [e for e in Entry.objects.standings(event) if e.rank == 1]
     assert len(tied) == 2
     assert [len(group) for group in standings.prize_ties(event)] == [2, 2]
-    services.decide_by_lot(event=event, entries=tied, seed=11)
+    lots.decide_by_lot(event=event, entries=tied, seed=11)
     ranks = sorted(e.rank for e in Entry.objects.standings(event) if e.pk in {t.pk for t in tied})
     assert ranks == [1, 2]
     assert [len(g) for g in standings.prize_ties(event)] == [2]
@@ -167,7 +167,7 @@ def test_withdrawn_players_stay_in_the_standings_with_their_points():
     event = make_event(table_policy=Event.TablePolicy.SIT_OUT)
     make_entries(event, 4)
     table = make_round(event).tables.get()
-    services.record_hand(table=table, data=cego("halbe", 0, 47))
+    hands.record_hand(table=table, data=cego("halbe", 0, 47))
     leaver = by_seat(table)[0]
     Round.objects.update(status=Round.Status.CLOSED)
     register_services.withdraw_entry(entry=leaver)
@@ -180,9 +180,9 @@ def test_a_voided_table_counts_nothing_in_the_standings():
     make_entries(event, 8)
     rnd = make_round(event)
     first, second = rnd.tables.order_by("number")
-    services.record_hand(table=first, data=cego("halbe", 0, 47))
-    services.record_hand(table=second, data=cego("halbe", 0, 47))
-    services.void_table(table=first, reason="Blatt unleserlich")
+    hands.record_hand(table=first, data=cego("halbe", 0, 47))
+    hands.record_hand(table=second, data=cego("halbe", 0, 47))
+    hands.void_table(table=first, reason="Blatt unleserlich")
     totals = {e.pk: e.total for e in Entry.objects.standings(event)}
     assert [totals[e.pk] for e in by_seat(first)] == [0, 0, 0, 0]
     assert [totals[e.pk] for e in by_seat(second)] == [60, -20, -20, -20]
@@ -194,7 +194,7 @@ def test_a_side_ranking_ranks_a_category_among_itself():
     make_entries(event, 2)
     table = make_round(event).tables.get()
     seat_of = {s.entry_id: s.position for s in table.seats.all()}
-    services.record_hand(table=table, data=cego("halbe", seat_of[women[1].pk], 47))
+    hands.record_hand(table=table, data=cego("halbe", seat_of[women[1].pk], 47))
     rows = list(Entry.objects.filter(player__category="damen").standings(event))
     assert [(r.pk, r.rank) for r in rows] == [(women[1].pk, 1), (women[0].pk, 2)]
 
@@ -208,7 +208,7 @@ def test_a_team_of_four_scores_the_sum_of_its_members():
     Entry.objects.filter(pk__in=[e.pk for e in entries[4:]]).update(squad=blue)
     rnd = make_round(event)
     for table in rnd.tables.all():
-        services.record_hand(table=table, data=cego("halbe", 0, 47))
+        hands.record_hand(table=table, data=cego("halbe", 0, 47))
     expected = {}
     for team in (red, blue):
         expected[team.name] = sum(
@@ -245,8 +245,8 @@ def test_season_best_n_counts_only_each_players_best_events():
 def tied_for_first():
     """Seats 0 and 1 tied on +40 for first place (each won a Halbe, lost a share of the other)."""
     table = make_table()
-    first = services.record_hand(table=table, data=cego("halbe", 0, 47))
-    services.record_hand(table=table, data=cego("halbe", 1, 47))
+    first = hands.record_hand(table=table, data=cego("halbe", 0, 47))
+    hands.record_hand(table=table, data=cego("halbe", 1, 47))
     event = table.round.event
     tied = [e for e in Entry.objects.standings(event) if e.rank == 1]
     assert len(tied) == 2
@@ -260,11 +260,11 @@ def ranks_of(event, entries) -> list[int]:
 
 def test_a_lot_lapses_when_a_correction_changes_the_tied_total():
     _table, event, tied, first = tied_for_first()
-    draw = services.decide_by_lot(event=event, entries=tied, seed=11)
+    draw = lots.decide_by_lot(event=event, entries=tied, seed=11)
     assert ranks_of(event, tied) == [1, 2]
     # seat 0's game is corrected: now seat 0 leads alone
-    services.edit_hand(hand=first, data=cego("eine", 0, 47), reason="Eine, nicht Halbe")
-    services.edit_hand(hand=first, data=cego("halbe", 0, 47), reason="doch Halbe")
+    hands.edit_hand(hand=first, data=cego("eine", 0, 47), reason="Eine, nicht Halbe")
+    hands.edit_hand(hand=first, data=cego("halbe", 0, 47), reason="doch Halbe")
     # back on the same total, but the draw lapsed when the tie went away: the tie shows again
     assert ranks_of(event, tied) == [1, 1]
     draw.refresh_from_db()
@@ -277,14 +277,14 @@ def test_a_lot_lapses_when_another_player_joins_the_tie():
     make_entries(event, 8)
     one, two = make_round(event).tables.order_by("number")
     for declarer in (0, 1):  # seats 0 and 1 of table 1: +40 each
-        services.record_hand(table=one, data=cego("halbe", declarer, 47))
-    services.record_hand(table=two, data=cego("halbe", 0, 47))  # table 2, seat 0: +60, alone
+        hands.record_hand(table=one, data=cego("halbe", declarer, 47))
+    hands.record_hand(table=two, data=cego("halbe", 0, 47))  # table 2, seat 0: +60, alone
     tied = by_seat(one)[:2]
     assert ranks_of(event, tied) == [2, 2]
-    services.decide_by_lot(event=event, entries=tied, seed=11)
+    lots.decide_by_lot(event=event, entries=tied, seed=11)
     assert ranks_of(event, tied) == [2, 3]
     # table 2's next game brings its seats 0 and 1 to +40 too: a tie of four, not the one drawn
-    services.record_hand(table=two, data=cego("halbe", 1, 47))
+    hands.record_hand(table=two, data=cego("halbe", 1, 47))
     rows = [(e.rank, e.total) for e in Entry.objects.standings(event)]
     assert rows[:4] == [(1, 40)] * 4
     assert not Entry.objects.filter(event=event, lot__isnull=False).exists()
@@ -292,19 +292,19 @@ def test_a_lot_lapses_when_another_player_joins_the_tie():
 
 def test_a_lot_keeps_counting_while_its_tie_is_unchanged():
     _table, event, tied, first = tied_for_first()
-    services.decide_by_lot(event=event, entries=tied, seed=11)
+    lots.decide_by_lot(event=event, entries=tied, seed=11)
     # a correction that changes no total (48 card points win the Halbe just as 47 did) and a
     # game in another event leave the tie as it was
-    services.edit_hand(hand=first, data=cego("halbe", 0, 48), reason="48, nicht 47")
-    services.record_hand(table=make_table(), data=cego("halbe", 0, 47))
+    hands.edit_hand(hand=first, data=cego("halbe", 0, 48), reason="48, nicht 47")
+    hands.record_hand(table=make_table(), data=cego("halbe", 0, 47))
     assert ranks_of(event, tied) == [1, 2]
 
 
 def test_voiding_the_table_makes_the_lot_lapse():
     table, event, tied, _first = tied_for_first()
-    draw = services.decide_by_lot(event=event, entries=tied, seed=11)
-    services.void_table(table=table, reason="Revoke")
-    services.restore_table(table=table, reason="doch gültig")
+    draw = lots.decide_by_lot(event=event, entries=tied, seed=11)
+    hands.void_table(table=table, reason="Revoke")
+    hands.restore_table(table=table, reason="doch gültig")
     # the tie is back, but the lot was drawn before a change to it: it does not return
     assert ranks_of(event, tied) == [1, 1]
     draw.refresh_from_db()
@@ -313,17 +313,17 @@ def test_voiding_the_table_makes_the_lot_lapse():
 
 def test_players_not_tied_cannot_be_separated_by_lot():
     table = make_table()
-    services.record_hand(table=table, data=cego("halbe", 0, 47))
+    hands.record_hand(table=table, data=cego("halbe", 0, 47))
     seats = [s.entry for s in table.seats.select_related("entry").order_by("position")]
     with pytest.raises(errors.Refused, match="tied"):
-        services.decide_by_lot(event=table.round.event, entries=seats[:2])
+        lots.decide_by_lot(event=table.round.event, entries=seats[:2])
     assert not Entry.objects.filter(lot__isnull=False).exists()
 
 
 def test_a_new_draw_on_the_same_tie_replaces_the_earlier_one():
     _table, event, tied, _first = tied_for_first()
-    earlier = services.decide_by_lot(event=event, entries=tied, seed=11)
-    later = services.decide_by_lot(event=event, entries=tied, seed=12)
+    earlier = lots.decide_by_lot(event=event, entries=tied, seed=11)
+    later = lots.decide_by_lot(event=event, entries=tied, seed=12)
     earlier.refresh_from_db()
     assert earlier.lapsed_at is not None
     assert later.lapsed_at is None
@@ -365,7 +365,7 @@ def test_a_hennes_sibbe_season_ranks_the_fewest_penalty_cards_first():
     table = make_round(event).tables.get()
     seat_of = {s.entry.player_id: s.position for s in table.seats.select_related("entry")}
     for challenger_player in (players[2], players[2], players[1]):
-        services.record_hand(
+        hands.record_hand(
             table=table,
             data={
                 "claimant": seat_of[players[0].pk],
@@ -388,7 +388,7 @@ def test_a_ziege_season_ranks_by_matches_won_before_defeat_points():
     make_entries(event, 4)
     table = make_round(event).tables.get()
     for points in (120, 120, 20, 20):  # A wins a match (B concedes 12), then concedes 8
-        services.record_hand(table=table, data={"team_a_points": points})
+        hands.record_hand(table=table, data={"team_a_points": points})
     _events, rows = standings.season_standings(season)
     # team A won the match; ordering by the summed defeat points, higher first, put B first.
     # The season's total is the result that ranks (matches won), its tie-breakers beside it
@@ -408,7 +408,7 @@ def test_an_entry_that_never_sat_at_a_table_is_not_ranked():
     event = make_event(table_policy=Event.TablePolicy.SIT_OUT)
     entries = make_entries(event, 5)
     rnd = make_round(event)
-    services.record_hand(table=rnd.tables.get(), data=cego("halbe", 0, 47))
+    hands.record_hand(table=rnd.tables.get(), data=cego("halbe", 0, 47))
     sat_out = rnd.seats.get(table__isnull=True).entry
     late = register_services.register_player(event=event, player=make_player())
     ranked_ids = [e.pk for e in Entry.objects.standings(event)]
@@ -422,9 +422,9 @@ def test_a_player_who_sits_out_one_round_and_plays_the_next_is_ranked():
     event = make_event(table_policy=Event.TablePolicy.SIT_OUT, hands_per_round={"4": 1})
     make_entries(event, 5)
     first = make_round(event)
-    services.record_hand(table=first.tables.get(), data=cego("cego", 0, 40))
+    hands.record_hand(table=first.tables.get(), data=cego("cego", 0, 40))
     sat_out = first.seats.get(table__isnull=True).entry
-    services.close_round(round=first)
+    rounds.close_round(round=first)
     make_round(event, seed=9)
     assert sat_out.pk in [e.pk for e in Entry.objects.standings(event)]
 
@@ -450,7 +450,7 @@ def _withdrawn_after_playing() -> tuple[Event, Entry]:
     event = make_event(season=season, table_policy=Event.TablePolicy.SIT_OUT)
     make_entries(event, 4)
     table = make_round(event).tables.get()
-    services.record_hand(table=table, data=cego("halbe", 0, 47))
+    hands.record_hand(table=table, data=cego("halbe", 0, 47))
     leaver = by_seat(table)[0]
     Round.objects.update(status=Round.Status.CLOSED)
     register_services.withdraw_entry(entry=leaver)

@@ -29,7 +29,7 @@ from tests.helpers import (
     season_of_a_finished_and_a_running_event,
 )
 from tournament.models import Entry, Event, Player, Round, provisional_entries
-from tournament.play import services
+from tournament.play import confirmations, events, hands, rounds
 from tournament.register import services as register_services
 from tournament.results import standings
 
@@ -39,13 +39,13 @@ pytestmark = pytest.mark.django_db
 # --- query counts: a page costs the same whatever the size of the event ------------------------
 
 
-def _event_of(players: int, hands: int) -> Event:
+def _event_of(players: int, hand_count: int) -> Event:
     event = make_event(table_policy=Event.TablePolicy.SIT_OUT)
     make_entries(event, players)
     rnd = make_round(event)
     for table in rnd.tables.all():
-        for _ in range(hands):
-            services.record_hand(table=table, data=cego("halbe", 0, 47))
+        for _ in range(hand_count):
+            hands.record_hand(table=table, data=cego("halbe", 0, 47))
     return event
 
 
@@ -125,7 +125,7 @@ def test_a_game_from_the_table_link_costs_the_same_queries_for_the_2nd_game_and_
     # none to delete first), the seats' sums, their entries' sums, the event's lots, the time of
     # the event's latest game, the event's and the season's versions; COMMIT. The message says
     # the results as they were written, without reading them back. PostgreSQL asks one more:
-    # the round's and the event's rows held before the table's (services._table_for_a_game), so
+    # the round's and the event's rows held before the table's (play.locks.table_for_a_game), so
     # that two tables' games are stored at the same moment. Nothing is computed for the pages
     # after the answer: the next reader of the standings computes them.
     held = 1 if connection.vendor == "postgresql" else 0
@@ -142,11 +142,11 @@ def test_only_games_of_unconfirmed_counting_sheets_are_marked_provisional(client
     rnd = make_round(event)
     open_, confirmed, voided, empty = rnd.tables.order_by("number")
     for table in (open_, confirmed, voided):
-        services.record_hand(table=table, data=cego("halbe", 0, 40))
-    services.confirm_table(table=confirmed)
-    services.void_table(table=voided, reason="unleserlich")
+        hands.record_hand(table=table, data=cego("halbe", 0, 40))
+    confirmations.confirm_table(table=confirmed)
+    hands.void_table(table=voided, reason="unleserlich")
     elsewhere = make_table()  # another event's open table with a game
-    services.record_hand(table=elsewhere, data=cego("halbe", 0, 40))
+    hands.record_hand(table=elsewhere, data=cego("halbe", 0, 40))
     assert provisional_entries(event) == set(open_.seats.values_list("entry_id", flat=True))
     assert provisional_entries(elsewhere.round.event) == set(
         elsewhere.seats.values_list("entry_id", flat=True)
@@ -155,7 +155,7 @@ def test_only_games_of_unconfirmed_counting_sheets_are_marked_provisional(client
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     url = f"/turnier/{event.slug}/rangliste/"
     assert "Provisional: results marked *" in client.get(url).content.decode()
-    services.confirm_table(table=open_)
+    confirmations.confirm_table(table=open_)
     assert provisional_entries(event) == set()
     assert "Provisional:" not in client.get(url).content.decode()
 
@@ -180,10 +180,10 @@ def test_a_running_events_column_on_the_season_page_is_provisional_until_it_is_f
 
     # every round closed is not yet final: the director finishes the event for that
     rnd = running.rounds.get()
-    services.close_round(round=rnd)
+    rounds.close_round(round=rnd)
     assert "Triberg *" in headings(client.get(url).content.decode())
 
-    services.finish_event(event=running)
+    events.finish_event(event=running)
     # the very next request, even one that holds the page already, shows it final
     again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 200
@@ -231,9 +231,9 @@ def test_the_standings_page_shows_a_dash_for_a_voided_round_not_zero(client):
     make_entries(event, 8)
     rnd = make_round(event)
     first, second = rnd.tables.order_by("number")
-    services.record_hand(table=first, data=cego("halbe", 0, 47))
-    services.record_hand(table=second, data=cego("halbe", 0, 47))
-    services.void_table(table=first, reason="Blatt unleserlich")
+    hands.record_hand(table=first, data=cego("halbe", 0, 47))
+    hands.record_hand(table=second, data=cego("halbe", 0, 47))
+    hands.void_table(table=first, reason="Blatt unleserlich")
     html = client.get(f"/turnier/{event.slug}/rangliste/").content.decode()
     voided_player = by_seat(first)[1].player
     row = _row_of(html, voided_player.sort_name)
@@ -246,7 +246,7 @@ def test_the_standings_page_costs_one_more_query_only_when_a_table_is_voided(cli
     event = _event_of(8, 1)
     url = f"/turnier/{event.slug}/rangliste/"
     plain = _queries(client, url)
-    services.void_table(table=event.rounds.get().tables.first(), reason="Blatt verloren")
+    hands.void_table(table=event.rounds.get().tables.first(), reason="Blatt verloren")
     # Expect one more: the seats of the voided tables (whose round results show "—")
     assert _queries(client, url) == plain + 1
 
@@ -309,7 +309,7 @@ def test_standings_entries_are_whole_entries_read_in_one_query(django_assert_num
     """The standings build their entries without Model.__init__ (querysets.StandingsIterable):
     they still behave as entries read by Django, their players included."""
     table = make_table()
-    services.record_hand(table=table, data=cego("halbe", 0, 47))
+    hands.record_hand(table=table, data=cego("halbe", 0, 47))
     event = table.round.event
     with django_assert_num_queries(1):  # the standings, players joined
         rows = list(Entry.objects.standings(event))
@@ -347,9 +347,9 @@ def test_the_projector_marks_unconfirmed_results_as_the_standings_do(client):
     make_entries(event, 8)
     rnd = make_round(event)
     open_, other = rnd.tables.order_by("number")
-    services.record_hand(table=open_, data=cego("halbe", 0, 40))
-    services.record_hand(table=other, data=cego("halbe", 1, 40))
-    services.confirm_table(table=other)
+    hands.record_hand(table=open_, data=cego("halbe", 0, 40))
+    hands.record_hand(table=other, data=cego("halbe", 1, 40))
+    confirmations.confirm_table(table=other)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     rows_url = f"/turnier/{event.slug}/beamer/zeilen/"
 
@@ -363,7 +363,7 @@ def test_the_projector_marks_unconfirmed_results_as_the_standings_do(client):
     assert "* not yet confirmed by the table" in status
     names, status = marked(client.get(f"/turnier/{event.slug}/beamer/").content)
     assert names == waiting and "* not yet confirmed by the table" in status
-    services.confirm_table(table=open_)
+    confirmations.confirm_table(table=open_)
     names, status = marked(client.get(rows_url).content)
     assert names == set() and "not yet confirmed" not in status
 
@@ -393,7 +393,7 @@ def test_a_tie_across_a_page_boundary_keeps_its_shared_rank_and_only_the_page_is
     event = make_event(table_policy=Event.TablePolicy.SIT_OUT)
     make_entries(event, 12)
     table = make_round(event).tables.get(number=1)
-    services.record_hand(table=table, data=cego("halbe", 0, 47))
+    hands.record_hand(table=table, data=cego("halbe", 0, 47))
     url = f"/turnier/{event.slug}/rangliste/?per_page=10"
     first = _ranks_and_names(client, url)
     second = _ranks_and_names(client, url + "&page=2")
@@ -418,9 +418,9 @@ def test_a_finished_event_with_a_sheet_left_unconfirmed_is_not_called_provisiona
     event = make_event(hands_per_round={"*": 1})
     make_entries(event, 4)
     rnd = make_round(event)
-    services.record_hand(table=rnd.tables.get(), data=cego("halbe", 0, 40))
-    services.close_round(round=rnd)
-    services.finish_event(event=event)
+    hands.record_hand(table=rnd.tables.get(), data=cego("halbe", 0, 40))
+    rounds.close_round(round=rnd)
+    events.finish_event(event=event)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     html = client.get(f"/turnier/{event.slug}/rangliste/").content.decode()
     assert "Provisional" not in html

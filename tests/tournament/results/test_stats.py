@@ -25,7 +25,7 @@ from tests.factories import (
 from tests.helpers import season_of_a_finished_and_a_running_event
 from tournament.core.formatting import MINUS
 from tournament.models import Entry, Player, Table
-from tournament.play import services
+from tournament.play import events, hands, rounds
 from tournament.register import services as register_services
 from tournament.results import event_stats, player_stats
 
@@ -49,7 +49,7 @@ CEGO_HANDS = [
 def cego_table(**event_kwargs) -> Table:
     table = make_table("cego", **event_kwargs)
     for data in CEGO_HANDS:
-        services.record_hand(table=table, data=data)
+        hands.record_hand(table=table, data=data)
     return table
 
 
@@ -100,7 +100,7 @@ def test_event_spread_per_round_and_table_is_highest_minus_lowest_total():
 
 def test_a_voided_table_counts_nothing_in_the_statistics():
     table = cego_table()
-    services.void_table(table=table, reason="Blatt verloren")
+    hands.void_table(table=table, reason="Blatt verloren")
     numbers = event_stats.event_stats(table.round.event)
     assert numbers.game.hands == 0
     assert numbers.biggest is None
@@ -136,7 +136,7 @@ def test_the_season_course_gives_rank_and_total_after_each_event():
     a, b = player_at(first, 0), player_at(first, 1)
     for position, player in ((0, a), (1, b)):  # A and B play the second event too
         Entry.objects.filter(pk=second.seats.get(position=position).entry_id).update(player=player)
-    services.record_hand(table=second, data=cego("halbe", 0, 47))  # [60, -20, -20, -20]
+    hands.record_hand(table=second, data=cego("halbe", 0, 47))  # [60, -20, -20, -20]
     numbers = player_stats.player_stats(a)
     # after the first: B 430, D -90, C -130, A -210 → A 4th
     # after the second: B 410, E -20, F -20, D -90, C -130, A -150 → A 6th
@@ -172,7 +172,7 @@ def test_ziege_matches_won_and_defeat_points_of_a_player():
         {"team_a_points": 60},  # 60:60, nothing                       [0, 0, 0, 0]
         {"team_a_points": 120, "team_b_took_trick": False},  # B 6: B has 8 ≥ 6, A wins the match
     ):
-        services.record_hand(table=table, data=data)
+        hands.record_hand(table=table, data=data)
     (game,) = player_stats.player_stats(player_at(table, 0)).games
     assert (game.hands, game.matches_won, game.taken, game.dealt, game.difference) == (
         4,
@@ -188,12 +188,12 @@ def test_ziege_matches_won_and_defeat_points_of_a_player():
 def test_crazy_solo_balance_and_contracts_of_a_player():
     table = make_table("crazy_solo", players=6)
     # RULES.md 7: Solo, bidder 0, partner 3, 74 → [60, -30, -30, 60, -30, -30]
-    services.record_hand(
+    hands.record_hand(
         table=table,
         data={"contract": "solo", "bidder": 0, "partner": 3, "soloist_points": 74, "trump": "pik"},
     )
     # Alleingang, bidder 1, 50: |50 - 60| · 2 = 20, the Gang of 5 wins → [20, -100, 20, 20, 20, 20]
-    services.record_hand(
+    hands.record_hand(
         table=table, data={"contract": "alleingang", "bidder": 1, "soloist_points": 50}
     )
     (bidder,) = player_stats.player_stats(player_at(table, 0)).games
@@ -217,7 +217,7 @@ def test_hennes_sibbe_claims_made_and_challenges_lost():
         (0, 2, False),  # seat 0's claim was wrong: [1, 0, 0]
         (2, 1, True),  # seat 1 called wrongly, its third card: the game is lost [0, 1, 0]
     ):
-        services.record_hand(
+        hands.record_hand(
             table=table,
             data={
                 "claimant": claimant,
@@ -250,16 +250,16 @@ def test_hennes_sibbe_claims_made_and_challenges_lost():
 # --- pages ---------------------------------------------------------------------------------
 
 
-def bigger_event(tables: int = 3, hands: int = 10):
-    """An event of ``tables`` tables in each of two rounds, ``hands`` hands each."""
-    event = make_event(hands_per_round={"*": hands})
+def bigger_event(tables: int = 3, hand_count: int = 10):
+    """An event of ``tables`` tables in each of two rounds, ``hand_count`` hands each."""
+    event = make_event(hands_per_round={"*": hand_count})
     make_entries(event, tables * 4)
     for number in (1, 2):
         rnd = make_round(event, seed=number)
         for table in rnd.tables.all():
-            for n in range(hands):
-                services.record_hand(table=table, data=cego("halbe", n % 4, 30 + n))
-        services.close_round(round=rnd)
+            for n in range(hand_count):
+                hands.record_hand(table=table, data=cego("halbe", n % 4, 30 + n))
+        rounds.close_round(round=rnd)
     return event
 
 
@@ -268,7 +268,7 @@ def test_the_player_page_costs_the_same_queries_for_a_small_and_a_bigger_history
 ):
     season = make_season()
     small = cego_table(season=season)
-    big = bigger_event(tables=3, hands=12)
+    big = bigger_event(tables=3, hand_count=12)
     big.season = season
     big.save()
     Entry.objects.filter(event=big, start_number=1).update(player=player_at(small, 0))
@@ -321,8 +321,8 @@ def test_the_player_page_marks_an_event_still_running_until_it_is_finished(clien
         "31/10/2026 Triberg (still running)",
     ] * 2
 
-    services.close_round(round=running.rounds.get())
-    services.finish_event(event=running)
+    rounds.close_round(round=running.rounds.get())
+    events.finish_event(event=running)
     played, per_event, course, *_games = tables_on(client.get(url).content.decode())
     assert [row[1] for row in played] == ["Triberg", "Furtwangen"]
     assert [row[0] for row in per_event + course] == [
@@ -352,7 +352,7 @@ def test_the_player_page_writes_results_and_season_totals_as_the_standings_do(cl
 def test_the_event_statistics_page_costs_the_same_queries_small_or_big(
     client: Client, django_assert_num_queries
 ):
-    for event in (cego_table().round.event, bigger_event(tables=4, hands=12)):
+    for event in (cego_table().round.event, bigger_event(tables=4, hand_count=12)):
         url = reverse("event_statistics", args=[event.slug])
         # Expect 6 queries: the event, its hands with the declarers' results, the matches and
         # games ended, each table's totals per seat, the biggest result, the players at its table
@@ -368,7 +368,7 @@ def test_the_event_statistics_page_costs_the_same_queries_small_or_big(
 def test_the_director_sees_how_fast_each_table_played(client: Client, django_assert_num_queries):
     table = cego_table()
     client.force_login(make_user())
-    for event in (table.round.event, bigger_event(tables=4, hands=6)):
+    for event in (table.round.event, bigger_event(tables=4, hand_count=6)):
         # Expect 9 queries: session, user, the six of the public page, the tables' pace
         with django_assert_num_queries(9):
             page = client.get(reverse("event_statistics", args=[event.slug])).content.decode()
@@ -397,7 +397,7 @@ def test_the_event_statistics_show_a_game_entered_after_the_page_was_kept(client
         f'<tr><th scope="row">1</th><td class="num">+430</td><td class="num">{MINUS}210</td>'
         '<td class="num">640</td></tr>'
     ) in page
-    services.record_hand(table=table, data=cego("halbe", 2, 47))
+    hands.record_hand(table=table, data=cego("halbe", 2, 47))
     assert "9 games played" in client.get(url).content.decode()
 
 
@@ -430,7 +430,7 @@ def test_every_game_has_its_player_page_and_event_statistics(
     client: Client, game, players, data, player_text, event_text
 ):
     table = make_table(game, players=players)
-    services.record_hand(table=table, data=data)
+    hands.record_hand(table=table, data=data)
     player = client.get(reverse("player", args=[player_at(table, 0).uid])).content.decode()
     assert player_text in player
     event = client.get(reverse("event_statistics", args=[table.round.event.slug]))
@@ -455,9 +455,9 @@ def test_the_season_course_after_an_event_still_running_is_provisional_too(clien
     for entry in running.entries.select_related("player"):
         register_services.register_player(event=later, player=entry.player)
     table = make_round(later, seed=3).tables.get()
-    services.record_totals(table=table, totals=[20, 0, -10, -10])
-    services.close_round(round=table.round)
-    services.finish_event(event=later)
+    hands.record_totals(table=table, totals=[20, 0, -10, -10])
+    rounds.close_round(round=table.round)
+    events.finish_event(event=later)
     url = reverse("player", args=[leader.uid])
     *_played, course, _games = tables_on(client.get(url).content.decode())[:4]
     assert [row[0] for row in course] == [
@@ -500,7 +500,7 @@ def test_the_event_statistics_chart_is_titled_with_its_game_and_writes_contracts
         {"contract": "alleingang_herz", "bidder": 1, "soloist_points": 70},
         {"contract": "alleingang_herz", "bidder": 2, "soloist_points": 40},
     ):
-        services.record_hand(table=table, data=data)
+        hands.record_hand(table=table, data=data)
     page = client.get(reverse("event_statistics", args=[table.round.event.slug]))
     (chart,) = charts_on(page.content.decode())
     assert title_of(chart) == "Crazy Solo: contracts declared and won"
@@ -518,7 +518,7 @@ def test_the_player_page_titles_each_chart_with_its_game_and_counts_matches_whol
         {"team_a_points": 25},
         {"team_a_points": 120, "team_b_took_trick": False},  # B 6: B has 6, A wins the match
     ):
-        services.record_hand(table=table, data=data)
+        hands.record_hand(table=table, data=data)
     page = client.get(reverse("player", args=[player_at(table, 0).uid])).content.decode()
     per_event = next(c for c in charts_on(page) if title_of(c).startswith("Ziege"))
     assert title_of(per_event) == "Ziege: result per event"

@@ -16,7 +16,7 @@ from tests.factories import cego, make_entries, make_event, make_round, make_sea
 from tournament import games
 from tournament.core import collation
 from tournament.models import Entry, Event, Player, Team, provisional_entries
-from tournament.play import services
+from tournament.play import hands
 from tournament.register import services as register_services
 from tournament.results import standings
 from tournament.results import tables as tables_
@@ -45,9 +45,9 @@ def standings_rows(html: str) -> tuple[list[str], list[list[str]]]:
 @pytest.fixture
 def ziege_table():
     table = make_table("ziege", 4)
-    services.record_hand(table=table, data={"team_a_points": 120})  # B takes 6
-    services.record_hand(table=table, data={"team_a_points": 120})  # B takes 6: A wins the match
-    services.record_hand(table=table, data={"team_a_points": 20})  # A takes 4
+    hands.record_hand(table=table, data={"team_a_points": 120})  # B takes 6
+    hands.record_hand(table=table, data={"team_a_points": 120})  # B takes 6: A wins the match
+    hands.record_hand(table=table, data={"team_a_points": 20})  # A takes 4
     return table
 
 
@@ -116,9 +116,9 @@ def eventful():
     Player.objects.filter(pk=entries[0].player_id).update(last_name="<O'Brien & Co>")
     first, second = make_round(event).tables.order_by("number")
     for points in (34, 47, 20):
-        services.record_hand(table=first, data=cego(points=points))
-    services.record_hand(table=second, data=cego(points=60))
-    services.void_table(table=second, reason="Kartenfehler")
+        hands.record_hand(table=first, data=cego(points=points))
+    hands.record_hand(table=second, data=cego(points=60))
+    hands.void_table(table=second, reason="Kartenfehler")
     register_services.withdraw_entry(entry=first.seats.order_by("position")[1].entry)
     return event
 

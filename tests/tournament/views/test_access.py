@@ -26,7 +26,7 @@ from tests.factories import (
 )
 from tests.helpers import played
 from tournament.models import EventRole, Hand, Player
-from tournament.play import services
+from tournament.play import confirmations, hands, rounds
 from tournament.register import services as register_services
 
 pytestmark = pytest.mark.django_db
@@ -52,7 +52,7 @@ def built_world(django_db_setup: Any, django_db_blocker: Any) -> Iterator[World]
         event = make_event()
         entry = make_entries(event, 4)[0]
         table = make_round(event).tables.get()
-        hand = services.record_hand(table=table, data=cego("halbe", 0, 34))
+        hand = hands.record_hand(table=table, data=cego("halbe", 0, 34))
         yield reread(World(event, table, hand, entry))
 
 
@@ -186,7 +186,7 @@ def test_a_table_link_writes_only_its_own_table_and_only_while_the_round_is_play
     # the link is no login: the scorer's page stays closed to it
     assert outcome(client.post(f"/tisch/{world.table.pk}/", data)) == LOGIN
     # a closed round takes no more games through the link
-    services.record_hand(table=world.table, data=cego())
+    hands.record_hand(table=world.table, data=cego())
     world.table.round.status = "closed"
     world.table.round.save()
     client.post(world.table.get_link_url(), data)
@@ -200,7 +200,7 @@ def test_a_table_link_writes_only_its_own_table_and_only_while_the_round_is_play
 def test_after_the_sheet_is_handed_in_the_link_cannot_change_it_but_a_scorer_can(world):
     world.event.hands_per_round = {"4": 1}
     world.event.save()
-    services.submit_table(table=world.table)
+    confirmations.submit_table(table=world.table)
     link = Client()
     link.post(world.table.get_link_url() + "undo/", {"reason": "oops"})
     assert Hand.objects.filter(table=world.table).count() == 1
@@ -224,10 +224,10 @@ def test_after_the_sheet_is_handed_in_the_link_cannot_change_it_but_a_scorer_can
 def test_a_table_link_confirms_a_handed_in_sheet_only_until_the_round_closes(world):
     world.event.hands_per_round = {"4": 1}
     world.event.save()
-    services.submit_table(table=world.table)
+    confirmations.submit_table(table=world.table)
     phone = Client()
     phone.get(world.table.get_link_url())
-    services.close_round(round=world.table.round)
+    rounds.close_round(round=world.table.round)
     phone.post(world.table.get_link_url() + "confirm/", {"position": "0"})
     assert not world.table.confirmations.exists()
     # the scorer's way stays open: the scorer confirms for all

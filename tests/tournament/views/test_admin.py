@@ -23,7 +23,7 @@ from tournament.models import (
     Table,
     Team,
 )
-from tournament.play import services
+from tournament.play import confirmations, events, hands, rounds
 from tournament.register import services as register_services
 from tournament.results import standings
 
@@ -48,7 +48,7 @@ def totals(event: Event) -> dict[int, int]:
 @pytest.fixture
 def played() -> Table:
     table = make_table()
-    services.record_hand(table=table, data=cego("halbe", 0, 34))
+    hands.record_hand(table=table, data=cego("halbe", 0, 34))
     return table
 
 
@@ -85,9 +85,9 @@ def test_what_the_standings_use_cannot_be_deleted_in_the_admin(admin: Client, pl
 
 def test_a_confirmation_cannot_be_changed_or_deleted_in_the_admin(admin: Client):
     played = make_table(hands_per_round={"4": 1})
-    services.record_hand(table=played, data=cego("halbe", 0, 34))
-    services.submit_table(table=played)
-    services.confirm_as_player(entry=played.seats.get(position=0).entry)
+    hands.record_hand(table=played, data=cego("halbe", 0, 34))
+    confirmations.submit_table(table=played)
+    confirmations.confirm_as_player(entry=played.seats.get(position=0).entry)
     confirmation = Confirmation.objects.get(table=played)
     assert admin.get(change_url(confirmation)).status_code == 200  # shown, with its history
     data = {"table": played.pk, "position": 1, "via": confirmation.via, "_save": "1"}
@@ -107,7 +107,7 @@ def test_voiding_a_table_in_the_admin_is_not_possible(admin: Client, played: Tab
 
 def test_an_old_version_of_a_hand_cannot_be_restored_from_its_history(admin: Client, played: Table):
     hand = played.hands.get()
-    services.edit_hand(hand=hand, data=cego("halbe", 0, 47), reason="Tippfehler")
+    hands.edit_hand(hand=hand, data=cego("halbe", 0, 47), reason="Tippfehler")
     old = hand.history.earliest()
     url = reverse("admin:tournament_hand_simple_history", args=[hand.pk, old.history_id])
     assert admin.get(url).status_code == 200
@@ -192,7 +192,7 @@ def test_a_player_seated_in_a_round_not_started_is_not_withdrawn_in_the_admin(ad
     assert "which has not started: draw that round again" in page.content.decode()
     entries[0].refresh_from_db()
     assert entries[0].status == Entry.Status.ACTIVE
-    services.start_round(round=rnd)  # once the round is played, a withdrawal is for later rounds
+    rounds.start_round(round=rnd)  # once the round is played, a withdrawal is for later rounds
     saved = admin.post(change_url(entries[0]), entry_form(entries[0], status="withdrawn"))
     assert saved.status_code == 302
     entries[0].refresh_from_db()
@@ -265,7 +265,7 @@ def test_a_rule_change_made_while_the_admins_form_was_open_is_not_undone(
     typed = EventAdmin.save_form
 
     def meanwhile(self, request, form, change):
-        services.change_event_settings(
+        events.change_event_settings(
             event=Event.objects.get(pk=event.pk),
             values={"rules": {"win_threshold": 30}},
             reason="Turnierordnung",
@@ -340,7 +340,7 @@ def test_a_fixed_pair_is_not_changed_in_the_admin_while_its_round_is_drawn(admin
     assert "a pair changes only between rounds" in page.content.decode()
     second.refresh_from_db()
     assert second.pair_id is not None
-    services.remove_round(round=rnd)  # as the message says: the round removed, then the change
+    rounds.remove_round(round=rnd)  # as the message says: the round removed, then the change
     assert admin.post(change_url(second), entry_form(second, pair="")).status_code == 302
 
 
@@ -351,7 +351,7 @@ def test_a_change_made_elsewhere_after_the_admins_form_was_shown_stays(admin: Cl
     shown = event_form(event)  # the form as the admin page showed it
     page = admin.get(change_url(event)).content.decode()
     assert 'name="initial-point_value_cents"' in page  # what was shown goes back with the form
-    services.change_event_settings(
+    events.change_event_settings(
         event=event, values={"point_value_cents": 5, "hands_per_round": {"4": 20}}
     )
     response = admin.post(change_url(event), {**shown, "venue": "Gasthaus Sonne"})

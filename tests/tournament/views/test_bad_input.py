@@ -30,7 +30,7 @@ from tests.helpers import (
     snapshot,
 )
 from tournament.models import Event, Player, Table
-from tournament.play import services as play_services
+from tournament.play import confirmations, hands, rounds
 
 pytestmark = pytest.mark.django_db
 
@@ -65,13 +65,13 @@ def _pair_url() -> str:
 def _draw_url() -> str:
     event = make_event()
     make_entries(event, 4)
-    play_services.add_round(event=event)
+    rounds.add_round(event=event)
     return reverse("round_action", args=[event.slug, 1, "draw"])
 
 
 def _hand_edit_url() -> str:
     table = make_table()
-    return play_services.record_hand(table=table, data=cego()).get_absolute_url()
+    return hands.record_hand(table=table, data=cego()).get_absolute_url()
 
 
 def _link_url() -> str:
@@ -82,8 +82,8 @@ def _link_confirm_url() -> str:
     event = make_event(hands_per_round={"4": 1})
     make_entries(event, 4)
     table = make_round(event).tables.get()
-    play_services.record_hand(table=table, data=cego())
-    play_services.submit_table(table=table)
+    hands.record_hand(table=table, data=cego())
+    confirmations.submit_table(table=table)
     return reverse("link_action", args=[table.token, "confirm"])
 
 

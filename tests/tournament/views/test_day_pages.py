@@ -16,7 +16,7 @@ from django.utils import timezone
 from tests.factories import cego, make_entries, make_event, make_round, make_table
 from tests.helpers import SIT_OUT, cego_post, play_and_close, sitting_out
 from tournament.models import Entry, Event, Hand
-from tournament.play import services
+from tournament.play import hands
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +32,7 @@ def test_the_round_page_says_when_the_last_game_arrived_not_when_it_was_correcte
 ) -> None:
     table = make_table(hands_per_round={"4": 30})
     for declarer in range(3):
-        services.record_hand(table=table, data=cego("halbe", declarer, 40))
+        hands.record_hand(table=table, data=cego("halbe", declarer, 40))
     arrived = timezone.make_aware(dt.datetime(2026, 12, 2, 14, 7))
     Hand.objects.filter(table=table, number=3).update(entered_at=arrived, updated_at=arrived)
     Event.objects.filter(rounds__tables=table).update(last_result_at=arrived)  # as it arrived

@@ -10,7 +10,7 @@ from django.urls import reverse
 from tests.factories import cego, make_entries, make_event, make_player, make_round, make_user
 from tests.helpers import as_browser_sends
 from tournament.models import Entry, Event, EventRole, LotDraw, Player, Round
-from tournament.play import services
+from tournament.play import confirmations, hands
 from tournament.play.forms import EventForm
 from tournament.register import services as register_services
 from tournament.register.forms import RegisterForm
@@ -29,7 +29,7 @@ def played_round(tables: int = 2) -> Round:
     make_entries(event, 4 * tables)
     rnd = make_round(event)
     for table in rnd.tables.all():
-        services.record_hand(table=table, data=cego())
+        hands.record_hand(table=table, data=cego())
     return rnd
 
 
@@ -40,7 +40,7 @@ def close_url(rnd: Round) -> str:
 def test_closing_a_round_with_unconfirmed_sheets_asks_first_and_names_the_tables(director):
     rnd = played_round(tables=2)
     first = rnd.tables.get(number=1)
-    services.confirm_table(table=first)
+    confirmations.confirm_table(table=first)
     response = director.post(close_url(rnd))
     assert response.status_code == 200
     page = response.content.decode()
@@ -67,7 +67,7 @@ def test_confirming_closes_the_round(director):
 
 def test_a_round_whose_sheets_are_all_confirmed_closes_without_asking(director):
     rnd = played_round(tables=1)
-    services.confirm_table(table=rnd.tables.get())
+    confirmations.confirm_table(table=rnd.tables.get())
     assert director.post(close_url(rnd)).status_code == 302
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.CLOSED
@@ -76,8 +76,8 @@ def test_a_round_whose_sheets_are_all_confirmed_closes_without_asking(director):
 def test_a_voided_table_needs_no_confirmation(director):
     rnd = played_round(tables=2)
     first, second = rnd.tables.order_by("number")
-    services.confirm_table(table=first)
-    services.void_table(table=second, reason="Blatt verloren")
+    confirmations.confirm_table(table=first)
+    hands.void_table(table=second, reason="Blatt verloren")
     assert director.post(close_url(rnd)).status_code == 302
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.CLOSED
@@ -119,7 +119,7 @@ def test_a_round_with_unfinished_tables_is_refused_without_asking(director):
     event = make_event(hands_per_round={"4": 2})
     make_entries(event, 4)
     rnd = make_round(event)
-    services.record_hand(table=rnd.tables.get(), data=cego())  # one of two games
+    hands.record_hand(table=rnd.tables.get(), data=cego())  # one of two games
     response = director.post(close_url(rnd), follow=True)
     assert "Table 1 has not entered all its games yet." in response.content.decode()
     assert 'name="confirmed"' not in response.content.decode()

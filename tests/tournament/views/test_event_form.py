@@ -24,7 +24,7 @@ from tests.helpers import (
     totals_by_seat,
 )
 from tournament.models import Event, Season, Table
-from tournament.play import services as play_services
+from tournament.play import hands
 from tournament.play.forms import EventForm
 
 pytestmark = pytest.mark.django_db
@@ -73,10 +73,8 @@ def edit_post(event: Event, **fields: str) -> dict[str, str]:
 def bettel_event() -> tuple[Event, Table]:
     """A Cego event with a lost Bettel (seat 0, −90 at the default value 30) and a won Halbe."""
     table = make_table()
-    play_services.record_hand(
-        table=table, data={"contract": "bettel", "declarer": 0, "declarer_tricks": 1}
-    )
-    play_services.record_hand(table=table, data=cego("halbe", 1, 47))
+    hands.record_hand(table=table, data={"contract": "bettel", "declarer": 0, "declarer_tricks": 1})
+    hands.record_hand(table=table, data=cego("halbe", 1, 47))
     return table.round.event, table
 
 

@@ -42,7 +42,7 @@ from tests.helpers import (
 )
 from tournament import urls as tournament_urls
 from tournament.models import Entry, Event, Hand, LotDraw, Player, Round, Seat, Team
-from tournament.play import services as play_services
+from tournament.play import confirmations, hands, rounds
 from tournament.register import checkin, services
 
 pytestmark = pytest.mark.django_db
@@ -244,7 +244,7 @@ def add_round() -> Write:
 def draw_seats() -> Write:
     event = make_event()
     make_entries(event, 8)
-    rnd = play_services.add_round(event=event)
+    rnd = rounds.add_round(event=event)
 
     def happened(response: HttpResponse) -> None:
         rnd.refresh_from_db()
@@ -288,7 +288,7 @@ def close_round() -> Write:
     event = make_event(hands_per_round={"4": 1})
     make_entries(event, 4)
     rnd = make_round(event)
-    play_services.record_hand(table=rnd.tables.get(), data=cego())
+    hands.record_hand(table=rnd.tables.get(), data=cego())
 
     def happened(response: HttpResponse) -> None:
         rnd.refresh_from_db()
@@ -342,7 +342,7 @@ def enter_totals() -> Write:
 
 def void_table() -> Write:
     table = make_table()
-    play_services.record_hand(table=table, data=cego())
+    hands.record_hand(table=table, data=cego())
 
     def happened(response: HttpResponse) -> None:
         table.refresh_from_db()
@@ -382,7 +382,7 @@ def decide_lot() -> Write:
 
 def confirm_sheet() -> Write:
     table = make_table()
-    play_services.record_hand(table=table, data=cego())
+    hands.record_hand(table=table, data=cego())
 
     def happened(response: HttpResponse) -> None:
         table.refresh_from_db()
@@ -403,7 +403,7 @@ def record_hand() -> Write:
 
 def correct_hand() -> Write:
     table = make_table()
-    hand = play_services.record_hand(table=table, data=cego())
+    hand = hands.record_hand(table=table, data=cego())
 
     def happened(response: HttpResponse) -> None:
         hand.refresh_from_db()
@@ -418,9 +418,9 @@ def finish_event() -> Write:
     event = make_event(hands_per_round={"4": 1}, rounds_planned=1)
     make_entries(event, 4)
     rnd = make_round(event)
-    play_services.record_hand(table=rnd.tables.get(), data=cego())
-    play_services.confirm_table(table=rnd.tables.get())
-    play_services.close_round(round=rnd)
+    hands.record_hand(table=rnd.tables.get(), data=cego())
+    confirmations.confirm_table(table=rnd.tables.get())
+    rounds.close_round(round=rnd)
 
     def happened(response: HttpResponse) -> None:
         event.refresh_from_db()

@@ -30,7 +30,7 @@ from tests.factories import (
 from tests.helpers import cego_post, messages_of, snapshot, standings_result, ziege_season
 from tournament.access import ORGANISER
 from tournament.models import Confirmation, Entry, EntryFee, FeeCategory, Player, Seat
-from tournament.play import services as play_services
+from tournament.play import confirmations, events, hands, rounds
 from tournament.register import online
 
 pytestmark = pytest.mark.django_db
@@ -384,7 +384,7 @@ def test_the_draw_seats_only_the_present_and_the_draw_page_names_who_did_not_com
         client.post(
             reverse("checkin", args=[event.slug]), {"action": "check_in", "entry": entry.pk}
         )
-    rnd = play_services.add_round(event=event)
+    rnd = rounds.add_round(event=event)
     page = client.get(reverse("round_seating", args=[event.slug, 1])).content.decode()
     assert str(entries[4].player) in page and str(entries[5].player) in page
     refused = client.post(reverse("round_action", args=[event.slug, 1, "draw"]), follow=True)
@@ -411,8 +411,8 @@ def test_the_desk_needs_the_organiser():
 def seated_event(games: int = 1):
     event = make_event(hands_per_round={"*": games})
     entries = make_entries(event, 4)
-    rnd = play_services.add_round(event=event)
-    play_services.draw_round(round=rnd, seed=3)
+    rnd = rounds.add_round(event=event)
+    rounds.draw_round(round=rnd, seed=3)
     return event, entries, rnd
 
 
@@ -424,12 +424,12 @@ def test_the_personal_page_shows_seat_and_table_then_confirms_for_the_person_on_
     assert f"table {seat.table.number}, seat {seat.position + 1}" in page
     for other in entries[1:]:
         assert str(other.player) in page
-    play_services.start_round(round=rnd)
+    rounds.start_round(round=rnd)
     table = seat.table
     page = en().get(reverse("personal_link", args=[me.token])).content.decode()
     assert table_key(page) and table.token not in page  # its own key, not the table's token
-    play_services.record_totals(table=table, totals=[30, -10, -10, -10])
-    play_services.submit_table(table=table)
+    hands.record_totals(table=table, totals=[30, -10, -10, -10])
+    confirmations.submit_table(table=table)
     borrowed = en()  # not the phone that entered the games, no cookie of any table
     response = borrowed.post(reverse("personal_action", args=[me.token, "confirm"]))
     assert response.status_code == 302
@@ -474,7 +474,7 @@ REPLACED = "This table link came from a personal link that has been replaced"
 def test_a_reissued_link_takes_the_table_away_from_the_old_links_holder():
     # issue 43: the table link a personal page showed stayed with whoever held the lost link
     event, entries, rnd = seated_event(games=4)
-    play_services.start_round(round=rnd)
+    rounds.start_round(round=rnd)
     table = rnd.tables.get()
     lost, other = entries[0], entries[1]
     stolen = personal_table_link(lost)
@@ -507,7 +507,7 @@ def test_a_reissued_link_takes_the_table_away_from_the_old_links_holder():
 
 def test_a_forged_table_key_admits_nobody():
     _event, entries, rnd = seated_event()
-    play_services.start_round(round=rnd)
+    rounds.start_round(round=rnd)
     table = rnd.tables.get()
     real = personal_table_link(entries[0]).split("/")[2]
     forged = real[:-32] + ("0" if real[-1] != "0" else "1") * 32
@@ -524,11 +524,11 @@ def test_a_guessed_token_finds_nothing():
 
 def test_confirming_stops_when_the_round_closes():
     _event, entries, rnd = seated_event()
-    play_services.start_round(round=rnd)
+    rounds.start_round(round=rnd)
     table = Seat.objects.get(round=rnd, entry=entries[0]).table
-    play_services.record_totals(table=table, totals=[30, -10, -10, -10])
-    play_services.confirm_table(table=table)
-    play_services.close_round(round=rnd)
+    hands.record_totals(table=table, totals=[30, -10, -10, -10])
+    confirmations.confirm_table(table=table)
+    rounds.close_round(round=rnd)
     response = en().post(
         reverse("personal_action", args=[entries[0].token, "confirm"]), follow=True
     )
@@ -538,12 +538,12 @@ def test_confirming_stops_when_the_round_closes():
 
 def test_after_the_event_the_page_shows_the_result_and_the_player_page():
     event, _entries, rnd = seated_event()
-    play_services.start_round(round=rnd)
+    rounds.start_round(round=rnd)
     table = rnd.tables.get()
-    play_services.record_totals(table=table, totals=[30, -10, -10, -10])
-    play_services.confirm_table(table=table)
-    play_services.close_round(round=rnd)
-    play_services.finish_event(event=event)
+    hands.record_totals(table=table, totals=[30, -10, -10, -10])
+    confirmations.confirm_table(table=table)
+    rounds.close_round(round=rnd)
+    events.finish_event(event=event)
     winner = Seat.objects.get(table=table, position=0).entry
     page = en().get(reverse("personal_link", args=[winner.token])).content.decode()
     assert "Your result" in page and "Rank 1 of 4" in page
@@ -566,7 +566,7 @@ def test_the_personal_page_of_a_ziege_player_shows_the_matches_won_the_standings
 
 def test_the_personal_page_of_a_hennes_sibbe_player_shows_penalty_cards_without_a_plus():
     table = make_table("hennes_sibbe", 3)
-    play_services.record_hand(table=table, data=challenge(loser=0))
+    hands.record_hand(table=table, data=challenge(loser=0))
     loser = table.seats.get(position=0).entry
     page = en().get(reverse("personal_link", args=[loser.token])).content.decode()
     assert "Rank 3 of 3</strong> · Penalty cards 1</p>" in page
@@ -577,7 +577,7 @@ def test_the_personal_page_of_a_hennes_sibbe_player_shows_penalty_cards_without_
 
 def test_query_counts_of_the_personal_page_and_the_desk():
     event, entries, rnd = seated_event()
-    play_services.start_round(round=rnd)
+    rounds.start_round(round=rnd)
     url = reverse("personal_link", args=[entries[0].token])
     en().get(url)  # the table's sheet is computed and kept
     with CaptureQueriesContext(connection) as kept:
@@ -589,13 +589,13 @@ def test_query_counts_of_the_personal_page_and_the_desk():
     # shows) come from the page cache.
     assert len(kept) == 4, [q["sql"] for q in kept]
     table = rnd.tables.get()
-    play_services.record_totals(table=table, totals=[30, -10, -10, -10])
+    hands.record_totals(table=table, totals=[30, -10, -10, -10])
     with CaptureQueriesContext(connection) as computed:
         en().get(reverse("personal_link", args=[entries[1].token]))
     # the four above; the sheet of the table's new version: 5. its seats with the players,
     # 6. its games, 7. their results; 8. the ranking of the event's new version (the standings)
     assert len(computed) == 8, [q["sql"] for q in computed]
-    play_services.submit_table(table=table)
+    confirmations.submit_table(table=table)
     en().get(url)
     with CaptureQueriesContext(connection) as handed_in:
         en().get(url)
@@ -616,9 +616,9 @@ def two_tables():
     """A started round of two tables of four: the player, and a player of the other table."""
     event = make_event(hands_per_round={"*": 4})
     make_entries(event, 8)
-    rnd = play_services.add_round(event=event)
-    play_services.draw_round(round=rnd, seed=3)
-    play_services.start_round(round=rnd)
+    rnd = rounds.add_round(event=event)
+    rounds.draw_round(round=rnd, seed=3)
+    rounds.start_round(round=rnd)
     mine, other = rnd.tables.order_by("number")
     me = Seat.objects.filter(table=mine).select_related("entry").first().entry
     return me, mine, other
@@ -748,7 +748,7 @@ def one_did_not_come(event, players: int) -> tuple[Client, list[Entry]]:
         client.post(
             reverse("checkin", args=[event.slug]), {"action": "check_in", "entry": entry.pk}
         )
-    play_services.add_round(event=event)
+    rounds.add_round(event=event)
     client.post(reverse("remove_missing", args=[event.slug]), {"round": "1"})
     return client, entries
 

@@ -25,7 +25,7 @@ from tests.factories import (
     make_user,
 )
 from tests.helpers import html_table, page_text, standings_result, ziege_season
-from tournament.play import services
+from tournament.play import hands
 from tournament.register import services as register_services
 
 pytestmark = pytest.mark.django_db
@@ -67,12 +67,12 @@ def test_the_event_page_names_the_rule_settings_in_german():
 
 def test_round_results_show_a_dash_for_a_voided_table(client: Client):
     table = make_table()
-    services.record_hand(table=table, data=cego("halbe", 0, 34))  # −60, +20, +20, +20
+    hands.record_hand(table=table, data=cego("halbe", 0, 34))  # −60, +20, +20, +20
     rnd = table.round
     url = reverse("round_results", args=[rnd.event.slug, rnd.number])
     html = client.get(url).content.decode()
     assert f'<td class="num">{MINUS}60</td>' in html
-    services.void_table(table=table, reason="Blatt verloren")
+    hands.void_table(table=table, reason="Blatt verloren")
     html = client.get(url).content.decode()
     assert html.count('<td class="num">—</td>') == 4
     assert f"{MINUS}60" not in html and ">0<" not in html
@@ -80,8 +80,8 @@ def test_round_results_show_a_dash_for_a_voided_table(client: Client):
 
 def test_the_table_page_shows_a_dash_as_the_total_of_a_voided_table(client: Client):
     table = make_table()
-    services.record_hand(table=table, data=cego("halbe", 0, 34))
-    services.void_table(table=table, reason="Blatt verloren")
+    hands.record_hand(table=table, data=cego("halbe", 0, 34))
+    hands.void_table(table=table, reason="Blatt verloren")
     html = client.get(reverse("table", args=[table.pk])).content.decode()
     totals = html.split("<tfoot>", 1)[1] if "<tfoot>" in html else html
     assert totals.count('<th class="num">—</th>') == 4
@@ -106,7 +106,7 @@ def test_one_round_planned_is_singular_in_german():
 
 def test_the_projector_writes_a_negative_balance_with_a_minus_sign(client: Client):
     table = make_table("crazy_solo", players=3, rules={"start_balance": 0})
-    services.record_hand(
+    hands.record_hand(
         table=table,
         data={"contract": "alleingang", "bidder": 0, "partner": None, "soloist_points": 40},
     )
@@ -179,8 +179,8 @@ def test_a_players_page_lists_the_events_played_across_seasons_with_rank_and_tot
     winter = make_season(name="Saison 2026/27", slug="s26")
     first = make_table(season=autumn, name="Herbstturnier", date=datetime.date(2025, 10, 4))
     second = make_table(season=winter, name="Wintercup", date=datetime.date(2026, 12, 5))
-    services.record_hand(table=first, data=cego("halbe", 0, 34))  # seat 0 declares and loses 60
-    services.record_hand(table=second, data=cego("halbe", 1, 34))  # seat 0 defends and wins 20
+    hands.record_hand(table=first, data=cego("halbe", 0, 34))  # seat 0 declares and loses 60
+    hands.record_hand(table=second, data=cego("halbe", 1, 34))  # seat 0 defends and wins 20
     player = first.seats.get(position=0).entry.player
     later = second.seats.get(position=0).entry
     later.player = player  # the same person at the second event
@@ -244,7 +244,7 @@ def test_the_ziege_season_page_shows_each_players_matches_won_as_the_standings_d
 def test_a_hennes_sibbe_season_page_shows_penalty_cards_without_a_plus(client: Client):
     season = make_season(game="hennes_sibbe")
     table = make_table("hennes_sibbe", 3, season=season)
-    services.record_hand(table=table, data=challenge(loser=0))
+    hands.record_hand(table=table, data=challenge(loser=0))
     loser = table.seats.get(position=0).entry
     page = client.get(reverse("season", args=[season.slug]))
     row = {r["Name"]: r for r in html_table(page.content)}[loser.player.sort_name]
@@ -263,7 +263,7 @@ def test_a_crazy_solo_season_shows_each_events_balance_as_its_standings_do(clien
     season = make_season(game="crazy_solo")
     table = make_table("crazy_solo", 4, season=season)
     # the bidder and partner win 80 card points: +40 and +40, the Gang pays 40 each
-    services.record_hand(
+    hands.record_hand(
         table=table,
         data={"contract": "solo", "bidder": 0, "partner": 1, "soloist_points": 80},
     )
@@ -294,7 +294,7 @@ def test_the_ziege_round_results_show_the_difference_the_standings_round_column_
 
 def test_a_hennes_sibbe_round_column_shows_penalty_cards_without_a_plus(client: Client):
     table = make_table("hennes_sibbe", 3)
-    services.record_hand(table=table, data=challenge(loser=0))
+    hands.record_hand(table=table, data=challenge(loser=0))
     loser = table.seats.get(position=0).entry
     event = table.round.event
     page = client.get(reverse("event_standings", args=[event.slug]))

@@ -18,7 +18,7 @@ from tests.helpers import (
     World,
     shows,
 )
-from tournament.play import services as play_services
+from tournament.play import confirmations, hands
 
 pytestmark = pytest.mark.django_db
 
@@ -87,11 +87,11 @@ def test_a_rounds_name_on_the_event_page_leads_to_its_seating(scorer: Client) ->
 
 def test_the_scorer_sees_who_has_confirmed_a_handed_in_sheet_and_who_not(scorer: Client) -> None:
     table = make_table(hands_per_round={"4": 1})
-    play_services.record_hand(table=table, data=cego())
-    play_services.submit_table(table=table)
+    hands.record_hand(table=table, data=cego())
+    confirmations.submit_table(table=table)
     names = [str(s.entry.player) for s in table.seats.order_by("position")]
-    play_services.confirm_as_player(entry=table.seats.get(position=0).entry)
-    play_services.confirm_as_player(entry=table.seats.get(position=2).entry)
+    confirmations.confirm_as_player(entry=table.seats.get(position=0).entry)
+    confirmations.confirm_as_player(entry=table.seats.get(position=2).entry)
     page = " ".join(
         unescape(
             re.sub(r"<[^>]+>", " ", scorer.get(f"/tisch/{table.pk}/").content.decode())
@@ -102,6 +102,6 @@ def test_the_scorer_sees_who_has_confirmed_a_handed_in_sheet_and_who_not(scorer:
     )
     # the reason belongs to reopening, in a form of its own
     assert "Reason for reopening" in page
-    play_services.confirm_table(table=table)
+    confirmations.confirm_table(table=table)
     page = scorer.get(f"/tisch/{table.pk}/").content.decode()
     assert "Still to confirm" not in page

@@ -32,7 +32,7 @@ from tests.helpers import (
 )
 from tournament import access
 from tournament.models import Hand, Seat, Table
-from tournament.play import services as play_services
+from tournament.play import confirmations, hands, rounds
 
 pytestmark = pytest.mark.django_db
 
@@ -119,8 +119,8 @@ def handed_in_table() -> Table:
     event = make_event(hands_per_round={"4": 1})
     make_entries(event, 4)
     table = make_round(event).tables.get()
-    play_services.record_hand(table=table, data=cego())
-    return play_services.submit_table(table=table)
+    hands.record_hand(table=table, data=cego())
+    return confirmations.submit_table(table=table)
 
 
 def test_the_table_link_confirms_no_seat_whatever_phone_cookie_is_sent() -> None:
@@ -156,7 +156,7 @@ def test_the_history_names_the_phone_that_entered_a_game(scorer: Client) -> None
 
 def test_the_link_of_a_closed_round_shows_the_sheet_read_only(client: Client) -> None:
     table = handed_in_table()
-    play_services.close_round(round=table.round)
+    rounds.close_round(round=table.round)
     client.get(link("table_link", table))
     before = snapshot()
     response = client.post(link("link_action", table, "confirm"), {"position": "0"})
@@ -186,11 +186,11 @@ def test_the_link_of_a_handed_in_sheet_shows_it_read_only_and_asks_for_confirmat
 
 def test_after_the_last_game_the_link_shows_hand_in_the_sheet_at_the_top(client: Client) -> None:
     table = make_table(hands_per_round={"4": 2})
-    play_services.record_hand(table=table, data=cego())
+    hands.record_hand(table=table, data=cego())
     page = client.get(link("table_link", table)).content.decode()
     assert 'id="hand-form"' in page
     assert "Hand in the sheet" not in page
-    play_services.record_hand(table=table, data=cego())
+    hands.record_hand(table=table, data=cego())
     page = client.get(link("table_link", table)).content.decode()
     assert 'id="hand-form"' not in page  # no form for a game 3 that the round does not have
     assert "Game 3" not in page
@@ -202,7 +202,7 @@ def test_after_the_last_game_the_scorers_page_shows_hand_in_the_sheet_at_the_top
     scorer: Client,
 ) -> None:
     table = make_table(hands_per_round={"4": 1})
-    play_services.record_hand(table=table, data=cego())
+    hands.record_hand(table=table, data=cego())
     page = scorer.get(reverse("table", args=[table.pk])).content.decode()
     assert 'id="hand-form"' not in page
     assert "All games of the round are entered (1 of 1)" in page
@@ -266,8 +266,8 @@ def test_the_message_after_a_saved_game_names_each_players_result_as_stored(
 
 def test_the_table_link_takes_back_the_last_game_only_with_a_reason(client: Client) -> None:
     table = make_table()
-    first = play_services.record_hand(table=table, data=cego())
-    last = play_services.record_hand(table=table, data=cego(points=50))
+    first = hands.record_hand(table=table, data=cego())
+    last = hands.record_hand(table=table, data=cego(points=50))
     page = client.get(link("table_link", table)).content.decode()
     assert "Take back game 2" in page
     assert f'name="hand" value="{last.pk}"' in page
@@ -292,9 +292,9 @@ def test_taking_back_a_game_is_refused_when_another_phone_saved_a_game_since(
     # issue 11, finding 7: phone A shows games 1-2 and takes back game 2 while phone B has just
     # saved game 3: game 3 was deleted
     table = make_table()
-    play_services.record_hand(table=table, data=cego())
-    second = play_services.record_hand(table=table, data=cego(points=50))
-    third = play_services.record_hand(table=table, data=cego("eine", 2, 41))
+    hands.record_hand(table=table, data=cego())
+    second = hands.record_hand(table=table, data=cego(points=50))
+    third = hands.record_hand(table=table, data=cego("eine", 2, 41))
     before = snapshot()
     response = client.post(
         link("link_action", table, "undo"), {"reason": "vertippt", "hand": second.pk}
@@ -307,7 +307,7 @@ def test_taking_back_a_game_is_refused_when_another_phone_saved_a_game_since(
 
 def test_taking_back_without_naming_the_game_is_refused(client: Client) -> None:
     table = make_table()
-    play_services.record_hand(table=table, data=cego())
+    hands.record_hand(table=table, data=cego())
     before = snapshot()
     response = client.post(link("link_action", table, "undo"), {"reason": "vertippt"})
     assert messages_of(response)
@@ -319,8 +319,8 @@ def test_the_table_link_writes_nothing_once_the_round_is_closed(client: Client) 
     make_entries(event, 4)
     rnd = make_round(event)
     table = rnd.tables.get()
-    play_services.record_hand(table=table, data=cego())
-    play_services.close_round(round=rnd)
+    hands.record_hand(table=table, data=cego())
+    rounds.close_round(round=rnd)
     before = snapshot()
     response = client.post(link("table_link", table), cego_post())
     assert response.status_code == 302
@@ -380,7 +380,7 @@ def test_query_counts_of_the_table_link_page() -> None:
         assert phones(1)[0].get(url).status_code == 200
     # the page is kept whole since the other phone's view: 1. and 2. as above, no form made
     assert len(kept) == 2, [q["sql"] for q in kept]
-    play_services.submit_table(table=table)
+    confirmations.submit_table(table=table)
     phone.get(url)
     with CaptureQueriesContext(connection) as handed_in:
         assert other.get(url).status_code == 200

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from tests.factories import make_round
 from tests.helpers import fixed_pair_event, form_as_shown, messages_of, page_text, pair_at
-from tournament.play import services
+from tournament.play import hands
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +19,7 @@ def test_the_phone_names_both_pairs_shows_the_matches_and_writes_defeat_points_u
     event, _teams = fixed_pair_event(2)
     table = make_round(event, seed=3).tables.get()
     for _ in range(2):
-        services.record_hand(table=table, data={"team_a_points": 75})
+        hands.record_hand(table=table, data={"team_a_points": 75})
     pairs = pair_at(table)
 
     text = page_text(client.get(reverse("table_link", args=[table.token])))

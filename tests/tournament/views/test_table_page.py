@@ -32,7 +32,7 @@ from tests.helpers import (
     totals_by_seat,
 )
 from tournament.models import Entry, Hand, Result, Table
-from tournament.play import services as play_services
+from tournament.play import confirmations, hands
 from tournament.views.common import table_players
 
 pytestmark = pytest.mark.django_db
@@ -219,7 +219,7 @@ def test_hand_preview_returns_the_engines_reason_as_json(scorer: Client) -> None
 
 def test_a_hand_on_a_voided_table_is_refused_with_a_message(scorer: Client) -> None:
     table = make_table()
-    play_services.void_table(table=table, reason="Tisch aufgelöst")
+    hands.void_table(table=table, reason="Tisch aufgelöst")
     before = snapshot()
     response = scorer.post(reverse("table", args=[table.pk]), cego_post())
     assert response.status_code == 200
@@ -279,7 +279,7 @@ def test_the_hennes_sibbe_dealer_is_who_took_the_penalty_card_before(scorer: Cli
 @pytest.fixture
 def played() -> tuple[Table, Hand]:
     table = make_table()
-    return table, play_services.record_hand(table=table, data=cego())
+    return table, hands.record_hand(table=table, data=cego())
 
 
 def test_a_correction_without_a_reason_changes_nothing(
@@ -316,7 +316,7 @@ def test_a_correction_of_an_outdated_version_is_refused(
     scorer: Client, played: tuple[Table, Hand]
 ) -> None:
     _table, hand = played
-    play_services.edit_hand(hand=hand, data=cego(points=20), reason="erste Korrektur")
+    hands.edit_hand(hand=hand, data=cego(points=20), reason="erste Korrektur")
     before = snapshot()
     data = cego_post(declarer_points="50", reason="zweite Korrektur", version="1")
     response = scorer.post(hand.get_absolute_url(), data)
@@ -429,8 +429,8 @@ def test_cego_totals_not_adding_up_to_zero_are_refused(scorer: Client) -> None:
 
 def test_a_stale_correction_is_refused_and_shows_the_game_as_it_is_now(client):
     table = make_table()
-    hand = play_services.record_hand(table=table, data=cego("halbe", 0, 34))
-    play_services.edit_hand(hand=hand, data=cego("halbe", 0, 47), reason="first scorer", version=1)
+    hand = hands.record_hand(table=table, data=cego("halbe", 0, 34))
+    hands.edit_hand(hand=hand, data=cego("halbe", 0, 47), reason="first scorer", version=1)
     client.force_login(make_user())
     response = client.post(
         hand.get_absolute_url(),
@@ -461,7 +461,7 @@ def test_totals_entered_for_the_round_are_corrected_on_the_sheet_with_a_reason(s
     entering.update({"total_0": "30", "total_1": "-10", "total_2": "-20", "total_3": "0"})
     scorer.post(reverse("table_totals", args=[table.pk]), entering)
     hand = table.hands.get()
-    play_services.confirm_table(table=table)  # the players signed the paper sheet
+    confirmations.confirm_table(table=table)  # the players signed the paper sheet
 
     page = scorer.get(sheet).content.decode()
     assert '<a href="#totals">correct</a>' in page
@@ -533,8 +533,8 @@ def test_the_scorer_confirms_one_seat_on_the_players_word_and_the_history_names_
     scorer: Client,
 ) -> None:
     table = make_table(hands_per_round={"4": 1})
-    play_services.record_hand(table=table, data=cego())
-    play_services.submit_table(table=table)
+    hands.record_hand(table=table, data=cego())
+    confirmations.submit_table(table=table)
     names = [str(s.entry.player) for s in table.seats.order_by("position")]
     page = scorer.get(reverse("table", args=[table.pk])).content.decode()
     for name in names:
@@ -557,8 +557,8 @@ def test_a_seat_confirmation_for_no_seat_is_refused_and_saves_nothing(
     scorer: Client, position: str
 ) -> None:
     table = make_table(hands_per_round={"4": 1})
-    play_services.record_hand(table=table, data=cego())
-    play_services.submit_table(table=table)
+    hands.record_hand(table=table, data=cego())
+    confirmations.submit_table(table=table)
     before = snapshot()
     response = scorer.post(
         reverse("table_confirm", args=[table.pk]), {"action": "seat", "position": position}

@@ -1,5 +1,5 @@
 """``manage.py recompute_scores [SLUG]``: every stored per-seat result rebuilt from the stored
-hands with the current scoring engine (``play.services.recompute_scores``), for all events or one.
+hands with the current scoring engine (``play.scores.recompute_scores``), for all events or one.
 
 The administrator runs it after a rules fix in ``scoring`` (then ``compute_ratings``). A stored
 hand the engine now rejects stops it, with the game named. Example::
@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tournament.core.errors import Refused
 from tournament.models import Event
-from tournament.play.services import recompute_scores
+from tournament.play.scores import recompute_scores
 
 
 class Command(BaseCommand):

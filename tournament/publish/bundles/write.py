@@ -1,6 +1,6 @@
 """An import written: the plan applied in one transaction, everything or nothing. Every row
 written keeps a history row naming the bundle and the director; the result rows are this
-installation's own (``play.services.rescore_table``). The same bundle imported again writes
+installation's own (``play.scores.rescore_table``). The same bundle imported again writes
 nothing."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from tournament.models import (
     bulk,
     versions,
 )
-from tournament.play import services
+from tournament.play import events, hands, scores
 from tournament.publish.bundles import BundleError
 from tournament.publish.bundles.export import EVENT_FIELDS, event_content_lots
 from tournament.publish.bundles.plan import (
@@ -209,7 +209,7 @@ class _Writer:
         )
         _set_times(self.times)
         self.lots_of()
-        services.rescore_tables(
+        scores.rescore_tables(
             event=self.event,
             hands={
                 table: sorted(self.table_hands[table.pk], key=lambda h: h.number)
@@ -224,10 +224,10 @@ class _Writer:
             pk__in=[t.pk for t in teams.values()]
         ).delete()
         # every entry's totals and the latest game, whatever the bundle changed
-        services.sum_entries(
+        scores.sum_entries(
             f"SELECT id FROM {Entry._meta.db_table} WHERE event_id = %s", [self.event.pk]
         )
-        services.note_latest_game(self.event)
+        hands.note_latest_game(self.event)
         versions.changed(self.event)
 
     # players and the event
@@ -292,7 +292,7 @@ class _Writer:
         if event is None:
             season = self.plan.season
             if season is None and self.content["season"] is not None:
-                season = services.create_season(values=dict(self.content["season"]))
+                season = events.create_season(values=dict(self.content["season"]))
             event = Event(uid=uuid.UUID(data["uid"]), season=season, **values)
         else:
             del values["slug"]  # the short name here stays: links to the event keep working
