@@ -16,9 +16,10 @@ names the phone that entered a game.
 
 The sheet (its totals, its games and what the page needs to know of them) is the same on every
 phone of the table and on its players' personal pages: it is computed once per version of the
-table's sheet (``play.reads.table_state``) and kept in the page cache (``table_sheet``). Until the
-sheet is handed in the whole page is kept too (``link_page``), and only the form token and the
-game form's one-time key are made per request; after, which seat this phone confirmed is.
+table's sheet (``play.reads.table_state``) and kept in the page cache (``common.table_sheet``).
+Until the sheet is handed in the whole page is kept too (``link_page``), and only the form token
+and the game form's one-time key are made per request; after, which seat this phone confirmed
+is.
 """
 
 from __future__ import annotations
@@ -49,9 +50,15 @@ from tournament.pagecache.pages import Page, part
 from tournament.play import services
 from tournament.play.forms import hand_form_class
 from tournament.play.reads import TableState, table_state
-from tournament.play.sheets import dealer_for, read_sheet
-from tournament.views.common import refused, row_values, table_players
-from tournament.views.sheets import enter_hand, stored_results
+from tournament.play.sheets import dealer_for, stored_results
+from tournament.views.common import (
+    SHEET_FACTS,
+    enter_hand,
+    refused,
+    row_values,
+    table_players,
+    table_sheet,
+)
 
 
 class LinkReplaced(Exception):
@@ -139,46 +146,6 @@ def read_only_reason(table: Table) -> str:
     if table.round.status != Round.Status.PLAYING:
         return "not_started"
     return ""
-
-
-# what the table link and the personal pages take of a sheet besides its rendered parts
-SHEET_FACTS = (
-    "players",
-    "wanted",
-    "hands_played",
-    "games_finished",
-    "totals_entered",
-    "complete",
-    "form_done",
-    "next_number",
-    "next_title",
-    "title_pattern",
-    "next_dealer",
-)
-
-
-def table_sheet(table: Table, state: TableState | None = None) -> dict[str, Any]:
-    """The table's sheet as every phone of the table shows it: the totals strip and the games
-    rendered (``totals``, ``sheet``), the facts the page decides by (``SHEET_FACTS``) and the
-    last game (``last_hand``: its id and number). Computed once per version of the sheet and
-    of the event's rules, in the active language; ``state``, if the caller has read it."""
-    state = state if state is not None else table_state(table)
-    event = table.round.event
-    # the token: a table of another database (the demo loaded again) with the same id and the
-    # same players' names is another key
-    version = (state.version, table.token, event.game, event.rules, event.hands_per_round)
-
-    def compute() -> dict[str, Any]:
-        context = read_sheet(table).context()
-        last = context["rows"][-1].hand if context["rows"] else None
-        return {
-            "totals": render_to_string("tournament/includes/link_totals.html", context),
-            "sheet": render_to_string("tournament/includes/link_sheet.html", context),
-            "last_hand": {"pk": last.pk, "number": last.number} if last is not None else None,
-            **{name: context[name] for name in SHEET_FACTS},
-        }
-
-    return part("table_sheet", table.pk, version, compute, get_language())
 
 
 # what the page kept whole holds in place of what is made for each request: the form token and

@@ -23,8 +23,14 @@ from tournament.play import imports as play_imports
 from tournament.play.sheets import dealer_for, read_sheets
 from tournament.register import imports
 from tournament.results import standings
-from tournament.views.common import event_or_404, protected, refused, round_or_404, xlsx_response
-from tournament.views.public import season_category
+from tournament.views.common import (
+    event_or_404,
+    protected,
+    refused,
+    round_or_404,
+    season_category,
+    xlsx_response,
+)
 
 
 def qr_svg(url: str) -> str:

@@ -45,8 +45,7 @@ from tournament.play.reads import table_state
 from tournament.register import checkin, online
 from tournament.register.forms import OnlineRegistrationForm, RegisterForm
 from tournament.results import standings
-from tournament.views.common import event_or_404, protected, refused, row_values
-from tournament.views.link import table_sheet
+from tournament.views.common import event_or_404, protected, refused, row_values, table_sheet
 
 
 def qr_svg(url: str) -> str:
@@ -361,7 +360,7 @@ STANDING_MARK = "<!--personal-standing-->"
 def personal_link(request: HttpRequest, token: str) -> HttpResponse:
     """The player's page. Its own lines are read for each request (a few indexed reads); what
     it shows that others see too comes from the page cache: the table's sheet per version of the
-    sheet (``link.table_sheet``) and the ranking per version of the event (``standings.ranking``).
+    sheet (``common.table_sheet``) and the ranking per version of the event (``standings.ranking``).
     The page is then kept whole per version of what it shows (``_personal``'s digest), not of
     the event: a game saved at another table that moves neither the player's rank nor total
     leaves it as it was, and a phone that holds it gets 304."""

@@ -44,6 +44,7 @@ from tournament.views.common import (
     event_or_404,
     event_version_or_404,
     round_or_404,
+    season_category,
 )
 
 
@@ -352,12 +353,6 @@ def player_page(request: HttpRequest, uid: uuid.UUID) -> HttpResponse:
         "tournament/player_page.html",
         {"player": player, "stats": stats.player_stats(player)},
     )
-
-
-def season_category(request: HttpRequest) -> str:
-    """The side ranking asked for (``?category=damen``), or "" for everybody."""
-    category = request.GET.get("category", "")
-    return category if category and category in Player.Category.values else ""
 
 
 @require_GET
