@@ -18,7 +18,6 @@ import hashlib
 from typing import Any
 from urllib.parse import urlencode
 
-import segno
 from django.contrib import messages
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
@@ -34,6 +33,7 @@ from tournament import access
 from tournament.access import ORGANISER
 from tournament.core import addresses, errors
 from tournament.core.names import normalise
+from tournament.core.qr import qr_svg
 from tournament.middleware import client_address
 from tournament.models import Confirmation, Entry, Event, Player, Round, Seat
 from tournament.money import desk
@@ -46,11 +46,6 @@ from tournament.register import checkin, online
 from tournament.register.forms import OnlineRegistrationForm, RegisterForm
 from tournament.results import standings
 from tournament.views.common import event_or_404, protected, refused, row_values, table_sheet
-
-
-def qr_svg(url: str) -> str:
-    return segno.make(url, error="m").svg_inline(border=4, omitsize=True)
-
 
 # --- online registration ----------------------------------------------------------------------
 
