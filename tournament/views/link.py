@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -459,8 +460,31 @@ def link_preview(request: HttpRequest, token: str) -> JsonResponse:
     )
 
 
-def _take_back(request: HttpRequest, table: Table) -> None:
-    """Take back the game the page showed as the last one, and only if it still is."""
+def link_button(view: Callable[[HttpRequest, Table], None]) -> Callable[..., HttpResponse]:
+    """A button of the table link's page: a POST under the table's token or a personal page's
+    key (a replaced key gets the page that says so), which hands the table to ``view``; the view
+    does its one thing and says so, a refusal is said, and the phone is back on the link's page
+    under the key it came by."""
+
+    @functools.wraps(view)
+    def button(request: HttpRequest, token: str) -> HttpResponse:
+        try:
+            table = _link_table(request, token)
+        except LinkReplaced:
+            return _replaced(request)
+        try:
+            view(request, table)
+        except core_errors.Refused as exc:
+            refused(request, exc)
+        return _with_device(request, redirect("table_link", token=request.link_key))
+
+    return require_POST(button)
+
+
+@link_button
+def link_undo(request: HttpRequest, table: Table) -> None:
+    """Take back the game the page showed as the last one (naming it, with a reason), and only
+    if it still is."""
     if not access.link_may_enter(table):
         raise core_errors.Refused(_("This table cannot change its games now."))
     form = ReasonForm(request.POST)
@@ -478,33 +502,23 @@ def _take_back(request: HttpRequest, table: Table) -> None:
     messages.success(request, _("Game %(n)s taken back.") % {"n": hand.number})
 
 
-@require_POST
-def link_action(request: HttpRequest, token: str, action: str) -> HttpResponse:
-    """Undo the last game (naming it, with a reason) or hand in the sheet. A confirmation sent
-    here (a page kept from before issue 43, or a hand-made request) is refused with where a
-    player confirms instead."""
-    try:
-        table = _link_table(request, token)
-    except LinkReplaced:
-        return _replaced(request)
-    try:
-        if action == "undo":
-            _take_back(request, table)
-        elif action == "submit":
-            if not access.link_may_enter(table):
-                raise core_errors.Refused(_("This sheet cannot be handed in now."))
-            services.submit_table(table=table)
-            messages.success(request, _("Sheet handed in. Now every player confirms it."))
-        elif action == "confirm":
-            raise core_errors.Refused(
-                _(
-                    "The table link confirms no seat. Confirm your own seat on your personal "
-                    "link (the QR code on your start card), or ask the scorer to confirm it on "
-                    "your word."
-                )
-            )
-        else:
-            raise Http404
-    except core_errors.Refused as exc:
-        refused(request, exc)
-    return _with_device(request, redirect("table_link", token=request.link_key))
+@link_button
+def link_submit(request: HttpRequest, table: Table) -> None:
+    """Hand in the sheet: from now on every player confirms it."""
+    if not access.link_may_enter(table):
+        raise core_errors.Refused(_("This sheet cannot be handed in now."))
+    services.submit_table(table=table)
+    messages.success(request, _("Sheet handed in. Now every player confirms it."))
+
+
+@link_button
+def link_confirm(request: HttpRequest, table: Table) -> None:
+    """A confirmation sent to the table link (a page kept from before issue 43, or a hand-made
+    request): refused, with where a player confirms instead."""
+    raise core_errors.Refused(
+        _(
+            "The table link confirms no seat. Confirm your own seat on your personal "
+            "link (the QR code on your start card), or ask the scorer to confirm it on "
+            "your word."
+        )
+    )

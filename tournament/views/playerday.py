@@ -8,8 +8,9 @@ link to enter its games; it confirms the player's own seat of a handed-in sheet,
 opens it. Every player's phone polls it every 15 seconds while every game saved in the hall
 changes the event: the page is made for each request from the player's own lines, and what it
 shows that is the same for others (the table's sheet, the event's ranking) comes from the page
-cache (``personal_link``). Its two writes (confirm, cancel) take no form token: a site that could
-forge them would have to know the token, which is the permission itself.
+cache (``personal_link``). Its two writes (``personal_confirm``, ``personal_cancel``) take no form
+token: a site that could forge them would have to know the token, which is the permission
+itself.
 """
 
 from __future__ import annotations
@@ -467,22 +468,31 @@ def _digest(values: Any) -> str:
 
 @csrf_exempt
 @require_POST
-def personal_action(request: HttpRequest, token: str, action: str) -> HttpResponse:
-    """Confirm my seat of the handed-in sheet, or cancel my registration (before the draw)."""
+def personal_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """Confirm my seat of the handed-in sheet."""
     entry = _personal_entry(token)
     try:
-        if action == "confirm":
-            play_services.confirm_as_player(entry=entry)
-            messages.success(request, _("Thank you, confirmed."))
-        elif action == "cancel":
-            if request.POST.get("sure") != "1":
-                raise errors.Refused(_("Tick the box to cancel your registration."))
-            online.cancel(entry=entry)
-            messages.success(request, _("Your registration is cancelled."))
-        else:
-            raise Http404
+        play_services.confirm_as_player(entry=entry)
     except errors.Refused as exc:
         refused(request, exc)
+    else:
+        messages.success(request, _("Thank you, confirmed."))
+    return redirect("personal_link", token=token)
+
+
+@csrf_exempt
+@require_POST
+def personal_cancel(request: HttpRequest, token: str) -> HttpResponse:
+    """Cancel my registration (before the draw), the box ticked to say so."""
+    entry = _personal_entry(token)
+    try:
+        if request.POST.get("sure") != "1":
+            raise errors.Refused(_("Tick the box to cancel your registration."))
+        online.cancel(entry=entry)
+    except errors.Refused as exc:
+        refused(request, exc)
+    else:
+        messages.success(request, _("Your registration is cancelled."))
     return redirect("personal_link", token=token)
 
 

@@ -256,7 +256,7 @@ def round_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "sitting_out": sitting_out,
             "alphabetical": alphabetical,
             "swap_form": swap_form,
-            "swap_action": "swap_pairs" if fixed_pairs else "swap",
+            "swap_pairs": fixed_pairs,  # whole pairs change places (round_swap_pairs)
             "draw_explanation": drawing.explain(rnd.draw_basis, rnd.event.game_type)
             if rnd.draw_basis
             else "",
