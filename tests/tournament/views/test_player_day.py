@@ -396,6 +396,20 @@ def test_the_draw_seats_only_the_present_and_the_draw_page_names_who_did_not_com
     assert seated == {e.pk for e in entries[:4]}
 
 
+@pytest.mark.parametrize("sent", ["", "abc", "²", "-1", "99999999999999999999"])
+def test_a_tap_on_an_entry_that_is_no_number_is_not_found_and_changes_nothing(sent):
+    event = make_event()
+    make_entries(event, 2)
+    client = desk(event)
+    client.raise_request_exception = False
+    before = snapshot()
+    response = client.post(
+        reverse("checkin", args=[event.slug]), {"action": "check_in", "entry": sent}
+    )
+    assert response.status_code == 404
+    assert snapshot() == before
+
+
 def test_the_desk_needs_the_organiser():
     event = make_event()
     response = en().get(reverse("checkin", args=[event.slug]))
