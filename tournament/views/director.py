@@ -377,13 +377,13 @@ def round_button(
             response = view(request, rnd)
         except errors.Refused as exc:
             refused(request, exc)
+            response = None
         except Round.DoesNotExist:
             messages.error(request, _("Round %(n)s has been removed.") % {"n": number})
             return redirect(rnd.event)
-        else:
-            if response is not None:
-                return response
-        return redirect("round_seating", slug=slug, number=number)
+        if response is None:
+            return redirect("round_seating", slug=slug, number=number)
+        return response
 
     return protected(require_POST(button))
 
