@@ -161,12 +161,12 @@ def test_the_https_proxy_setting_trusts_one_proxy_and_a_hall_laptop_none():
 RAISING_REQUEST = """
 import django
 django.setup()
-import tournament.views as views
+import tournament.views.public as public
 
 def broken(request):
     raise RuntimeError("Tisch 7 kaputt")
 
-views.home = broken  # before the URLconf is first imported
+public.home = broken  # before the URLconf is first imported
 from django.test import Client
 print(Client(raise_request_exception=False).get("/").status_code)
 """

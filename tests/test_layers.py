@@ -213,3 +213,42 @@ def test_every_package_and_command_says_what_it_is() -> None:
         if not ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
     ]
     assert not silent, "no docstring: " + ", ".join(silent)
+
+
+def views_importing_views(graph: grimp.ImportGraph) -> list[str]:
+    """Each import of a module of ``tournament.views`` by another of its modules but of
+    ``common``, the glue they share (the package itself, which may name them all, is no view
+    module)."""
+    modules = graph.find_descendants("tournament.views")
+    views = modules - {"tournament.views.common"}
+    return sorted(
+        f"{module} imports {imported}"
+        for module in modules
+        for imported in graph.find_modules_directly_imported_by(module) & views
+    )
+
+
+def test_no_view_module_imports_another_but_common(graph: grimp.ImportGraph) -> None:
+    # what two views share is request/response glue in views.common, or domain work on a floor
+    # below (issue 44): a view importing another hides where a page's logic lives
+    found = views_importing_views(graph)
+    assert not found, "; ".join(found)
+
+
+def test_the_view_check_finds_a_view_that_imports_another() -> None:
+    made_up = grimp.ImportGraph()
+    for name in ("tournament", "tournament.views", "tournament.play", "tournament.play.sheets"):
+        made_up.add_module(name)
+    for view in ("common", "link", "sheets", "public"):
+        made_up.add_module(f"tournament.views.{view}")
+    made_up.add_import(importer="tournament.views", imported="tournament.views.link")
+    made_up.add_import(importer="tournament.views.link", imported="tournament.views.common")
+    made_up.add_import(importer="tournament.views.link", imported="tournament.play.sheets")
+    made_up.add_import(importer="tournament.views.sheets", imported="tournament.views.common")
+    assert views_importing_views(made_up) == []
+    made_up.add_import(importer="tournament.views.link", imported="tournament.views.sheets")
+    made_up.add_import(importer="tournament.views.common", imported="tournament.views.public")
+    assert views_importing_views(made_up) == [
+        "tournament.views.common imports tournament.views.public",
+        "tournament.views.link imports tournament.views.sheets",
+    ]

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tournament.core import formatting
-from tournament.games.base import SeatResult, SheetExtras
+from tournament.games.base import GameType, SeatResult, SheetExtras
 from tournament.games.words import describe_hand
 from tournament.models import Hand, Seat, Table
 
@@ -174,3 +174,16 @@ def confirmation_state(table: Table, players: list[str]) -> dict[str, Any]:
         "still_to_confirm": [name for i, name in enumerate(players) if i not in confirmed],
         "waiting_seats": [(i, name) for i, name in enumerate(players) if i not in confirmed],
     }
+
+
+def stored_results(hand: Hand, players: list[str], game: GameType) -> str:
+    """Each player's result of a stored game as the sheet writes it (``GameType.hand_result``:
+    +20 for Cego, 2 defeat points taken for Ziege): what the scorer's page and the table link
+    say of a game saved, or of the game stored under a number taken meanwhile."""
+    # a game just saved holds its results (play.hands.record_hand); an earlier one reads them
+    points = getattr(hand, "seat_points", None)
+    if points is None:
+        points = hand.results.order_by("position").values_list("points", flat=True)
+    return ", ".join(
+        f"{name} {game.hand_result(p)}" for name, p in zip(players, points, strict=False)
+    )

@@ -6,6 +6,10 @@ Several laptops and phones check in at once: a check-in is one transaction on th
 (locked), so two desks tapping the same player mark them present once, and a walk-in goes
 through ``services.register_players`` under the event's lock, so one person gets one entry and
 start numbers stay unique. The fee taken in the same tap is ``money.desk`` (one floor up).
+
+What the desk's page shows and says is decided here too, so that the view only reads the request
+and renders: what the box finds (``look_up``), which button each player found gets (``offer``),
+and what the desk is told after a check-in (``told_after_check_in``).
 """
 
 from __future__ import annotations
@@ -267,3 +271,157 @@ def reissue_link(*, entry: Entry, user: User = None) -> Entry:
     entry.token = Entry._meta.get_field("token").get_default()
     noted(entry, user, "personal link reissued").save(update_fields=["token"])
     return entry
+
+
+# --- the desk's page: what it finds, what it offers, what it says --------------------------------
+
+
+def known_players(event: Event, query: str) -> list[Player]:
+    """Players of the register (not in this event) whose names start with the box's words, for
+    a name of two letters or more (a start number finds only entries): a walk-in who played
+    before is registered as that player, not as a new one. At most ``SHOWN``."""
+    if query.isdigit() or len(normalise(query)) < 2:
+        return []
+    words = normalise(query).split()
+    found = []
+    for player in Player.objects.exclude(entries__event=event).only(
+        "pk", "first_name", "last_name", "club", "town"
+    ):
+        names = normalise(f"{player.first_name} {player.last_name}").split()
+        if all(any(n.startswith(w) for n in names) for w in words):
+            found.append(player)
+            if len(found) >= SHOWN:
+                break
+    return found
+
+
+def walk_in_names(query: str) -> tuple[str, str]:
+    """The first and last name the walk-in form starts with, from the box: of two words or more
+    the first is the first name and the rest the last name; one word is a last name."""
+    first, _space, last = query.partition(" ")
+    return (first if last else "", last or first)
+
+
+# what the desk may do with a found entry (``offer``)
+UNDO = "undo"  # checked in: "not here after all"
+CHECK_IN = "check_in"  # to play, or on the waiting list (admitted by the check-in)
+REINSTATE = "reinstate"  # withdrawn, come after all: back in the event and checked in
+
+
+def offer(entry: Entry) -> str:
+    """The desk's button for a found entry (``UNDO``, ``CHECK_IN``, ``REINSTATE``), or "" for
+    none: after the event nobody is brought back or un-checked-in. A check-in the event's state
+    refuses is refused with its reason when tapped (``refused``). The entry's event is read."""
+    finished = entry.event.status == Event.Status.FINISHED
+    if entry.present_at is not None:
+        return "" if finished else UNDO
+    if entry.is_active or entry.is_waiting:
+        return CHECK_IN
+    if entry.is_withdrawn and not finished:
+        return REINSTATE
+    return ""
+
+
+@dataclass(frozen=True)
+class Search:
+    """The desk's page for what its box holds: the entries found (``search``), each with the
+    players of the register it may be (``known_as``) and the desk's button for it (``offer``);
+    for a name that finds nobody in the event, the players of the register it may be
+    (``known_players``); and the walk-in form's names (``walk_in_names``)."""
+
+    found: list[Entry]
+    known: list[Player]
+    first_name: str
+    last_name: str
+
+
+def look_up(event: Event, query: str) -> Search:
+    """What the desk's page shows for the box's ``query`` ("" shows nobody)."""
+    found = search(event, query) if query else []
+    for entry in found:
+        entry.known_as = known_as(entry)
+        entry.offer = offer(entry)
+    known = known_players(event, query) if query and not found else []
+    first, last = walk_in_names(query)
+    return Search(found=found, known=known, first_name=first, last_name=last)
+
+
+@dataclass(frozen=True)
+class Told:
+    """A line the desk is told after a tap, and how it reads (``level``: "success", "info" or
+    "warning", as Django's messages name them)."""
+
+    level: str
+    text: str
+
+
+def told_after_check_in(
+    entry: Entry, *, typed: Player, was_withdrawn: bool, done: bool
+) -> list[Told]:
+    """What the desk is told after a tap that checks ``entry`` in (``done``: this tap did it, as
+    ``check_in`` says). First, where the desk found the person registered online under a known
+    name to be that player (the entry's player is no longer ``typed``, the player as registered
+    online): each thing the form said that the register says otherwise (``differences``; the
+    register's is kept, the player's page corrects it). Then that the player is back in the
+    event (``was_withdrawn``) and from which draw seated, is checked in, or was checked in
+    already at another desk (nothing changed)."""
+    told = []
+    if entry.player.pk != typed.pk:
+        told += [
+            Told(
+                "warning",
+                _(
+                    "%(player)s: the register says %(what)s “%(kept)s”, the online form said "
+                    "“%(new)s”. The register's is kept; correct it on the player's page if the "
+                    "player says otherwise."
+                )
+                % {"player": entry.player, "what": what, "kept": kept, "new": new},
+            )
+            for what, kept, new in differences(entry.player, typed)
+        ]
+    if done and was_withdrawn:
+        told.append(Told("success", _back_in(entry)))
+    elif done:
+        told.append(
+            Told(
+                "success",
+                _("%(player)s (%(n)s) is checked in.")
+                % {"player": entry.player, "n": entry.start_number},
+            )
+        )
+    else:
+        told.append(
+            Told(
+                "info",
+                _("%(player)s was checked in already (at another desk).")
+                % {"player": entry.player},
+            )
+        )
+    return told
+
+
+def _back_in(entry: Entry) -> str:
+    """A withdrawn player back in the event: from which draw the player is seated. One query."""
+    said = _("%(player)s (%(n)s) is back in the event and checked in.") % {
+        "player": entry.player,
+        "n": entry.start_number,
+    }
+    drawn = (
+        Round.objects.filter(event_id=entry.event_id)
+        .exclude(status=Round.Status.DRAFT)
+        .order_by("-number")
+        .first()
+    )
+    if drawn is not None and drawn.status == Round.Status.SEATED:
+        return (
+            said
+            + " "
+            + _(
+                "The seats of round %(n)s are drawn already: draw them again to seat the player "
+                "now, or the player is seated from the next round."
+            )
+            % {"n": drawn.number}
+        )
+    if drawn is not None:
+        return said + " " + _("The player is seated from the next round's draw.")
+    return said

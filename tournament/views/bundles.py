@@ -6,12 +6,10 @@ from __future__ import annotations
 import gzip
 from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from tournament import access
@@ -20,23 +18,9 @@ from tournament.core import errors
 from tournament.models import Event
 from tournament.publish.bundles import export, read, staging, write
 from tournament.publish.bundles import plan as bundles_plan
+from tournament.publish.forms import BundleUploadForm
 from tournament.register import identity
 from tournament.views.common import event_or_404, protected
-
-BUNDLE_UPLOAD_MAX_BYTES = 20 * 1024 * 1024  # a large event's bundle is some 200 kB packed
-
-
-class BundleUploadForm(forms.Form):
-    file = forms.FileField(
-        label=gettext_lazy("Event bundle"),
-        help_text=gettext_lazy("The file the event page's “Event bundle” button gave."),
-    )
-
-    def clean_file(self) -> Any:
-        upload = self.cleaned_data["file"]
-        if upload.size > BUNDLE_UPLOAD_MAX_BYTES:
-            raise forms.ValidationError(_("The file is larger than 20 MB; it is no event bundle."))
-        return upload
 
 
 @require_http_methods(["GET", "POST"])

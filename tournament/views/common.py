@@ -1,4 +1,7 @@
-"""Helpers shared by the views: fetching an object with what its page needs, and access."""
+"""Request and response glue shared by the views: fetching an object with what its page needs,
+access, the hand form of a sheet (the scorer's page and the table link), the table's sheet as its
+phones show it, and the query parameters several pages read. No view module imports another;
+what two of them share is here or in a domain module (tests/test_layers.py)."""
 
 from __future__ import annotations
 
@@ -8,13 +11,21 @@ from typing import Any
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, redirect
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from tournament import access
 from tournament.core import errors
-from tournament.models import Event, Round, Seat, Table
-from tournament.register import services
+from tournament.games.words import describe_hand
+from tournament.models import Event, Hand, Player, Round, Seat, Table
+from tournament.pagecache.pages import part
+from tournament.play import hands
+from tournament.play.forms import hand_form_class
+from tournament.play.reads import TableState, table_state
+from tournament.play.sheets import read_sheet, stored_results
+from tournament.register import services as register_services
 
 SEED_MAX = 2**62  # draw seeds are stored in a 64-bit column
 
@@ -105,7 +116,7 @@ def corrected_player(request: HttpRequest, form: Any) -> Any:
     if not form.is_valid():
         return None
     try:
-        player = services.correct_player(
+        player = register_services.correct_player(
             player=form.instance, values=form.values(), user=request.user
         )
     except errors.Refused as exc:
@@ -113,3 +124,105 @@ def corrected_player(request: HttpRequest, form: Any) -> Any:
         return None
     messages.success(request, _("%(player)s saved.") % {"player": player})
     return player
+
+
+def season_category(request: HttpRequest) -> str:
+    """The side ranking asked for (``?category=damen``), or "" for everybody: the season's page
+    and its print."""
+    category = request.GET.get("category", "")
+    return category if category and category in Player.Category.values else ""
+
+
+# --- a table's sheet: the scorer's page, the table link and the personal page ------------------
+
+
+def enter_hand(
+    request: HttpRequest, table: Table, players: list[str], context: dict[str, Any]
+) -> HttpResponse | None:
+    """The hand form of a sheet (scorer's page or table link): preview, or save once.
+
+    Returns a redirect after a saved game, or None to render the page with ``context["form"]``.
+    """
+    form_class = hand_form_class(table.round.event.game_type)
+    if request.method != "POST":
+        context["form"] = form_class(table=table, players=players)
+        return None
+    form = form_class(request.POST, table=table, players=players)
+    context["form"] = form
+    if not form.is_valid():
+        return None
+    if request.POST.get("action") == "preview":
+        context["preview"] = form.result
+        return None
+    try:
+        hand = hands.record_hand(
+            table=table,
+            data=form.hand,
+            user=request.user,
+            submission_key=form.cleaned_data.get("submission"),
+        )
+    except hands.AlreadySaved as exc:
+        # the stored game, never the values just sent; and a fresh form (a new key), so saving
+        # the other values is a new, deliberate game and not the same send once more
+        messages.error(request, f"{exc} {_stored_hand(exc.hand, table, players)}")
+        context["form"] = form_class(table=table, players=players)
+        return None
+    except errors.Refused as exc:
+        refused(request, exc)
+        return None
+    # the results as stored: for a form sent twice they are those of the first send
+    messages.success(
+        request,
+        _("Game %(n)s saved: %(results)s")
+        % {"n": hand.number, "results": stored_results(hand, players, table.round.event.game_type)},
+    )
+    return redirect(request.path)
+
+
+def _stored_hand(hand: Hand, table: Table, players: list[str]) -> str:
+    return _("Stored as game %(n)s: %(game)s (%(results)s).") % {
+        "n": hand.number,
+        "game": describe_hand(table.round.event.game, hand.data, players),
+        "results": stored_results(hand, players, table.round.event.game_type),
+    }
+
+
+# what the table link and the personal pages take of a sheet besides its rendered parts
+SHEET_FACTS = (
+    "players",
+    "wanted",
+    "hands_played",
+    "games_finished",
+    "totals_entered",
+    "complete",
+    "form_done",
+    "next_number",
+    "next_title",
+    "title_pattern",
+    "next_dealer",
+)
+
+
+def table_sheet(table: Table, state: TableState | None = None) -> dict[str, Any]:
+    """The table's sheet as every phone of the table shows it (the table link, its players'
+    personal pages): the totals strip and the games rendered (``totals``, ``sheet``), the facts
+    the page decides by (``SHEET_FACTS``) and the last game (``last_hand``: its id and number).
+    Computed once per version of the sheet and of the event's rules, in the active language;
+    ``state``, if the caller has read it."""
+    state = state if state is not None else table_state(table)
+    event = table.round.event
+    # the token: a table of another database (the demo loaded again) with the same id and the
+    # same players' names is another key
+    version = (state.version, table.token, event.game, event.rules, event.hands_per_round)
+
+    def compute() -> dict[str, Any]:
+        context = read_sheet(table).context()
+        last = context["rows"][-1].hand if context["rows"] else None
+        return {
+            "totals": render_to_string("tournament/includes/link_totals.html", context),
+            "sheet": render_to_string("tournament/includes/link_sheet.html", context),
+            "last_hand": {"pk": last.pk, "number": last.number} if last is not None else None,
+            **{name: context[name] for name in SHEET_FACTS},
+        }
+
+    return part("table_sheet", table.pk, version, compute, get_language())

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
+from functools import wraps
 
 from django.contrib import messages
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -32,6 +34,7 @@ from tournament.views.common import (
     event_or_404,
     protected,
     refused,
+    round_or_404,
     table_or_404,
 )
 
@@ -357,88 +360,134 @@ def round_add(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("round_seating", slug=event.slug, number=rnd.number)
 
 
+def round_button(
+    view: Callable[[HttpRequest, Round], HttpResponse | None],
+) -> Callable[..., HttpResponse]:
+    """A director's button on the round page: a POST by the event's organisers, which finds the
+    round (404 if there is none) and hands it to ``view``. The view does its one thing and says
+    so; it answers nothing (back to the round page) or a page of its own. A refusal is said on the
+    round page; a round removed meanwhile (the remove button pressed twice, two tabs) sends the
+    director to the event."""
+
+    @wraps(view)
+    def button(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+        rnd = round_or_404(slug, number)
+        access.require(request, rnd.event, ORGANISER)
+        try:
+            response = view(request, rnd)
+        except errors.Refused as exc:
+            refused(request, exc)
+            response = None
+        except Round.DoesNotExist:
+            messages.error(request, _("Round %(n)s has been removed.") % {"n": number})
+            return redirect(rnd.event)
+        if response is None:
+            return redirect("round_seating", slug=slug, number=number)
+        return response
+
+    return protected(require_POST(button))
+
+
+@round_button
+def round_draw(request: HttpRequest, rnd: Round) -> None:
+    """Draw the round's seats, or draw them again, with the seed given (the same tables again)
+    or a new one."""
+    seed_text = request.POST.get("seed", "").strip()
+    seed = whole_number(seed_text, SEED_MAX)
+    if seed_text and not seed:
+        raise errors.Refused(
+            _("The seed is a whole number from 1 to %(max)s; leave it empty for a new draw.")
+            % {"max": SEED_MAX}
+        )
+    rounds.draw_round(round=rnd, seed=seed, user=request.user)
+    messages.success(request, _("Seats drawn."))
+
+
+@round_button
+def round_start(request: HttpRequest, rnd: Round) -> None:
+    """Start the round: its tables can enter their games."""
+    rounds.start_round(round=rnd)
+    messages.success(request, _("Round started: the tables can enter their games."))
+
+
+@round_button
+def round_close(request: HttpRequest, rnd: Round) -> HttpResponse | None:
+    """Close the round; where tables have not confirmed their sheets, asked once more."""
+    unconfirmed = list(
+        rnd.tables.filter(voided=False, confirmed_at__isnull=True).order_by("number")
+    )
+    # asked only where closing can succeed: an unfinished table is refused outright
+    ready = rnd.status == Round.Status.PLAYING and not play_reads.unfinished_tables(rnd)
+    if unconfirmed and ready and request.POST.get("confirmed") != "1":
+        return _ask_to_close(request, rnd, unconfirmed)
+    rounds.close_round(round=rnd)
+    messages.success(request, _("Round closed."))
+    return None
+
+
 @protected
 @require_POST
-def round_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
-    event_rounds = Round.objects.select_related("event__season").filter(
-        event__slug=slug, number=number
+def round_remove(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Remove a round that has not started, back to the event; with its seats drawn, asked once
+    more. Pressed twice, the second press is told the round is gone (not a button of
+    ``round_button``: a round that is not there is no 404 here)."""
+    rnd = (
+        Round.objects.select_related("event__season")
+        .filter(event__slug=slug, number=number)
+        .first()
     )
-    rnd = event_rounds.first()
     if rnd is None:
-        if action != "remove":
-            raise Http404
         # the button pressed twice: the first press removed it
         event = event_or_404(slug)
         access.require(request, event, ORGANISER)
         messages.info(request, _("Round %(n)s has been removed.") % {"n": number})
         return redirect(event)
     access.require(request, rnd.event, ORGANISER)
+    # drawn seats go with the round, and the table links printed on its sheets stop working:
+    # asked once more
+    if rnd.status == Round.Status.SEATED and request.POST.get("confirmed") != "1":
+        return _ask_to_remove(request, rnd)
     try:
-        if action == "draw":
-            seed_text = request.POST.get("seed", "").strip()
-            seed = whole_number(seed_text, SEED_MAX)
-            if seed_text and not seed:
-                raise errors.Refused(
-                    _(
-                        "The seed is a whole number from 1 to %(max)s; "
-                        "leave it empty for a new draw."
-                    )
-                    % {"max": SEED_MAX}
-                )
-            rounds.draw_round(round=rnd, seed=seed, user=request.user)
-            messages.success(request, _("Seats drawn."))
-        elif action == "start":
-            rounds.start_round(round=rnd)
-            messages.success(request, _("Round started: the tables can enter their games."))
-        elif action == "close":
-            unconfirmed = list(
-                rnd.tables.filter(voided=False, confirmed_at__isnull=True).order_by("number")
-            )
-            # asked only where closing can succeed: an unfinished table is refused outright
-            ready = rnd.status == Round.Status.PLAYING and not play_reads.unfinished_tables(rnd)
-            if unconfirmed and ready and request.POST.get("confirmed") != "1":
-                return _ask_to_close(request, rnd, unconfirmed)
-            rounds.close_round(round=rnd)
-            messages.success(request, _("Round closed."))
-        elif action == "remove":
-            # drawn seats go with the round, and the table links printed on its sheets stop
-            # working: asked once more
-            if rnd.status == Round.Status.SEATED and request.POST.get("confirmed") != "1":
-                return _ask_to_remove(request, rnd)
-            event = rounds.remove_round(round=rnd, user=request.user)
-            messages.success(request, _("Round %(n)s removed.") % {"n": number})
-            return redirect(event)
-        elif action == "swap":
-            entries = Entry.objects.filter(seats__round=rnd)
-            form = SwapForm(request.POST, entries=entries)
-            if not form.is_valid():
-                raise errors.Refused(_("Choose the two players to swap."))
-            rounds.swap_seats(
-                round=rnd,
-                first=form.cleaned_data["first"],
-                second=form.cleaned_data["second"],
-                user=request.user,
-            )
-            messages.success(request, _("Seats swapped."))
-        elif action == "swap_pairs":
-            form = PairSwapForm(request.POST, round=rnd)
-            if not form.is_valid():
-                raise errors.Refused(_("Choose the two pairs to swap."))
-            rounds.swap_pairs(
-                round=rnd,
-                first=form.cleaned_data["first"],
-                second=form.cleaned_data["second"],
-                user=request.user,
-            )
-            messages.success(request, _("Pairs swapped."))
-        else:
-            raise Http404
+        event = rounds.remove_round(round=rnd, user=request.user)
     except errors.Refused as exc:
         refused(request, exc)
-    except Round.DoesNotExist:  # removed meanwhile (the remove button pressed twice, two tabs)
+        return redirect("round_seating", slug=slug, number=number)
+    except Round.DoesNotExist:  # removed meanwhile, in another tab
         messages.error(request, _("Round %(n)s has been removed.") % {"n": number})
         return redirect(rnd.event)
-    return redirect("round_seating", slug=slug, number=number)
+    messages.success(request, _("Round %(n)s removed.") % {"n": number})
+    return redirect(event)
+
+
+@round_button
+def round_swap(request: HttpRequest, rnd: Round) -> None:
+    """Swap two players' seats in a drawn round."""
+    entries = Entry.objects.filter(seats__round=rnd)
+    form = SwapForm(request.POST, entries=entries)
+    if not form.is_valid():
+        raise errors.Refused(_("Choose the two players to swap."))
+    rounds.swap_seats(
+        round=rnd,
+        first=form.cleaned_data["first"],
+        second=form.cleaned_data["second"],
+        user=request.user,
+    )
+    messages.success(request, _("Seats swapped."))
+
+
+@round_button
+def round_swap_pairs(request: HttpRequest, rnd: Round) -> None:
+    """Swap two fixed pairs' places in a drawn round (a partner never moves alone)."""
+    form = PairSwapForm(request.POST, round=rnd)
+    if not form.is_valid():
+        raise errors.Refused(_("Choose the two pairs to swap."))
+    rounds.swap_pairs(
+        round=rnd,
+        first=form.cleaned_data["first"],
+        second=form.cleaned_data["second"],
+        user=request.user,
+    )
+    messages.success(request, _("Pairs swapped."))
 
 
 def _ask_to_remove(request: HttpRequest, rnd: Round) -> HttpResponse:
@@ -449,7 +498,7 @@ def _ask_to_remove(request: HttpRequest, rnd: Round) -> HttpResponse:
         "removed with it. Remove the round all the same?"
     )
     title = _("Remove round %(n)s?") % {"n": rnd.number}
-    return _ask_again(request, rnd, "remove", title, question, _("Remove the round"))
+    return _ask_again(request, rnd, "round_remove", title, question, _("Remove the round"))
 
 
 def _ask_to_close(request: HttpRequest, rnd: Round, unconfirmed: list[Table]) -> HttpResponse:
@@ -463,14 +512,15 @@ def _ask_to_close(request: HttpRequest, rnd: Round, unconfirmed: list[Table]) ->
         count,
     ) % {"count": count, "tables": ", ".join(str(t.number) for t in unconfirmed)}
     title = _("Close round %(n)s?") % {"n": rnd.number}
-    return _ask_again(request, rnd, "close", title, question, _("Close the round"))
+    return _ask_again(request, rnd, "round_close", title, question, _("Close the round"))
 
 
 def _ask_again(
-    request: HttpRequest, rnd: Round, action: str, title: str, question: str, confirm: str
+    request: HttpRequest, rnd: Round, button: str, title: str, question: str, confirm: str
 ) -> HttpResponse:
     """The director says a round's action once more: a page, not a script dialog, so it works
-    without JavaScript; it posts the action again with ``confirmed=1``."""
+    without JavaScript; it posts to the button's view (its URL name) again with
+    ``confirmed=1``."""
     return render(
         request,
         "tournament/confirm.html",
@@ -478,7 +528,7 @@ def _ask_again(
             "event": rnd.event,
             "title": title,
             "question": question,
-            "action": reverse("round_action", args=[rnd.event.slug, rnd.number, action]),
+            "action": reverse(button, args=[rnd.event.slug, rnd.number]),
             "fields": [],
             "confirm": confirm,
             "cancel": reverse("round_seating", args=[rnd.event.slug, rnd.number]),

@@ -16,9 +16,10 @@ names the phone that entered a game.
 
 The sheet (its totals, its games and what the page needs to know of them) is the same on every
 phone of the table and on its players' personal pages: it is computed once per version of the
-table's sheet (``play.reads.table_state``) and kept in the page cache (``table_sheet``). Until the
-sheet is handed in the whole page is kept too (``link_page``), and only the form token and the
-game form's one-time key are made per request; after, which seat this phone confirmed is.
+table's sheet (``play.reads.table_state``) and kept in the page cache (``common.table_sheet``).
+Until the sheet is handed in the whole page is kept too (``link_page``), and only the form token
+and the game form's one-time key are made per request; after, which seat this phone confirmed
+is.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -49,9 +51,15 @@ from tournament.pagecache.pages import Page, part
 from tournament.play import confirmations, hands
 from tournament.play.forms import hand_form_class
 from tournament.play.reads import TableState, table_state
-from tournament.play.sheets import dealer_for, read_sheet
-from tournament.views.common import refused, row_values, table_players
-from tournament.views.sheets import enter_hand, stored_results
+from tournament.play.sheets import dealer_for, stored_results
+from tournament.views.common import (
+    SHEET_FACTS,
+    enter_hand,
+    refused,
+    row_values,
+    table_players,
+    table_sheet,
+)
 
 
 class LinkReplaced(Exception):
@@ -139,46 +147,6 @@ def read_only_reason(table: Table) -> str:
     if table.round.status != Round.Status.PLAYING:
         return "not_started"
     return ""
-
-
-# what the table link and the personal pages take of a sheet besides its rendered parts
-SHEET_FACTS = (
-    "players",
-    "wanted",
-    "hands_played",
-    "games_finished",
-    "totals_entered",
-    "complete",
-    "form_done",
-    "next_number",
-    "next_title",
-    "title_pattern",
-    "next_dealer",
-)
-
-
-def table_sheet(table: Table, state: TableState | None = None) -> dict[str, Any]:
-    """The table's sheet as every phone of the table shows it: the totals strip and the games
-    rendered (``totals``, ``sheet``), the facts the page decides by (``SHEET_FACTS``) and the
-    last game (``last_hand``: its id and number). Computed once per version of the sheet and
-    of the event's rules, in the active language; ``state``, if the caller has read it."""
-    state = state if state is not None else table_state(table)
-    event = table.round.event
-    # the token: a table of another database (the demo loaded again) with the same id and the
-    # same players' names is another key
-    version = (state.version, table.token, event.game, event.rules, event.hands_per_round)
-
-    def compute() -> dict[str, Any]:
-        context = read_sheet(table).context()
-        last = context["rows"][-1].hand if context["rows"] else None
-        return {
-            "totals": render_to_string("tournament/includes/link_totals.html", context),
-            "sheet": render_to_string("tournament/includes/link_sheet.html", context),
-            "last_hand": {"pk": last.pk, "number": last.number} if last is not None else None,
-            **{name: context[name] for name in SHEET_FACTS},
-        }
-
-    return part("table_sheet", table.pk, version, compute, get_language())
 
 
 # what the page kept whole holds in place of what is made for each request: the form token and
@@ -492,8 +460,31 @@ def link_preview(request: HttpRequest, token: str) -> JsonResponse:
     )
 
 
-def _take_back(request: HttpRequest, table: Table) -> None:
-    """Take back the game the page showed as the last one, and only if it still is."""
+def link_button(view: Callable[[HttpRequest, Table], None]) -> Callable[..., HttpResponse]:
+    """A button of the table link's page: a POST under the table's token or a personal page's
+    key (a replaced key gets the page that says so), which hands the table to ``view``; the view
+    does its one thing and says so, a refusal is said, and the phone is back on the link's page
+    under the key it came by."""
+
+    @functools.wraps(view)
+    def button(request: HttpRequest, token: str) -> HttpResponse:
+        try:
+            table = _link_table(request, token)
+        except LinkReplaced:
+            return _replaced(request)
+        try:
+            view(request, table)
+        except core_errors.Refused as exc:
+            refused(request, exc)
+        return _with_device(request, redirect("table_link", token=request.link_key))
+
+    return require_POST(button)
+
+
+@link_button
+def link_undo(request: HttpRequest, table: Table) -> None:
+    """Take back the game the page showed as the last one (naming it, with a reason), and only
+    if it still is."""
     if not access.link_may_enter(table):
         raise core_errors.Refused(_("This table cannot change its games now."))
     form = ReasonForm(request.POST)
@@ -511,33 +502,23 @@ def _take_back(request: HttpRequest, table: Table) -> None:
     messages.success(request, _("Game %(n)s taken back.") % {"n": hand.number})
 
 
-@require_POST
-def link_action(request: HttpRequest, token: str, action: str) -> HttpResponse:
-    """Undo the last game (naming it, with a reason) or hand in the sheet. A confirmation sent
-    here (a page kept from before issue 43, or a hand-made request) is refused with where a
-    player confirms instead."""
-    try:
-        table = _link_table(request, token)
-    except LinkReplaced:
-        return _replaced(request)
-    try:
-        if action == "undo":
-            _take_back(request, table)
-        elif action == "submit":
-            if not access.link_may_enter(table):
-                raise core_errors.Refused(_("This sheet cannot be handed in now."))
-            confirmations.submit_table(table=table)
-            messages.success(request, _("Sheet handed in. Now every player confirms it."))
-        elif action == "confirm":
-            raise core_errors.Refused(
-                _(
-                    "The table link confirms no seat. Confirm your own seat on your personal "
-                    "link (the QR code on your start card), or ask the scorer to confirm it on "
-                    "your word."
-                )
-            )
-        else:
-            raise Http404
-    except core_errors.Refused as exc:
-        refused(request, exc)
-    return _with_device(request, redirect("table_link", token=request.link_key))
+@link_button
+def link_submit(request: HttpRequest, table: Table) -> None:
+    """Hand in the sheet: from now on every player confirms it."""
+    if not access.link_may_enter(table):
+        raise core_errors.Refused(_("This sheet cannot be handed in now."))
+    confirmations.submit_table(table=table)
+    messages.success(request, _("Sheet handed in. Now every player confirms it."))
+
+
+@link_button
+def link_confirm(request: HttpRequest, table: Table) -> None:
+    """A confirmation sent to the table link (a page kept from before issue 43, or a hand-made
+    request): refused, with where a player confirms instead."""
+    raise core_errors.Refused(
+        _(
+            "The table link confirms no seat. Confirm your own seat on your personal "
+            "link (the QR code on your start card), or ask the scorer to confirm it on "
+            "your word."
+        )
+    )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import segno
 from django.contrib import messages
 from django.core import signing
 from django.http import Http404, HttpRequest, HttpResponse
@@ -17,21 +16,21 @@ from tournament import access, games
 from tournament.access import ORGANISER, SCORER
 from tournament.core import addresses, collation, errors, reading
 from tournament.core.fields import UploadForm, whole_number
+from tournament.core.qr import qr_svg
 from tournament.models import Entry, Player, Round, Season, Seat
 from tournament.paper import exports
 from tournament.play import imports as play_imports
 from tournament.play.sheets import dealer_for, read_sheets
 from tournament.register import imports
 from tournament.results import standings
-from tournament.views.common import event_or_404, protected, refused, round_or_404, xlsx_response
-from tournament.views.public import season_category
-
-
-def qr_svg(url: str) -> str:
-    """The table link as a QR code, inline SVG (segno), printed on the table sheet: a viewBox
-    without a fixed size, so the stylesheet scales the whole code (a fixed size would crop a
-    long link's code), with the standard quiet zone of four modules for phone cameras."""
-    return segno.make(url, error="m").svg_inline(border=4, omitsize=True)
+from tournament.views.common import (
+    event_or_404,
+    protected,
+    refused,
+    round_or_404,
+    season_category,
+    xlsx_response,
+)
 
 
 @require_GET

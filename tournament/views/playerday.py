@@ -8,8 +8,9 @@ link to enter its games; it confirms the player's own seat of a handed-in sheet,
 opens it. Every player's phone polls it every 15 seconds while every game saved in the hall
 changes the event: the page is made for each request from the player's own lines, and what it
 shows that is the same for others (the table's sheet, the event's ranking) comes from the page
-cache (``personal_link``). Its two writes (confirm, cancel) take no form token: a site that could
-forge them would have to know the token, which is the permission itself.
+cache (``personal_link``). Its two writes (``personal_confirm``, ``personal_cancel``) take no form
+token: a site that could forge them would have to know the token, which is the permission
+itself.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import hashlib
 from typing import Any
 from urllib.parse import urlencode
 
-import segno
 from django.contrib import messages
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
@@ -33,9 +33,10 @@ from django.views.decorators.http import require_GET, require_POST
 from tournament import access
 from tournament.access import ORGANISER
 from tournament.core import addresses, errors
-from tournament.core.names import normalise
+from tournament.core.fields import whole_number
+from tournament.core.qr import qr_svg
 from tournament.middleware import client_address
-from tournament.models import Confirmation, Entry, Event, Player, Round, Seat
+from tournament.models import Confirmation, Entry, Event, Round, Seat
 from tournament.money import desk
 from tournament.money.fees import fee_rows
 from tournament.money.prizes import prize_giving
@@ -45,13 +46,7 @@ from tournament.play.reads import table_state
 from tournament.register import checkin, online
 from tournament.register.forms import OnlineRegistrationForm, RegisterForm
 from tournament.results import standings
-from tournament.views.common import event_or_404, protected, refused, row_values
-from tournament.views.link import table_sheet
-
-
-def qr_svg(url: str) -> str:
-    return segno.make(url, error="m").svg_inline(border=4, omitsize=True)
-
+from tournament.views.common import event_or_404, protected, refused, row_values, table_sheet
 
 # --- online registration ----------------------------------------------------------------------
 
@@ -133,152 +128,117 @@ def event_participants(request: HttpRequest, slug: str) -> HttpResponse:
 @protected
 def checkin_desk(request: HttpRequest, slug: str) -> HttpResponse:
     """Find, tap, done: the desk's one page. GET ?q= searches; POST checks in, takes back a
-    check-in, registers a walk-in or reissues a personal link, then comes back to the search."""
+    check-in, registers a walk-in or reissues a personal link, then comes back to the search.
+    What the page shows and says is the desk's (``register.checkin``)."""
     event = event_or_404(slug)
     access.require(request, event, ORGANISER)
-    query = request.GET.get("q", "").strip()[:100]
+    if request.method == "POST" and request.POST.get("action") != "walk_in":
+        return _tap(request, event)
+    query = _query(request.POST if request.method == "POST" else request.GET)
     walk_in_form = None
     if request.method == "POST":
-        query = request.POST.get("q", "").strip()[:100]
-        action = request.POST.get("action", "")
-        try:
-            if action == "walk_in":
-                walk_in_form = RegisterForm(request.POST, event=event)
-                if walk_in_form.is_valid():
-                    entry = desk.walk_in(
-                        event=event,
-                        player=walk_in_form.get_player(),
-                        fee_status=_desk_fee(request),
-                        user=request.user,
-                    )
-                    messages.success(
-                        request,
-                        _("%(player)s registered with start number %(n)s and checked in.")
-                        % {"player": entry.player, "n": entry.start_number},
-                    )
-                    return _back(event, entry.player.last_name)
-            else:
-                entry = get_object_or_404(
-                    Entry.objects.select_related("player"),
-                    event=event,
-                    pk=request.POST.get("entry")
-                    if (request.POST.get("entry") or "").isdigit()
-                    else 0,
-                )
-                if action in ("check_in", "reinstate"):
-                    was_withdrawn = entry.status == Entry.Status.WITHDRAWN
-                    typed = entry.player  # as registered online, before the desk settles it
-                    entry, done = desk.check_in(
-                        entry=entry,
-                        fee_status=_desk_fee(request),
-                        user=request.user,
-                        reinstate=action == "reinstate",
-                        known=request.POST.get("known") or None,
-                    )
-                    if entry.player.pk != typed.pk:
-                        _tell_differences(request, entry.player, typed)
-                    if done and was_withdrawn:
-                        messages.success(request, _back_in(event, entry))
-                    elif done:
-                        messages.success(
-                            request,
-                            _("%(player)s (%(n)s) is checked in.")
-                            % {"player": entry.player, "n": entry.start_number},
-                        )
-                    else:
-                        messages.info(
-                            request,
-                            _("%(player)s was checked in already (at another desk).")
-                            % {"player": entry.player},
-                        )
-                    return _back(event, "")
-                if action == "undo":
-                    checkin.undo_check_in(entry=entry, user=request.user)
-                    messages.success(
-                        request, _("%(player)s is no longer checked in.") % {"player": entry.player}
-                    )
-                    return _back(event, query)
-                if action == "reissue":
-                    checkin.reissue_link(entry=entry, user=request.user)
-                    messages.success(
-                        request,
-                        _(
-                            "%(player)s has a new personal link; the old one no longer works. "
-                            "Print the new start card."
-                        )
-                        % {"player": entry.player},
-                    )
-                    return _back(event, query)
-                raise Http404
-        except errors.Refused as exc:
-            refused(request, exc)
-            if walk_in_form is None:
-                return _back(event, query)
-    found = checkin.search(event, query) if query else []
-    fees = {row.entry.pk: row for row in fee_rows(event)} if found else {}
-    for entry in found:
+        walk_in_form = RegisterForm(request.POST, event=event)
+        if (response := _walk_in(request, event, walk_in_form)) is not None:
+            return response
+    shown = checkin.look_up(event, query)
+    fees = {row.entry.pk: row for row in fee_rows(event)} if shown.found else {}
+    for entry in shown.found:
         entry.fee_row = fees.get(entry.pk)
-        entry.known_as = checkin.known_as(entry)  # registered online under a known name
     if walk_in_form is None:
-        first, _space, last = query.partition(" ")
         walk_in_form = RegisterForm(
-            initial={"first_name": first if last else "", "last_name": last or first}, event=event
+            initial={"first_name": shown.first_name, "last_name": shown.last_name}, event=event
         )
-    known = []
-    if query and not query.isdigit() and len(normalise(query)) >= 2 and not found:
-        known = _known_players(event, query)
     return render(
         request,
         "tournament/register/checkin.html",
         {
             "event": event,
             "query": query,
-            "found": found,
-            "known": known,
+            "found": shown.found,
+            "known": shown.known,
             "counters": checkin.counters(event),
             "walk_in_form": walk_in_form,
             "has_fees": event.fee_categories.exists(),
-            "drawn": event.rounds.exclude(status=Round.Status.DRAFT).exists(),
         },
     )
 
 
-def _tell_differences(request: HttpRequest, known: Player, typed: Player) -> None:
-    """The desk merged an online registration into a known player: what the form said that the
-    register says otherwise (the register's is kept; the player's page corrects it)."""
-    for what, kept, new in checkin.differences(known, typed):
-        messages.warning(
-            request,
-            _(
-                "%(player)s: the register says %(what)s “%(kept)s”, the online form said "
-                "“%(new)s”. The register's is kept; correct it on the player's page if the "
-                "player says otherwise."
-            )
-            % {"player": known, "what": what, "kept": kept, "new": new},
-        )
+def _query(data: Any) -> str:
+    """What the desk's box holds (a name or a start number), as sent with a search or a tap."""
+    return data.get("q", "").strip()[:100]
 
 
-def _back_in(event: Event, entry: Entry) -> str:
-    """What the desk is told when a withdrawn player is back in the event: from which draw the
-    player is seated."""
-    said = _("%(player)s (%(n)s) is back in the event and checked in.") % {
-        "player": entry.player,
-        "n": entry.start_number,
-    }
-    drawn = event.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
-    if drawn is not None and drawn.status == Round.Status.SEATED:
-        return (
-            said
-            + " "
-            + _(
-                "The seats of round %(n)s are drawn already: draw them again to seat the player "
-                "now, or the player is seated from the next round."
-            )
-            % {"n": drawn.number}
+def _walk_in(request: HttpRequest, event: Event, form: RegisterForm) -> HttpResponse | None:
+    """A walk-in registered, present and (if the desk says so) paid, back to the search for the
+    new player; None to show the form again, with its errors or the refusal."""
+    if not form.is_valid():
+        return None
+    try:
+        entry = desk.walk_in(
+            event=event, player=form.get_player(), fee_status=_desk_fee(request), user=request.user
         )
-    if drawn is not None:
-        return said + " " + _("The player is seated from the next round's draw.")
-    return said
+    except errors.Refused as exc:
+        refused(request, exc)
+        return None
+    messages.success(
+        request,
+        _("%(player)s registered with start number %(n)s and checked in.")
+        % {"player": entry.player, "n": entry.start_number},
+    )
+    return _back(event, entry.player.last_name)
+
+
+# Django's message levels by the names ``checkin.Told`` uses
+LEVELS = {"success": messages.SUCCESS, "info": messages.INFO, "warning": messages.WARNING}
+
+
+def _tap(request: HttpRequest, event: Event) -> HttpResponse:
+    """A button on a found player: check in (``reinstate``: back in the event and check in),
+    not here after all (``undo``), or a new personal link (``reissue``); then back to the search,
+    emptied after a check-in for the next person."""
+    query = _query(request.POST)
+    action = request.POST.get("action", "")
+    entry = get_object_or_404(
+        Entry.objects.select_related("player"),
+        event=event,
+        pk=whole_number(request.POST.get("entry")) or 0,
+    )
+    try:
+        if action in (checkin.CHECK_IN, checkin.REINSTATE):
+            typed, was_withdrawn = entry.player, entry.is_withdrawn
+            entry, done = desk.check_in(
+                entry=entry,
+                fee_status=_desk_fee(request),
+                user=request.user,
+                reinstate=action == checkin.REINSTATE,
+                known=request.POST.get("known") or None,
+            )
+            told = checkin.told_after_check_in(
+                entry, typed=typed, was_withdrawn=was_withdrawn, done=done
+            )
+            for line in told:
+                messages.add_message(request, LEVELS[line.level], line.text)
+            return _back(event, "")
+        if action == checkin.UNDO:
+            checkin.undo_check_in(entry=entry, user=request.user)
+            messages.success(
+                request, _("%(player)s is no longer checked in.") % {"player": entry.player}
+            )
+        elif action == "reissue":
+            checkin.reissue_link(entry=entry, user=request.user)
+            messages.success(
+                request,
+                _(
+                    "%(player)s has a new personal link; the old one no longer works. "
+                    "Print the new start card."
+                )
+                % {"player": entry.player},
+            )
+        else:
+            raise Http404
+    except errors.Refused as exc:
+        refused(request, exc)
+    return _back(event, query)
 
 
 def _desk_fee(request: HttpRequest) -> str:
@@ -291,22 +251,6 @@ def _back(event: Event, query: str) -> HttpResponse:
     if query:
         url += "?" + urlencode({"q": query})
     return redirect(url)
-
-
-def _known_players(event: Event, query: str) -> list[Player]:
-    """Players of the register (not in this event) whose name starts with the box's words: a
-    walk-in who played before is registered as that player, not as a new one."""
-    words = normalise(query).split()
-    found = []
-    for player in Player.objects.exclude(entries__event=event).only(
-        "pk", "first_name", "last_name", "club", "town"
-    ):
-        names = normalise(f"{player.first_name} {player.last_name}").split()
-        if all(any(n.startswith(w) for n in names) for w in words):
-            found.append(player)
-            if len(found) >= checkin.SHOWN:
-                break
-    return found
 
 
 # --- start cards --------------------------------------------------------------------------------
@@ -361,7 +305,7 @@ STANDING_MARK = "<!--personal-standing-->"
 def personal_link(request: HttpRequest, token: str) -> HttpResponse:
     """The player's page. Its own lines are read for each request (a few indexed reads); what
     it shows that others see too comes from the page cache: the table's sheet per version of the
-    sheet (``link.table_sheet``) and the ranking per version of the event (``standings.ranking``).
+    sheet (``common.table_sheet``) and the ranking per version of the event (``standings.ranking``).
     The page is then kept whole per version of what it shows (``_personal``'s digest), not of
     the event: a game saved at another table that moves neither the player's rank nor total
     leaves it as it was, and a phone that holds it gets 304."""
@@ -473,22 +417,31 @@ def _digest(values: Any) -> str:
 
 @csrf_exempt
 @require_POST
-def personal_action(request: HttpRequest, token: str, action: str) -> HttpResponse:
-    """Confirm my seat of the handed-in sheet, or cancel my registration (before the draw)."""
+def personal_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """Confirm my seat of the handed-in sheet."""
     entry = _personal_entry(token)
     try:
-        if action == "confirm":
-            confirmations.confirm_as_player(entry=entry)
-            messages.success(request, _("Thank you, confirmed."))
-        elif action == "cancel":
-            if request.POST.get("sure") != "1":
-                raise errors.Refused(_("Tick the box to cancel your registration."))
-            online.cancel(entry=entry)
-            messages.success(request, _("Your registration is cancelled."))
-        else:
-            raise Http404
+        confirmations.confirm_as_player(entry=entry)
     except errors.Refused as exc:
         refused(request, exc)
+    else:
+        messages.success(request, _("Thank you, confirmed."))
+    return redirect("personal_link", token=token)
+
+
+@csrf_exempt
+@require_POST
+def personal_cancel(request: HttpRequest, token: str) -> HttpResponse:
+    """Cancel my registration (before the draw), the box ticked to say so."""
+    entry = _personal_entry(token)
+    try:
+        if request.POST.get("sure") != "1":
+            raise errors.Refused(_("Tick the box to cancel your registration."))
+        online.cancel(entry=entry)
+    except errors.Refused as exc:
+        refused(request, exc)
+    else:
+        messages.success(request, _("Your registration is cancelled."))
     return redirect("personal_link", token=token)
 
 

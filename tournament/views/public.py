@@ -44,6 +44,7 @@ from tournament.views.common import (
     event_or_404,
     event_version_or_404,
     round_or_404,
+    season_category,
 )
 
 
@@ -255,7 +256,7 @@ def round_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "sitting_out": sitting_out,
             "alphabetical": alphabetical,
             "swap_form": swap_form,
-            "swap_action": "swap_pairs" if fixed_pairs else "swap",
+            "swap_pairs": fixed_pairs,  # whole pairs change places (round_swap_pairs)
             "draw_explanation": drawing.explain(rnd.draw_basis, rnd.event.game_type)
             if rnd.draw_basis
             else "",
@@ -352,12 +353,6 @@ def player_page(request: HttpRequest, uid: uuid.UUID) -> HttpResponse:
         "tournament/player_page.html",
         {"player": player, "stats": player_stats.player_stats(player)},
     )
-
-
-def season_category(request: HttpRequest) -> str:
-    """The side ranking asked for (``?category=damen``), or "" for everybody."""
-    category = request.GET.get("category", "")
-    return category if category and category in Player.Category.values else ""
 
 
 @require_GET

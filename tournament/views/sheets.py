@@ -25,7 +25,14 @@ from tournament.play import confirmations, hands
 from tournament.play.forms import TotalsForm, card_counter_class, hand_form_class
 from tournament.play.sheets import confirmation_state, read_sheet
 from tournament.results import history
-from tournament.views.common import event_or_404, protected, refused, table_or_404, table_players
+from tournament.views.common import (
+    enter_hand,
+    event_or_404,
+    protected,
+    refused,
+    table_or_404,
+    table_players,
+)
 
 
 def sheet_context(table: Table) -> dict[str, Any]:
@@ -35,69 +42,6 @@ def sheet_context(table: Table) -> dict[str, Any]:
     if table.submitted_at and not table.confirmed_at:
         context.update(confirmation_state(table, context["players"]))
     return context
-
-
-def enter_hand(
-    request: HttpRequest, table: Table, players: list[str], context: dict[str, Any]
-) -> HttpResponse | None:
-    """The hand form of a sheet (scorer's page or table link): preview, or save once.
-
-    Returns a redirect after a saved game, or None to render the page with ``context["form"]``.
-    """
-    form_class = hand_form_class(table.round.event.game_type)
-    if request.method != "POST":
-        context["form"] = form_class(table=table, players=players)
-        return None
-    form = form_class(request.POST, table=table, players=players)
-    context["form"] = form
-    if not form.is_valid():
-        return None
-    if request.POST.get("action") == "preview":
-        context["preview"] = form.result
-        return None
-    try:
-        hand = hands.record_hand(
-            table=table,
-            data=form.hand,
-            user=request.user,
-            submission_key=form.cleaned_data.get("submission"),
-        )
-    except hands.AlreadySaved as exc:
-        # the stored game, never the values just sent; and a fresh form (a new key), so saving
-        # the other values is a new, deliberate game and not the same send once more
-        messages.error(request, f"{exc} {_stored_hand(exc.hand, table, players)}")
-        context["form"] = form_class(table=table, players=players)
-        return None
-    except core_errors.Refused as exc:
-        refused(request, exc)
-        return None
-    # the results as stored: for a form sent twice they are those of the first send
-    messages.success(
-        request,
-        _("Game %(n)s saved: %(results)s")
-        % {"n": hand.number, "results": stored_results(hand, players, table.round.event.game_type)},
-    )
-    return redirect(request.path)
-
-
-def stored_results(hand: Hand, players: list[str], game: GameType) -> str:
-    """Each player's result of a stored game as the sheet writes it (``GameType.hand_result``:
-    +20 for Cego, 2 defeat points taken for Ziege)."""
-    # a game just saved holds its results (hands.record_hand); an earlier one reads them
-    points = getattr(hand, "seat_points", None)
-    if points is None:
-        points = hand.results.order_by("position").values_list("points", flat=True)
-    return ", ".join(
-        f"{name} {game.hand_result(p)}" for name, p in zip(players, points, strict=False)
-    )
-
-
-def _stored_hand(hand: Hand, table: Table, players: list[str]) -> str:
-    return _("Stored as game %(n)s: %(game)s (%(results)s).") % {
-        "n": hand.number,
-        "game": describe_hand(table.round.event.game, hand.data, players),
-        "results": stored_results(hand, players, table.round.event.game_type),
-    }
 
 
 @protected

@@ -91,7 +91,7 @@ def test_a_made_up_game_runs_through_a_whole_event(director: Client):
     for name in names:
         register_services.register_player(event=event, player=make_player(first_name=name))
     rnd = rounds.add_round(event=event)
-    director.post(reverse("round_action", args=[event.slug, rnd.number, "draw"]))
+    director.post(reverse("round_draw", args=[event.slug, rnd.number]))
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.SEATED
     assert sorted(t.size for t in rnd.tables.all()) == [3, 3]

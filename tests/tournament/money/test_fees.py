@@ -401,9 +401,7 @@ def test_a_cancelled_player_and_the_no_shows_removed_before_the_draw_owe_no_fee(
     cancelled, *present, late, absent = make_entries(event, 8)
     # a player cancels on the personal link; the desk checks five in; the director adds round 1
     # and removes the two who did not come, as the draw page offers
-    response = organiser.post(
-        reverse("personal_action", args=[cancelled.token, "cancel"]), {"sure": "1"}
-    )
+    response = organiser.post(reverse("personal_cancel", args=[cancelled.token]), {"sure": "1"})
     assert response.status_code == 302
     for entry in present:
         organiser.post(

@@ -433,7 +433,7 @@ def _closed_with_an_unconfirmed_sheet(director) -> tuple[Event, list]:
         data = {f"total_{i}": str(v) for i, v in enumerate(totals)}
         director.post(reverse("table_totals", args=[table.pk]), data)
     director.post(reverse("table_confirm", args=[tables[0].pk]), {"action": "confirm"})
-    close = reverse("round_action", args=[event.slug, 1, "close"])
+    close = reverse("round_close", args=[event.slug, 1])
     assert b"Close round 1?" in director.post(close).content
     director.post(close, {"confirmed": "1"})
     return Event.objects.get(pk=event.pk), tables

@@ -26,11 +26,11 @@ from tests.factories import (
     make_user,
 )
 from tests.helpers import html_table, projector_lines, standings_result, ziege_season
+from tournament.core.qr import qr_svg
 from tournament.models import Entry, Event, Player, Round, Seat, Table
 from tournament.play import hands
 from tournament.register import services as register_services
 from tournament.results import standings
-from tournament.views.paper import qr_svg
 
 pytestmark = pytest.mark.django_db
 

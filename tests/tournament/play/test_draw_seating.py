@@ -462,7 +462,7 @@ def test_the_seating_page_offers_to_remove_the_last_round_only_until_it_starts(c
     assert button in client.get(second).content.decode()
     assert button not in client.get(first).content.decode()
 
-    response = client.post(reverse("round_action", args=[event.slug, 2, "remove"]), follow=True)
+    response = client.post(reverse("round_remove", args=[event.slug, 2]), follow=True)
 
     assert list(event.rounds.values_list("number", flat=True)) == [1]
     assert not Round.objects.filter(pk=stray.pk).exists()
@@ -493,7 +493,7 @@ def test_a_drawn_round_is_removed_only_once_the_director_says_so_again(client):
     make_entries(event, 8)
     make_round(event, seed=1, start=False)
     client.force_login(make_user())
-    url = reverse("round_action", args=[event.slug, 1, "remove"])
+    url = reverse("round_remove", args=[event.slug, 1])
 
     asked = client.post(url)
     assert asked.status_code == 200
@@ -532,7 +532,7 @@ def test_a_round_removed_while_another_action_waited_for_it_is_said_not_a_server
         return Round.objects.get(pk=round.pk)
 
     monkeypatch.setattr(rounds, "start_round", removed_meanwhile)
-    response = client.post(reverse("round_action", args=[event.slug, 1, "start"]), follow=True)
+    response = client.post(reverse("round_start", args=[event.slug, 1]), follow=True)
 
     assert response.status_code == 200
     assert response.redirect_chain[-1][0] == event.get_absolute_url()

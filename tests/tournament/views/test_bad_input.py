@@ -66,7 +66,7 @@ def _draw_url() -> str:
     event = make_event()
     make_entries(event, 4)
     rounds.add_round(event=event)
-    return reverse("round_action", args=[event.slug, 1, "draw"])
+    return reverse("round_draw", args=[event.slug, 1])
 
 
 def _hand_edit_url() -> str:
@@ -84,7 +84,7 @@ def _link_confirm_url() -> str:
     table = make_round(event).tables.get()
     hands.record_hand(table=table, data=cego())
     confirmations.submit_table(table=table)
-    return reverse("link_action", args=[table.token, "confirm"])
+    return reverse("link_confirm", args=[table.token])
 
 
 def _lot_url() -> str:

@@ -22,9 +22,9 @@ def link(name: str, table: Table, *args: str) -> str:
     return reverse(name, args=[table.token, *args])
 
 
-def personal(table: Table, position: int, *args: str) -> str:
+def personal(table: Table, position: int, name: str = "personal_link") -> str:
     entry = table.seats.get(position=position).entry
-    return reverse("personal_action" if args else "personal_link", args=[entry.token, *args])
+    return reverse(name, args=[entry.token])
 
 
 def confirmed_on_four_phones(client: Client) -> tuple[Table, list[Client]]:
@@ -35,13 +35,13 @@ def confirmed_on_four_phones(client: Client) -> tuple[Table, list[Client]]:
     make_entries(event, 4)
     table = make_round(event).tables.get()
     assert client.post(link("table_link", table), cego_post()).status_code == 302
-    client.post(link("link_action", table, "submit"))
+    client.post(link("link_submit", table))
     phones = []
     for position in range(4):
         phone = Client()
         phone.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
         phone.get(personal(table, position))
-        phone.post(personal(table, position, "confirm"))
+        phone.post(personal(table, position, "personal_confirm"))
         phones.append(phone)
     table.refresh_from_db()
     assert table.confirmed_at is not None
@@ -76,14 +76,15 @@ def test_a_correction_that_moves_a_total_makes_the_confirmations_lapse(scorer: C
         assert "not confirmed yet" in page
         own = phone.get(personal(table, position)).content.decode()
         assert LAPSED in own
-        assert personal(table, position, "confirm") in own  # each may confirm the new totals
+        # each may confirm the new totals
+        assert personal(table, position, "personal_confirm") in own
     assert "Provisional: results marked *" in standings(scorer, table)
     # the old confirmations stay in the history, with why they lapsed
     history = scorer.get(reverse("table_history", args=[table.pk])).content.decode()
     assert history.count("changed after confirmation: the totals moved, confirm again") >= 4
     # confirmed again on the four phones, the sheet is final again
     for position, phone in enumerate(phones):
-        phone.post(personal(table, position, "confirm"))
+        phone.post(personal(table, position, "personal_confirm"))
     assert LAPSED not in scorer.get(reverse("table", args=[table.pk])).content.decode()
     assert "Provisional:" not in standings(scorer, table)
 
@@ -121,6 +122,6 @@ def test_a_players_personal_page_says_the_sheet_changed_and_asks_to_confirm_agai
     correct_game_1(scorer, table, "50")
     page = own.get(url).content.decode()
     assert LAPSED in page
-    assert reverse("personal_action", args=[entry.token, "confirm"]) in page
-    own.post(reverse("personal_action", args=[entry.token, "confirm"]))
+    assert reverse("personal_confirm", args=[entry.token]) in page
+    own.post(reverse("personal_confirm", args=[entry.token]))
     assert table.confirmations.filter(position=2).exists()

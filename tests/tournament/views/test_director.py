@@ -34,7 +34,7 @@ def played_round(tables: int = 2) -> Round:
 
 
 def close_url(rnd: Round) -> str:
-    return reverse("round_action", args=[rnd.event.slug, rnd.number, "close"])
+    return reverse("round_close", args=[rnd.event.slug, rnd.number])
 
 
 def test_closing_a_round_with_unconfirmed_sheets_asks_first_and_names_the_tables(director):

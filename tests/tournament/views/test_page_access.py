@@ -34,6 +34,7 @@ from tests.helpers import (
     assert_sent_to_login,
     cego_post,
     event_post,
+    fixed_pair_event,
     register_post,
     results,
     shows,
@@ -253,7 +254,7 @@ def draw_seats() -> Write:
         assert [t.size for t in rnd.tables.all()] == [4, 4]
         assert Seat.objects.filter(round=rnd, table__isnull=False).count() == 8
 
-    url = reverse("round_action", args=[event.slug, 1, "draw"])
+    url = reverse("round_draw", args=[event.slug, 1])
     return Write(url, {"seed": "7"}, happened)
 
 
@@ -281,7 +282,7 @@ def start_round() -> Write:
         rnd.refresh_from_db()
         assert rnd.status == Round.Status.PLAYING
 
-    return Write(reverse("round_action", args=[event.slug, 1, "start"]), {}, happened)
+    return Write(reverse("round_start", args=[event.slug, 1]), {}, happened)
 
 
 def close_round() -> Write:
@@ -295,7 +296,7 @@ def close_round() -> Write:
         assert rnd.status == Round.Status.CLOSED
 
     # the table has not confirmed its sheet: the director has said "close all the same"
-    url = reverse("round_action", args=[event.slug, 1, "close"])
+    url = reverse("round_close", args=[event.slug, 1])
     return Write(url, {"confirmed": "1"}, happened)
 
 
@@ -310,7 +311,7 @@ def remove_round() -> Write:
         assert response["Location"] == event.get_absolute_url()
 
     # its seats are drawn: the director has said "remove all the same"
-    url = reverse("round_action", args=[event.slug, 1, "remove"])
+    url = reverse("round_remove", args=[event.slug, 1])
     return Write(url, {"confirmed": "1"}, happened)
 
 
@@ -324,8 +325,29 @@ def swap_seats() -> Write:
         assert Seat.objects.get(pk=first.pk).position == 1
         assert Seat.objects.get(pk=second.pk).position == 0
 
-    url = reverse("round_action", args=[event.slug, 1, "swap"])
+    url = reverse("round_swap", args=[event.slug, 1])
     return Write(url, {"first": first.entry_id, "second": second.entry_id}, happened)
+
+
+def swap_pairs() -> Write:
+    event, teams = fixed_pair_event(4)
+    rnd = make_round(event, seed=3, start=False)
+    seats = {s.entry_id: (s.table_id, s.position) for s in Seat.objects.filter(round=rnd)}
+    first = list(teams[0].pair_members.all())
+    # a pair at the other table: one at the same table would only change sides
+    second = next(
+        team
+        for team in teams[1:]
+        if seats[team.pair_members.first().pk][0] != seats[first[0].pk][0]
+    )
+    taken = {seats[e.pk] for e in second.pair_members.all()}
+
+    def happened(response: HttpResponse) -> None:
+        now = {s.entry_id: (s.table_id, s.position) for s in Seat.objects.filter(round=rnd)}
+        assert {now[e.pk] for e in first} == taken
+
+    url = reverse("round_swap_pairs", args=[event.slug, 1])
+    return Write(url, {"pairs-first": teams[0].pk, "pairs-second": second.pk}, happened)
 
 
 def enter_totals() -> Write:
@@ -471,18 +493,20 @@ def remove_missing() -> Write:
 
 # the players' own way in, without a login (tests/tournament/views/test_player_day.py): the public
 # registration form, and the personal link whose unguessable token is the permission
-PLAYER_PAGES = {"event_register", "personal_link", "personal_action"}
+PLAYER_PAGES = {"event_register", "personal_link", "personal_confirm", "personal_cancel"}
 
 # the players' own page of a table, opened from the sheet's QR code (tested further below)
 TABLE_LINK_PAGES = {
     "table_link",
     "link_preview",
-    "link_action",
+    "link_undo",
+    "link_submit",
+    "link_confirm",
     "link_send",
     "table_service_worker",  # tests/browser/test_offline.py
 }
 
-# (url name, how to make the change); round_action once for each of its actions
+# (url name, how to make the change)
 WRITES: list[tuple[str, Callable[[], Write]]] = [
     ("entry_status", withdraw_entry),
     ("entry_remove", remove_entry),
@@ -490,11 +514,12 @@ WRITES: list[tuple[str, Callable[[], Write]]] = [
     ("player_merge", merge_players),
     ("event_pair", pair_players),
     ("round_add", add_round),
-    ("round_action", draw_seats),
-    ("round_action", start_round),
-    ("round_action", close_round),
-    ("round_action", swap_seats),
-    ("round_action", remove_round),
+    ("round_draw", draw_seats),
+    ("round_start", start_round),
+    ("round_close", close_round),
+    ("round_swap", swap_seats),
+    ("round_swap_pairs", swap_pairs),
+    ("round_remove", remove_round),
     ("table_totals", enter_totals),
     ("table_void", void_table),
     ("table_confirm", confirm_sheet),
@@ -645,6 +670,6 @@ def test_an_unknown_round_action_is_not_found(scorer: Client) -> None:
     make_entries(event, 4)
     make_round(event, start=False)
     before = snapshot()
-    url = reverse("round_action", args=[event.slug, 1, "shuffle"])
+    url = reverse("round_start", args=[event.slug, 1]).replace("/start/", "/shuffle/")
     assert scorer.post(url).status_code == 404
     assert snapshot() == before

@@ -91,7 +91,7 @@ def test_a_full_event_keeps_a_waiting_list_in_order_and_a_cancellation_moves_the
     # the public list names name and club only: no town, no category, no start number, no link
     assert "Test-Town" not in listed and "/m/" not in listed
     first = event.entries.get(player__first_name="Anna")
-    response = client.post(reverse("personal_action", args=[first.token, "cancel"]), {"sure": "1"})
+    response = client.post(reverse("personal_cancel", args=[first.token]), {"sure": "1"})
     assert response.status_code == 302
     carl = event.entries.get(player__first_name="Carl")
     assert carl.is_active
@@ -387,13 +387,27 @@ def test_the_draw_seats_only_the_present_and_the_draw_page_names_who_did_not_com
     rnd = rounds.add_round(event=event)
     page = client.get(reverse("round_seating", args=[event.slug, 1])).content.decode()
     assert str(entries[4].player) in page and str(entries[5].player) in page
-    refused = client.post(reverse("round_action", args=[event.slug, 1, "draw"]), follow=True)
+    refused = client.post(reverse("round_draw", args=[event.slug, 1]), follow=True)
     assert "have not checked in" in " ".join(messages_of(refused))
     assert not Seat.objects.filter(round=rnd).exists()
     client.post(reverse("remove_missing", args=[event.slug]), {"round": "1"})
-    client.post(reverse("round_action", args=[event.slug, 1, "draw"]))
+    client.post(reverse("round_draw", args=[event.slug, 1]))
     seated = set(Seat.objects.filter(round=rnd).values_list("entry_id", flat=True))
     assert seated == {e.pk for e in entries[:4]}
+
+
+@pytest.mark.parametrize("sent", ["", "abc", "²", "-1", "99999999999999999999"])
+def test_a_tap_on_an_entry_that_is_no_number_is_not_found_and_changes_nothing(sent):
+    event = make_event()
+    make_entries(event, 2)
+    client = desk(event)
+    client.raise_request_exception = False
+    before = snapshot()
+    response = client.post(
+        reverse("checkin", args=[event.slug]), {"action": "check_in", "entry": sent}
+    )
+    assert response.status_code == 404
+    assert snapshot() == before
 
 
 def test_the_desk_needs_the_organiser():
@@ -431,13 +445,13 @@ def test_the_personal_page_shows_seat_and_table_then_confirms_for_the_person_on_
     hands.record_totals(table=table, totals=[30, -10, -10, -10])
     confirmations.submit_table(table=table)
     borrowed = en()  # not the phone that entered the games, no cookie of any table
-    response = borrowed.post(reverse("personal_action", args=[me.token, "confirm"]))
+    response = borrowed.post(reverse("personal_confirm", args=[me.token]))
     assert response.status_code == 302
     mine = Confirmation.objects.get(table=table, position=seat.position)
     assert mine.via == Confirmation.Via.PLAYER
     # the same phone confirms for a neighbour without a phone, through the neighbour's link
     neighbour = Seat.objects.filter(table=table).exclude(entry=me).first()
-    borrowed.post(reverse("personal_action", args=[neighbour.entry.token, "confirm"]))
+    borrowed.post(reverse("personal_confirm", args=[neighbour.entry.token]))
     assert Confirmation.objects.filter(table=table).count() == 2
     page = borrowed.get(reverse("personal_link", args=[me.token])).content.decode()
     assert "You have confirmed this sheet" in page
@@ -453,7 +467,7 @@ def test_a_reissued_link_stops_the_old_one():
     assert en().get(reverse("personal_link", args=[old])).status_code == 404
     new = Entry.objects.get(pk=entries[0].pk).token
     assert new != old and en().get(reverse("personal_link", args=[new])).status_code == 200
-    assert en().post(reverse("personal_action", args=[old, "confirm"])).status_code == 404
+    assert en().post(reverse("personal_confirm", args=[old])).status_code == 404
 
 
 def table_key(page: str) -> str:
@@ -492,7 +506,7 @@ def test_a_reissued_link_takes_the_table_away_from_the_old_links_holder():
     sent = thief.post(reverse("link_send", args=[key]), {**cego_post(declarer="1"), "number": "2"})
     assert sent.status_code == 403 and REPLACED in sent.json()["message"]
     assert thief.post(reverse("link_preview", args=[key]), cego_post()).status_code == 403
-    assert thief.post(reverse("link_action", args=[key, "submit"])).status_code == 403
+    assert thief.post(reverse("link_submit", args=[key])).status_code == 403
     assert snapshot() == before
     # the other players' table links and the printed one work as before
     for url in (personal_table_link(other), reverse("table_link", args=[table.token])):
@@ -529,9 +543,7 @@ def test_confirming_stops_when_the_round_closes():
     hands.record_totals(table=table, totals=[30, -10, -10, -10])
     confirmations.confirm_table(table=table)
     rounds.close_round(round=rnd)
-    response = en().post(
-        reverse("personal_action", args=[entries[0].token, "confirm"]), follow=True
-    )
+    response = en().post(reverse("personal_confirm", args=[entries[0].token]), follow=True)
     assert Confirmation.objects.filter(table=table, via=Confirmation.Via.PLAYER).count() == 0
     assert response.status_code == 200
 
@@ -680,7 +692,7 @@ def test_a_game_saved_at_the_table_and_taken_back_shows_on_its_players_pages_at_
     assert "No games entered yet." not in page
     hand = mine.hands.get()
     phone.post(
-        reverse("link_action", args=[mine.token, "undo"]),
+        reverse("link_undo", args=[mine.token]),
         {"hand": hand.pk, "reason": "wrong declarer"},
     )
     assert "No games entered yet." in en().get(url).content.decode()
@@ -782,7 +794,7 @@ def test_a_player_removed_as_not_come_who_comes_after_all_is_back_in_one_tap_at_
     assert late.status == Entry.Status.ACTIVE and late.present_at is not None
     assert late.fee.status == EntryFee.Status.CASH and late.fee.paid_cents == 1200
     assert "came after all" in late.history.first().history_change_reason
-    client.post(reverse("round_action", args=[event.slug, 1, "draw"]))
+    client.post(reverse("round_draw", args=[event.slug, 1]))
     seated = set(Seat.objects.filter(round__event=event).values_list("entry_id", flat=True))
     assert seated == {e.pk for e in entries}
 
@@ -790,7 +802,7 @@ def test_a_player_removed_as_not_come_who_comes_after_all_is_back_in_one_tap_at_
 def test_a_player_back_after_the_draw_is_told_when_they_are_seated():
     event = make_event()
     client, entries = one_did_not_come(event, 5)
-    client.post(reverse("round_action", args=[event.slug, 1, "draw"]))
+    client.post(reverse("round_draw", args=[event.slug, 1]))
     back = client.post(
         reverse("checkin", args=[event.slug]),
         {"action": "reinstate", "entry": entries[4].pk},

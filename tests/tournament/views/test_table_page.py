@@ -501,7 +501,7 @@ def test_a_game_of_a_finished_event_is_corrected_only_after_reopening_it(scorer:
     sheet = reverse("table", args=[table.pk])
     scorer.post(sheet, cego_post())
     scorer.post(reverse("table_confirm", args=[table.pk]), {"action": "confirm"})
-    scorer.post(reverse("round_action", args=[event.slug, 1, "close"]))
+    scorer.post(reverse("round_close", args=[event.slug, 1]))
     finished = scorer.post(
         reverse("event_finish", args=[event.slug]), {"action": "finish"}, follow=True
     )
