@@ -35,7 +35,10 @@ from tests.factories import (
     make_season,
     make_user,
 )
-from tests.helpers import PUBLIC_PAGES, World, fixed_pair_event, page_text, prize
+from tests.helpers.money import prize
+from tests.helpers.pages import page_text
+from tests.helpers.pairs import fixed_pair_event
+from tests.helpers.world import PUBLIC_PAGES, World
 from tests.tournament.views.test_page_access import (
     DIRECTOR_PAGES,
     PLAYER_PAGES,

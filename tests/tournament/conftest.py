@@ -19,7 +19,7 @@ from tests.factories import (
     make_user,
     reread,
 )
-from tests.helpers import WORLD_REASON, World
+from tests.helpers.world import WORLD_REASON, World
 from tournament.models import Entry, Seat, Team
 from tournament.play import services as play_services
 

@@ -15,15 +15,11 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from tests.factories import make_entries, make_event, make_round, make_user
-from tests.helpers import (
-    as_browser_sends,
-    fixed_pair_event,
-    messages_of,
-    next_round,
-    play_pairs_round,
-    played,
-    prize,
-)
+from tests.helpers.draw import next_round
+from tests.helpers.forms import as_browser_sends
+from tests.helpers.money import played, prize
+from tests.helpers.pages import messages_of
+from tests.helpers.pairs import fixed_pair_event, play_pairs_round
 from tournament.models import Entry, Event, Player, Prize, PrizeAssignment, PrizeSettings, Table
 from tournament.money import prizes
 from tournament.play import services

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.helpers import event_post
+from tests.helpers.forms import event_post
 from tournament.models import Event
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,8 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from tests.factories import make_played_season, make_role, make_season, make_user
-from tests.helpers import html_table, standings_result, ziege_season
+from tests.helpers.pages import html_table
+from tests.helpers.results import standings_result, ziege_season
 from tournament.models import EventRole, Player, Season
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import make_round
-from tests.helpers import fixed_pair_event, next_round, page_text, play_pairs_round, prize
+from tests.helpers.draw import next_round
+from tests.helpers.money import prize
+from tests.helpers.pages import page_text
+from tests.helpers.pairs import fixed_pair_event, play_pairs_round
 from tournament.models import Entry, Seat
 
 pytestmark = pytest.mark.django_db

@@ -24,7 +24,7 @@ from tests.factories import (
     make_user,
     reread,
 )
-from tests.helpers import played
+from tests.helpers.money import played
 from tournament.models import EventRole, Hand, Player
 from tournament.play import services
 from tournament.register import services as register_services

@@ -20,15 +20,9 @@ from tests.factories import (
     make_round,
     make_table,
 )
-from tests.helpers import (
-    HALBE_LOST,
-    HUGE,
-    cego_post,
-    event_post,
-    messages_of,
-    register_post,
-    snapshot,
-)
+from tests.helpers.db import snapshot
+from tests.helpers.forms import HALBE_LOST, HUGE, cego_post, event_post, register_post
+from tests.helpers.pages import messages_of
 from tournament.models import Event, Player, Table
 from tournament.play import services as play_services
 

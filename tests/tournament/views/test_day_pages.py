@@ -14,7 +14,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import cego, make_entries, make_event, make_round, make_table
-from tests.helpers import SIT_OUT, cego_post, play_and_close, sitting_out
+from tests.helpers.draw import SIT_OUT, play_and_close, sitting_out
+from tests.helpers.forms import cego_post
 from tournament.models import Entry, Event, Hand
 from tournament.play import services
 

@@ -16,13 +16,10 @@ from tests.factories import (
     make_season,
     make_table,
 )
-from tests.helpers import (
-    as_browser_sends,
-    event_post,
-    messages_of,
-    snapshot,
-    totals_by_seat,
-)
+from tests.helpers.db import snapshot
+from tests.helpers.forms import as_browser_sends, event_post
+from tests.helpers.pages import messages_of
+from tests.helpers.play import totals_by_seat
 from tournament.models import Event, Season, Table
 from tournament.play import services as play_services
 from tournament.play.forms import EventForm

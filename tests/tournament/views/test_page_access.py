@@ -25,21 +25,11 @@ from tests.factories import (
     make_table,
     make_user,
 )
-from tests.helpers import (
-    HALBE_LOST,
-    HALBE_LOST_RESULTS,
-    PUBLIC_PAGES,
-    WORLD_REASON,
-    World,
-    assert_sent_to_login,
-    cego_post,
-    event_post,
-    register_post,
-    results,
-    shows,
-    snapshot,
-    totals_by_seat,
-)
+from tests.helpers.db import snapshot
+from tests.helpers.forms import HALBE_LOST, HALBE_LOST_RESULTS, cego_post, event_post, register_post
+from tests.helpers.pages import assert_sent_to_login, shows
+from tests.helpers.play import results, totals_by_seat
+from tests.helpers.world import PUBLIC_PAGES, WORLD_REASON, World
 from tournament import urls as tournament_urls
 from tournament.models import Entry, Event, Hand, LotDraw, Player, Round, Seat, Team
 from tournament.play import services as play_services

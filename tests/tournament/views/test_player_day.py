@@ -27,7 +27,10 @@ from tests.factories import (
     make_table,
     make_user,
 )
-from tests.helpers import cego_post, messages_of, snapshot, standings_result, ziege_season
+from tests.helpers.db import snapshot
+from tests.helpers.forms import cego_post
+from tests.helpers.pages import messages_of
+from tests.helpers.results import standings_result, ziege_season
 from tournament.access import ORGANISER
 from tournament.models import Confirmation, Entry, EntryFee, FeeCategory, Player, Seat
 from tournament.play import services as play_services

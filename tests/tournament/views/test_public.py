@@ -24,7 +24,8 @@ from tests.factories import (
     make_table,
     make_user,
 )
-from tests.helpers import html_table, page_text, standings_result, ziege_season
+from tests.helpers.pages import html_table, page_text
+from tests.helpers.results import standings_result, ziege_season
 from tournament.play import services
 from tournament.register import services as register_services
 

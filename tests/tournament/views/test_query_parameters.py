@@ -13,11 +13,8 @@ from tests.factories import (
     cego,
     make_table,
 )
-from tests.helpers import (
-    PUBLIC_PAGES,
-    World,
-    shows,
-)
+from tests.helpers.pages import shows
+from tests.helpers.world import PUBLIC_PAGES, World
 from tournament.play import services as play_services
 
 pytestmark = pytest.mark.django_db

@@ -21,15 +21,10 @@ from tests.factories import (
     make_round,
     make_table,
 )
-from tests.helpers import (
-    HALBE_LOST,
-    HALBE_LOST_RESULTS,
-    cego_post,
-    form_as_shown,
-    messages_of,
-    results,
-    snapshot,
-)
+from tests.helpers.db import snapshot
+from tests.helpers.forms import HALBE_LOST, HALBE_LOST_RESULTS, cego_post, form_as_shown
+from tests.helpers.pages import messages_of
+from tests.helpers.play import results
 from tournament import access
 from tournament.models import Hand, Seat, Table
 from tournament.play import services as play_services

@@ -18,19 +18,10 @@ from tests.factories import (
     make_table,
     make_user,
 )
-from tests.helpers import (
-    HALBE_LOST,
-    HALBE_LOST_RESULTS,
-    HUGE,
-    MINUS,
-    cego_post,
-    field_error,
-    form_as_shown,
-    messages_of,
-    results,
-    snapshot,
-    totals_by_seat,
-)
+from tests.helpers.db import snapshot
+from tests.helpers.forms import HALBE_LOST, HALBE_LOST_RESULTS, HUGE, cego_post, form_as_shown
+from tests.helpers.pages import MINUS, field_error, messages_of
+from tests.helpers.play import results, totals_by_seat
 from tournament.models import Entry, Hand, Result, Table
 from tournament.play import services as play_services
 from tournament.views.common import table_players
