@@ -1,12 +1,15 @@
-"""The database as the tests watch it: many writers at once."""
+"""The database as the tests watch it: a request that must change nothing writes nothing, and many
+writers at once."""
 
 from __future__ import annotations
 
+import re
 import threading
-from typing import Any
+from collections.abc import Collection, Iterator
+from contextlib import ExitStack, contextmanager
 
-from django.apps import apps
-from django.db import close_old_connections, connection
+from django.db import close_old_connections, connection, connections
+from django.test.utils import CaptureQueriesContext
 
 THREADS = 8
 
@@ -35,10 +38,25 @@ def run_in_threads(work, count: int = THREADS) -> list[BaseException]:
     return errors
 
 
-def snapshot() -> dict[str, list[dict[str, Any]]]:
-    """Every row of every table of the app, history included: equal snapshots mean a request
-    changed nothing at all."""
-    return {
-        model._meta.label: list(model.objects.order_by("pk").values())
-        for model in apps.get_app_config("tournament").get_models()
-    }
+# the table an SQL statement writes to, if it writes: Django's ORM, admin and history write only
+# with INSERT INTO, UPDATE and DELETE FROM (each backend quotes the name its own way)
+WRITE = re.compile(r"\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+[\"`\[]?(\w+)", re.IGNORECASE)
+
+
+@contextmanager
+def no_writes(*, except_in: Collection[str] = ()) -> Iterator[None]:
+    """Nothing is saved inside, not even half of something: fails if an INSERT, UPDATE or DELETE
+    ran on any database connection, except on the tables named in ``except_in`` (a test that
+    allows one says why: a session's row, axes' log of logins)."""
+    watched = [CaptureQueriesContext(each) for each in connections.all()]
+    with ExitStack() as stack:
+        for context in watched:
+            stack.enter_context(context)
+        yield
+    written = [
+        query["sql"]
+        for context in watched
+        for query in context.captured_queries
+        if (found := WRITE.match(query["sql"])) and found[1] not in except_in
+    ]
+    assert not written, f"{len(written)} write(s) where nothing may change:\n" + "\n".join(written)

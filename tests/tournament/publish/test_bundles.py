@@ -105,7 +105,7 @@ django.setup()
 from django.core.management import call_command
 from django.utils import translation
 from tournament import demo
-from tests.helpers import what_a_reader_sees
+from tests.helpers.results import what_a_reader_sees
 call_command("migrate", verbosity=0)
 demo.load_demo()
 for slug in demo.DEMO_EVENTS:
