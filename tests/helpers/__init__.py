@@ -11,7 +11,8 @@ pairs     Ziege in fixed pairs
 play      a started table, the actions a user takes on it, the results its games gave
 results   seasons and events the standings, exports and publication read
 scoring   scoring a Cego hand with the rules alone
-world     the world the page access and query tests read, and the public pages they open
+world     the world the access and query tests read, and the public pages they open
+access    the access matrix's lists: the pages behind the login, every write
 
 (Model factories live in tests/factories.py; fixtures used across files live in a conftest.py.)
 """

@@ -1,4 +1,4 @@
-"""The world the page access and query tests read (built once per module by the ``built_world``
+"""The world the access and query tests read (built once per module by the ``built_world``
 fixture of tests/tournament/conftest.py) and the public pages they open in it."""
 
 from __future__ import annotations
