@@ -5,6 +5,7 @@ counter and the paper fallback of totals for the round.
 from __future__ import annotations
 
 import re
+from html import unescape
 
 import pytest
 from django.contrib.messages import get_messages
@@ -549,3 +550,25 @@ def test_a_seat_confirmation_for_no_seat_is_refused_and_saves_nothing(
         assert response.status_code == 302
         said = " ".join(messages_of(response))
         assert "Choose the player whose seat you confirm." in said or "no such seat" in said
+
+
+def test_the_scorer_sees_who_has_confirmed_a_handed_in_sheet_and_who_not(scorer: Client) -> None:
+    table = make_table(hands_per_round={"4": 1})
+    play_services.record_hand(table=table, data=cego())
+    play_services.submit_table(table=table)
+    names = [str(s.entry.player) for s in table.seats.order_by("position")]
+    play_services.confirm_as_player(entry=table.seats.get(position=0).entry)
+    play_services.confirm_as_player(entry=table.seats.get(position=2).entry)
+    page = " ".join(
+        unescape(
+            re.sub(r"<[^>]+>", " ", scorer.get(f"/tisch/{table.pk}/").content.decode())
+        ).split()
+    )
+    assert f"Confirmed by: {names[0]}, {names[2]} · Still to confirm: {names[1]}, {names[3]}" in (
+        page
+    )
+    # the reason belongs to reopening, in a form of its own
+    assert "Reason for reopening" in page
+    play_services.confirm_table(table=table)
+    page = scorer.get(f"/tisch/{table.pk}/").content.decode()
+    assert "Still to confirm" not in page
