@@ -1,6 +1,5 @@
 """What the day's pages say (issue 28, point 9): the round page's "game arrived at" is the
-game's own time, a round a player
-did not play is "—" and not 0."""
+game's own time, a round a player did not play is "—" and not 0."""
 
 from __future__ import annotations
 

@@ -171,3 +171,16 @@ def test_an_event_of_another_game_is_refused_for_a_season(scorer: Client) -> Non
 def test_the_season_page_says_which_game_it_holds(client: Client) -> None:
     season = make_season(game="hennes_sibbe")
     assert "Season for Hennes Sibbe" in client.get(season.get_absolute_url()).content.decode()
+
+
+# an event's address (its slug) is made from its name as a German writes it without umlauts
+def test_a_new_events_address_spells_out_its_umlauts(director: Client):
+    response = director.post(reverse("event_create"), event_post(name="Turnier Gütenbach"))
+    assert response.status_code == 302
+    event = Event.objects.get(name="Turnier Gütenbach")
+    assert event.slug == "turnier-guetenbach"
+    assert director.get("/turnier/turnier-guetenbach/").status_code == 200
+    director.post(reverse("event_create"), event_post(name="Übach-Palenberg Straßenfest"))
+    assert Event.objects.get(name="Übach-Palenberg Straßenfest").slug == (
+        "uebach-palenberg-strassenfest"
+    )

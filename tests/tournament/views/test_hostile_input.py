@@ -753,6 +753,8 @@ def refused_or_clean_preview(response) -> None:
                 assert not validators.CONTROL.search(text), row
 
 
+# Each example writes a workbook (the templates' first sheet replaced, with up to 30 MB of packing)
+# and uploads it twice: 3 in 20 of the profile's examples, the templates written once per test.
 UPLOADS = settings(
     max_examples=settings.default.max_examples * 3 // 20,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],

@@ -1,5 +1,6 @@
-"""Issue 28: a named prize before the rule's goods, the reason shown wherever a player in line for
-a prize does not get it, and a finished event's prize assignment kept as it was handed out.
+"""The prize-giving, who gets which prize and why not (issue 28): a named prize before the rule's
+goods, the reason shown wherever a player in line for a prize does not get it, and a finished
+event's prize assignment kept as it was handed out.
 
 The day in miniature: twelve players, money for places 1 to 3, goods for every second player
 (places 1 to 6), a women's and a juniors' first prize. The best woman is on rank 5 and the best
