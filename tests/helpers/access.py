@@ -22,7 +22,19 @@ from tests.factories import (
 from tests.helpers.forms import HALBE_LOST, HALBE_LOST_RESULTS, cego_post
 from tests.helpers.play import results, totals_by_seat
 from tests.helpers.world import WORLD_REASON, World
-from tournament.models import Entry, Event, Hand, LotDraw, Player, Round, Seat, Team
+from tournament.models import (
+    CashItem,
+    Entry,
+    EntryFee,
+    Event,
+    FeeCategory,
+    Hand,
+    LotDraw,
+    Player,
+    Round,
+    Seat,
+    Team,
+)
 from tournament.play import services as play_services
 from tournament.register import checkin, services
 
@@ -374,8 +386,6 @@ def finish_event() -> Write:
 
 
 def set_fee() -> Write:
-    from tournament.models import EntryFee, FeeCategory
-
     event = make_event()
     entry = make_entries(event, 1)[0]
     FeeCategory.objects.create(event=event, name="Voll", amount_cents=1500)
@@ -388,8 +398,6 @@ def set_fee() -> Write:
 
 
 def remove_cash_item() -> Write:
-    from tournament.models import CashItem
-
     event = make_event()
     item = CashItem.objects.create(event=event, description="Miete", amount_cents=8000)
 

@@ -82,10 +82,9 @@ def test_every_page_of_the_season_is_written_in_german_and_english(published):
         for name in expected:
             assert (published / language / name).is_file(), f"{language}/{name}"
     assert not list(published.rglob("*anderswo*"))
-    assert (published / "index.html").is_file() and (published / "static" / "app.css").is_file()
-    assert (published / "static" / "app.css").read_bytes() == Path(
-        "static/css/app.css"
-    ).read_bytes()
+    css = published / "static" / "app.css"
+    assert (published / "index.html").is_file() and css.is_file()
+    assert css.read_bytes() == Path("static/css/app.css").read_bytes()
 
 
 def test_every_link_is_a_relative_path_to_a_published_file(published):
