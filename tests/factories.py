@@ -3,22 +3,17 @@ typing, through the services where the services would be used."""
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 import itertools
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
 
 from tournament.models import Entry, Event, Player, Round, Season, Table
 from tournament.play import hands, rounds
 from tournament.register import services as register_services
 
 _counter = itertools.count(1)
-W = TypeVar("W")
 
 
 def make_user(
@@ -126,34 +121,3 @@ def make_played_season() -> Season:
     make_entries(elsewhere, 3)
     make_round(elsewhere)
     return season
-
-
-@contextmanager
-def built_once(django_db_blocker: Any) -> Iterator[None]:
-    """For a module-scoped fixture that builds a world many tests share: the rows made inside stay
-    for the module's tests and are rolled back after its last one. Each test still runs in its
-    own transaction (a savepoint inside this one), so what a test writes is gone before the next.
-    The fixture yields ``reread(world)``; each test takes ``afresh(world)``."""
-    with django_db_blocker.unblock(), transaction.atomic():
-        yield
-        transaction.set_rollback(True)
-
-
-def reread(world: W) -> W:
-    """A dataclass of model rows with every row read again from the database."""
-    rows = {field.name: getattr(world, field.name) for field in dataclasses.fields(world)}
-    return type(world)(**{name: type(row).objects.get(pk=row.pk) for name, row in rows.items()})
-
-
-def afresh(world: W) -> W:
-    """A shared world's rows for one test: new Python objects, so that no test sees another's
-    changes in memory, and the same values as built, so that no test's writes outlived it."""
-    fresh = reread(world)
-    for field in dataclasses.fields(world):
-        built, now = getattr(world, field.name), getattr(fresh, field.name)
-        assert _columns(now) == _columns(built), f"an earlier test changed the shared {field.name}"
-    return fresh
-
-
-def _columns(row: Any) -> dict[str, Any]:
-    return {field.attname: getattr(row, field.attname) for field in row._meta.concrete_fields}

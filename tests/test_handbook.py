@@ -22,12 +22,12 @@ from urllib.parse import urlsplit
 import pytest
 from django.conf import settings
 from django.core.cache import cache
+from django.db import transaction
 from django.http import HttpResponse
 from django.test import Client
 from django.urls import Resolver404, URLPattern, resolve, reverse
 
 from tests.factories import (
-    built_once,
     cego,
     make_entries,
     make_event,
@@ -35,13 +35,16 @@ from tests.factories import (
     make_season,
     make_user,
 )
-from tests.helpers import PUBLIC_PAGES, World, fixed_pair_event, page_text, prize
-from tests.tournament.views.test_page_access import (
+from tests.helpers.access import (
     DIRECTOR_PAGES,
     PLAYER_PAGES,
     TABLE_LINK_PAGES,
     WRITES,
 )
+from tests.helpers.money import prize
+from tests.helpers.pages import page_text
+from tests.helpers.pairs import fixed_pair_event
+from tests.helpers.world import PUBLIC_PAGES, World
 from tournament import handbook
 from tournament import urls as tournament_urls
 from tournament.models import CashItem, Entry, EntryFee, FeeCategory, Player, Seat, Team
@@ -388,7 +391,8 @@ def pages_to_render() -> set[str]:
 def rendered(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, dict]]:
     """language → url name → every HTML rendering of the page (one per state and world)."""
     found: dict[str, dict[str, list[Page]]] = {lang: defaultdict(list) for lang in LANGUAGES}
-    with built_once(django_db_blocker):
+    # the worlds are rolled back after the module, as in tests/tournament/conftest.py
+    with django_db_blocker.unblock(), transaction.atomic():
         cache.clear()
         season = make_season()
         worlds = [world for state in STATES for world in state(season)]
@@ -415,6 +419,7 @@ def rendered(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str,
                     if response.status_code == 200 and name not in files:
                         found[language][name].append(read(response, name))
         yield found
+        transaction.set_rollback(True)
 
 
 def section_pages(section: handbook.Section, pages: dict[str, list[Page]]) -> list[str]:

@@ -1,99 +1,119 @@
 """Settings come from the environment; without a secret key and with debug off the app refuses
-to start."""
+to start.
+
+What the settings derive from the environment is read by running tournament/settings.py afresh in
+this process with that environment (``settings_from``); one test starts the real server in a
+process of its own, the startup path a director takes.
+"""
 
 from __future__ import annotations
 
 import os
+import runpy
 import subprocess
 import sys
+from importlib import import_module
 from pathlib import Path
+from typing import Any
+from unittest import mock
 
 import pytest
+from django.core.checks.registry import registry
+from django.core.exceptions import ImproperlyConfigured
+from django.core.management import call_command
+from django.core.management.base import SystemCheckError
+from django.test import override_settings
 
 ROOT = Path(__file__).resolve().parent.parent
+KEY = "x" * 50
+MISSING = "DJANGO_SECRET_KEY is not set"
 
 
-def run(*args: str, timeout: int = 120, **env: str) -> subprocess.CompletedProcess:
-    """Python with these arguments, with no DJANGO_* or DATABASE_URL but those in ``env``."""
+def without_our_variables(env: dict[str, str]) -> dict[str, str]:
+    """The environment with no DJANGO_* or DATABASE_URL but those in ``env``."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
-    return subprocess.run(
-        [sys.executable, *args],
-        cwd=ROOT,
-        env={**clean, "DJANGO_SETTINGS_MODULE": "tournament.settings", **env},
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+    return {**clean, **env}
 
 
-def run_check(*options: str, **env: str) -> subprocess.CompletedProcess:
-    return run("manage.py", "check", *options, **env)
+def settings_from(**env: str) -> dict[str, Any]:
+    """The settings tournament/settings.py makes of this environment, as the app reads them at its
+    start (the module run afresh, not the test settings this process runs on)."""
+    with mock.patch.dict(os.environ, without_our_variables(env), clear=True):
+        return runpy.run_path(str(ROOT / "tournament" / "settings.py"))
 
 
 def test_the_app_refuses_to_start_without_a_secret_key_when_debug_is_off():
-    result = run("manage.py", "runserver", "--noreload", "127.0.0.1:0", timeout=60)
+    # the real startup path: manage.py with the production settings in a process of its own
+    result = subprocess.run(
+        [sys.executable, "manage.py", "runserver", "--noreload", "127.0.0.1:0"],
+        cwd=ROOT,
+        env=without_our_variables({"DJANGO_SETTINGS_MODULE": "tournament.settings"}),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode != 0
-    assert "DJANGO_SECRET_KEY is not set" in result.stderr
+    assert MISSING in result.stderr
 
 
-@pytest.mark.slow
+def test_without_a_secret_key_and_with_debug_off_the_key_is_missing():
+    assert settings_from()["SECRET_KEY_MISSING"] is True
+    assert MISSING in settings_from()["SECRET_KEY_MESSAGE"]
+
+
 def test_the_deployment_check_reports_a_missing_secret_key():
-    result = run_check("--deploy")
-    assert result.returncode != 0
-    assert "DJANGO_SECRET_KEY is not set" in result.stderr
+    with override_settings(SECRET_KEY_MISSING=True), pytest.raises(SystemCheckError, match=MISSING):
+        call_command("check", "--deploy")
 
 
 def test_the_wsgi_server_refuses_to_start_without_a_secret_key():
-    result = run("-c", "import tournament.wsgi")
-    assert result.returncode != 0
-    assert "DJANGO_SECRET_KEY is not set" in result.stderr
+    with (
+        override_settings(SECRET_KEY_MISSING=True),
+        pytest.raises(ImproperlyConfigured, match=MISSING),
+    ):
+        runpy.run_module("tournament.wsgi")
 
 
+@pytest.mark.django_db  # makemigrations reads which migrations the database has applied
 def test_maintenance_commands_run_without_a_secret_key():
-    result = run("manage.py", "makemigrations", "--check", "--dry-run")
-    assert result.returncode == 0, result.stderr
+    with override_settings(SECRET_KEY_MISSING=True):
+        # with the system checks, as manage.py runs them
+        call_command("makemigrations", "--check", "--dry-run", skip_checks=False, verbosity=0)
 
 
 def test_the_app_starts_with_a_secret_key():
-    result = run_check(DJANGO_SECRET_KEY="x" * 50)
-    assert result.returncode == 0, result.stderr
+    started = settings_from(DJANGO_SECRET_KEY=KEY)
+    assert (started["SECRET_KEY"], started["SECRET_KEY_MISSING"]) == (KEY, False)
+    with override_settings(SECRET_KEY_MISSING=False):
+        call_command("check")  # raises on an error
+        # the app's own deployment checks; Django's read this process's environment, which the
+        # browser tests' conftest changes (DJANGO_ALLOW_ASYNC_UNSAFE)
+        checks = registry.run_checks(include_deployment_checks=True)
+    assert [e for e in checks if e.is_serious() and e.id.startswith("tournament.")] == []
 
 
-@pytest.mark.slow
 def test_debug_needs_no_secret_key():
-    result = run_check(DJANGO_DEBUG="1")
-    assert result.returncode == 0, result.stderr
+    debug = settings_from(DJANGO_DEBUG="1")
+    assert (debug["DEBUG"], debug["SECRET_KEY_MISSING"]) == (True, False)
 
 
 def test_a_postgres_url_switches_the_database_engine():
-    code = (
-        "import django; django.setup(); from django.conf import settings; "
-        "from django.db import connection; "
-        "print(settings.DATABASES['default']['ENGINE'], settings.DATABASES['default']['NAME'], "
-        "connection.vendor)"
-    )
-    result = run(
-        "-c",
-        code,
-        DJANGO_SECRET_KEY="x" * 50,
-        DATABASE_URL="postgres://u:p@127.0.0.1:5432/cego",
-    )
+    database = settings_from(
+        DJANGO_SECRET_KEY=KEY, DATABASE_URL="postgres://u:p@127.0.0.1:5432/cego"
+    )["DATABASES"]["default"]
+    backend = import_module(f"{database['ENGINE']}.base")
     # Django's own PostgreSQL backend
-    expected = ["django.db.backends.postgresql", "cego", "postgresql"]
-    assert result.stdout.split() == expected, result.stderr
+    assert (database["ENGINE"], database["NAME"], backend.DatabaseWrapper.vendor) == (
+        "django.db.backends.postgresql",
+        "cego",
+        "postgresql",
+    )
 
 
 def test_the_address_for_phones_from_the_environment_is_served():
-    result = run(
-        "-c",
-        "from django.conf import settings; print(settings.PUBLIC_URL, settings.ALLOWED_HOSTS)",
-        DJANGO_SECRET_KEY="x" * 50,
-        DJANGO_PUBLIC_URL="http://192.168.1.20:8000/",
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == (
-        "http://192.168.1.20:8000 ['localhost', '127.0.0.1', '[::1]', '192.168.1.20']"
-    )
+    served = settings_from(DJANGO_SECRET_KEY=KEY, DJANGO_PUBLIC_URL="http://192.168.1.20:8000/")
+    assert served["PUBLIC_URL"] == "http://192.168.1.20:8000"
+    assert served["ALLOWED_HOSTS"] == ["localhost", "127.0.0.1", "[::1]", "192.168.1.20"]
 
 
 def test_the_app_stores_passwords_with_pbkdf2_and_only_the_tests_use_a_fast_hash():
@@ -107,49 +127,43 @@ def test_the_app_stores_passwords_with_pbkdf2_and_only_the_tests_use_a_fast_hash
 
 
 def test_the_page_cache_is_a_folder_every_worker_shares_unless_set():
-    code = (
-        "from django.conf import settings; c = settings.CACHES['default']; "
-        "print(c['BACKEND'], c['LOCATION'])"
-    )
-    result = run("-c", code, DJANGO_SECRET_KEY="x" * 50)
-    assert result.returncode == 0, result.stderr
-    backend, location = result.stdout.split()
+    cache = settings_from(DJANGO_SECRET_KEY=KEY)["CACHES"]["default"]
     # diskcache's Django cache: a folder of SQLite files every process shares, ``add`` atomic
-    assert backend == "diskcache.DjangoCache"
-    assert location == str(ROOT / ".cache" / "pages")
-    result = run("-c", code, DJANGO_SECRET_KEY="x" * 50, DJANGO_CACHE_URL="redis://cache:6379/0")
+    assert (cache["BACKEND"], cache["LOCATION"]) == (
+        "diskcache.DjangoCache",
+        str(ROOT / ".cache" / "pages"),
+    )
+    redis = "redis://cache:6379/0"
+    cache = settings_from(DJANGO_SECRET_KEY=KEY, DJANGO_CACHE_URL=redis)["CACHES"]["default"]
     # Django's own Redis cache, shared by the app servers
-    assert result.stdout.split() == [
+    assert (cache["BACKEND"], cache["LOCATION"]) == (
         "django.core.cache.backends.redis.RedisCache",
-        "redis://cache:6379/0",
-    ]
+        redis,
+    )
 
 
 def test_a_cache_url_of_an_unknown_kind_stops_the_app_with_a_message():
-    result = run("manage.py", "check", DJANGO_SECRET_KEY="x" * 50, DJANGO_CACHE_URL="mongo://x")
-    assert result.returncode != 0
-    assert "DJANGO_CACHE_URL must start with one of file, redis, memcached, locmem://" in (
-        result.stderr
-    )
+    message = "DJANGO_CACHE_URL must start with one of file, redis, memcached, locmem://"
+    with pytest.raises(ImproperlyConfigured, match=message):
+        settings_from(DJANGO_SECRET_KEY=KEY, DJANGO_CACHE_URL="mongo://x")
 
 
 @pytest.mark.parametrize("written", ["turnier.example.org:8443", "https://turnier.example.org"])
 def test_an_allowed_host_with_a_port_or_scheme_stops_the_app_with_a_message(written):
     # Django would otherwise refuse every request with "Bad Request (400)", saying nothing why
-    result = run_check(DJANGO_SECRET_KEY="x" * 50, DJANGO_ALLOWED_HOSTS=f"localhost,{written}")
-    assert result.returncode != 0
+    with pytest.raises(ImproperlyConfigured) as stopped:
+        settings_from(DJANGO_SECRET_KEY=KEY, DJANGO_ALLOWED_HOSTS=f"localhost,{written}")
     assert (
         "DJANGO_ALLOWED_HOSTS takes host names only, without https:// and without a port "
         f"(turnier.example.org), got {written!r}"
-    ) in result.stderr
+    ) in str(stopped.value)
 
 
 def test_allowed_hosts_take_names_and_addresses_without_a_port():
-    result = run(
-        "-c",
-        "from django.conf import settings; print(settings.ALLOWED_HOSTS)",
-        DJANGO_SECRET_KEY="x" * 50,
-        DJANGO_ALLOWED_HOSTS="turnier.example.org,.example.org,10.0.0.5,[::1]",
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "['turnier.example.org', '.example.org', '10.0.0.5', '[::1]']"
+    hosts = "turnier.example.org,.example.org,10.0.0.5,[::1]"
+    assert settings_from(DJANGO_SECRET_KEY=KEY, DJANGO_ALLOWED_HOSTS=hosts)["ALLOWED_HOSTS"] == [
+        "turnier.example.org",
+        ".example.org",
+        "10.0.0.5",
+        "[::1]",
+    ]

@@ -11,7 +11,7 @@ import pytest
 
 from tests.browser.conftest import PHONE, log_in
 from tests.factories import make_round, make_user
-from tests.helpers import fixed_pair_event, play_pairs_round
+from tests.helpers.pairs import fixed_pair_event, play_pairs_round
 from tournament.demo import DEMO_PASSWORD, DEMO_USER, load_demo
 from tournament.models import Entry, Event, Hand, Table
 

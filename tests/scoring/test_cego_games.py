@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import (
+from tests.helpers.scoring import (
     assert_names_field,
     declarer_loses,
     declarer_wins,

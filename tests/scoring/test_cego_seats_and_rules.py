@@ -11,7 +11,7 @@ import pytest
 
 import scoring
 from scoring import InvalidHand
-from tests.helpers import (
+from tests.helpers.scoring import (
     assert_names_field,
     declarer_loses,
     declarer_wins,

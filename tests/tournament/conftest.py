@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.conf import settings
+from django.db import transaction
 from django.test import Client
 from django.utils import translation
 
-from tests.factories import (
-    afresh,
-    built_once,
-    cego,
-    make_season,
-    make_table,
-    make_user,
-    reread,
-)
-from tests.helpers import WORLD_REASON, World
+from tests.factories import cego, make_season, make_table, make_user
+from tests.helpers.world import WORLD_REASON, World
 from tournament.models import Entry, Seat, Team
 from tournament.play import hands
 
@@ -32,9 +26,11 @@ def scorer(client: Client) -> Client:
 
 @pytest.fixture(scope="module")
 def built_world(django_db_setup: Any, django_db_blocker: Any) -> Iterator[World]:
-    """A season with a Cego event: one started round, one table, one game entered, one squad;
-    built once for the module's tests (``built_once``)."""
-    with built_once(django_db_blocker):
+    """A season with a Cego event: one started round, one table, one game entered and corrected,
+    one squad; built once for the module's tests, as Django's ``TestCase.setUpTestData`` builds a
+    class's data: in a transaction rolled back after the module's last test, each test in a
+    savepoint inside it (pytest-django), so that what a test writes is gone before the next."""
+    with django_db_blocker.unblock(), transaction.atomic():
         season = make_season()
         table = make_table(season=season)
         event = table.round.event
@@ -43,12 +39,18 @@ def built_world(django_db_setup: Any, django_db_blocker: Any) -> Iterator[World]
         hand = hands.record_hand(table=table, data=cego())
         hand = hands.edit_hand(hand=hand, data=cego(points=20), reason=WORLD_REASON)
         player = Seat.objects.get(table=table, position=0).entry.player
-        yield reread(World(season, event, table.round, table, hand, player, squad))
+        world = World(season, event, table.round, table, hand, player, squad)
+        for row in vars(world).values():
+            row.refresh_from_db()  # as the database has them after the writes above
+        yield world
+        transaction.set_rollback(True)
 
 
 @pytest.fixture
 def world(built_world: World) -> World:
-    return afresh(built_world)
+    """The shared world for one test: a deep copy, as ``setUpTestData`` gives each test its data,
+    so that no test sees another's changes to the objects."""
+    return copy.deepcopy(built_world)
 
 
 @pytest.fixture

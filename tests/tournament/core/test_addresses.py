@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import make_event, make_table, make_user
-from tests.helpers import event_post
+from tests.helpers.forms import event_post
 from tournament import checks
 from tournament.core import addresses
 

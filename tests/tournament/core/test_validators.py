@@ -25,7 +25,8 @@ from tests.factories import (
     make_table,
     make_user,
 )
-from tests.helpers import GERMAN, PLAYERS, html_tables, upload, xlsx_file
+from tests.helpers.imports import GERMAN, PLAYERS, upload, xlsx_file
+from tests.helpers.pages import html_tables
 from tournament.access import ORGANISER
 from tournament.core import validators
 from tournament.core.fields import ReasonForm

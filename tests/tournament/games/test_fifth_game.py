@@ -21,7 +21,7 @@ from django.urls import reverse
 
 from scoring import InvalidHand
 from tests.factories import make_player, make_user
-from tests.helpers import as_browser_sends
+from tests.helpers.forms import as_browser_sends
 from tests.tournament.games import wuerfelglueck
 from tournament import games
 from tournament.games.base import GameType

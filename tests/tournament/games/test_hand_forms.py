@@ -14,7 +14,7 @@ from django.utils import translation
 
 import scoring
 from tests.factories import cego, make_table, make_user
-from tests.helpers import field_error
+from tests.helpers.pages import field_error
 from tournament.games.cego.form import CegoHandForm
 from tournament.games.hennes_sibbe import parse_cards
 from tournament.games.hennes_sibbe.form import HennesSibbeHandForm

@@ -12,7 +12,7 @@ from django.urls import reverse
 from openpyxl import load_workbook
 
 from tests.factories import make_entries, make_event, make_round, make_user
-from tests.helpers import played, prize
+from tests.helpers.money import played, prize
 from tournament.core.formatting import euros
 from tournament.models import CashItem, Event, FeeCategory, Player, PrizeAssignment
 from tournament.money import cashbook, fees

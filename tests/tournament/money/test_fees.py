@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import make_entries, make_event, make_player, make_round, make_user
+from tests.helpers.db import run_in_threads
 from tournament.core import errors
 from tournament.core.formatting import euros
 from tournament.models import EntryFee, FeeCategory, Player
@@ -271,8 +272,6 @@ def test_two_fees_can_swap_their_names():
 
 @pytest.mark.django_db(transaction=True)
 def test_taps_on_the_same_row_at_once_make_one_fee_with_its_history():
-    from tests.helpers import run_in_threads
-
     event = make_event()
     fees(event)
     entry = make_entries(event, 1)[0]

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import make_entries, make_event, make_round, make_user
-from tests.helpers import played, prize
+from tests.helpers.money import played, prize
 from tournament.core import errors
 from tournament.models import Entry, Event, LotDraw, Player, Prize, PrizeSettings, Team
 from tournament.money import prizes

@@ -17,7 +17,8 @@ from django.db import connection, transaction
 from django.test import Client, RequestFactory
 
 from tests.factories import cego, make_entries, make_event, make_round, make_season, make_user
-from tests.helpers import ON_A_STARTED_TABLE, PREPARED, projector_lines, started
+from tests.helpers.pages import projector_lines
+from tests.helpers.play import ON_A_STARTED_TABLE, PREPARED, started
 from tournament.core import errors
 from tournament.models import Event, Player, Season, Table
 from tournament.pagecache.pages import Page

@@ -31,7 +31,7 @@ from tests.factories import (
     make_season,
     make_table,
 )
-from tests.helpers import standings_result, ziege_season
+from tests.helpers.results import standings_result, ziege_season
 from tournament.core import workbook as core_workbook
 from tournament.models import Entry, Event, Hand, Result, Round, Season, Seat
 from tournament.paper import exports

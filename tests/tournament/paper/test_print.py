@@ -25,7 +25,8 @@ from tests.factories import (
     make_table,
     make_user,
 )
-from tests.helpers import html_table, projector_lines, standings_result, ziege_season
+from tests.helpers.pages import html_table, projector_lines
+from tests.helpers.results import standings_result, ziege_season
 from tournament.core.qr import qr_svg
 from tournament.models import Entry, Event, Player, Round, Seat, Table
 from tournament.play import hands

@@ -22,7 +22,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.factories import cego, make_entries, make_event, make_round, make_table
-from tests.helpers import THREADS, run_in_threads
+from tests.helpers.db import THREADS, run_in_threads
 from tournament.core import reading
 from tournament.models import Entry, Hand, Player, Result, Table
 from tournament.play import events, hands, locks, rounds

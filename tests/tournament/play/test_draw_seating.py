@@ -16,7 +16,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from tests.factories import make_entries, make_event, make_player, make_round, make_user
-from tests.helpers import (
+from tests.helpers.draw import (
     EXACT,
     MIXED,
     SIT_OUT,

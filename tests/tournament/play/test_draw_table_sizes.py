@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.factories import make_entries, make_event, make_round
-from tests.helpers import (
+from tests.helpers.draw import (
     EXACT,
     MIXED,
     SIT_OUT,

@@ -20,7 +20,7 @@ from tests.factories import (
     make_table,
     make_user,
 )
-from tests.helpers import totals
+from tests.helpers.play import totals
 from tournament import access
 from tournament.core import errors
 from tournament.models import Entry, Event, EventRole, Player, Result, Team

@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import make_round
-from tests.helpers import fixed_pair_event, page_text, play_pairs_round, tables_of
+from tests.helpers.draw import tables_of
+from tests.helpers.pages import page_text
+from tests.helpers.pairs import fixed_pair_event, play_pairs_round
 from tournament.models import Round, Seat
 
 pytestmark = pytest.mark.django_db

@@ -20,18 +20,17 @@ from openpyxl import load_workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from tests.factories import cego, make_entries, make_event, make_player, make_round
-from tests.helpers import (
+from tests.helpers.imports import (
     FORMATS,
     GERMAN,
     PLAYERS,
     counts,
     csv_file,
-    html_tables,
-    messages_of,
     preview_of,
     upload,
     xlsx_file,
 )
+from tests.helpers.pages import html_tables, messages_of
 from tournament.core import errors, reading
 from tournament.core import workbook as core_workbook
 from tournament.models import Entry, Hand, Round, Seat

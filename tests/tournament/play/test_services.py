@@ -18,7 +18,7 @@ from tests.factories import (
     make_table,
     make_user,
 )
-from tests.helpers import totals
+from tests.helpers.play import totals
 from tournament.core import errors
 from tournament.models import Entry, Event, Hand, Result, Round
 from tournament.play import confirmations, hands, lots, rounds, scores

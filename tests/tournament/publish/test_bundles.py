@@ -25,7 +25,7 @@ from django.db import connection
 from django.test import Client
 
 from tests.factories import cego, make_entries, make_event, make_role, make_round, make_user
-from tests.helpers import event_standings, what_a_reader_sees
+from tests.helpers.results import event_standings, what_a_reader_sees
 from tournament import demo
 from tournament.core import errors
 from tournament.models import Entry, Event, Hand, Player, Result
@@ -105,7 +105,7 @@ django.setup()
 from django.core.management import call_command
 from django.utils import translation
 from tournament import demo
-from tests.helpers import what_a_reader_sees
+from tests.helpers.results import what_a_reader_sees
 call_command("migrate", verbosity=0)
 demo.load_demo()
 for slug in demo.DEMO_EVENTS:

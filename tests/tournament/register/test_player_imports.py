@@ -21,18 +21,17 @@ from django.utils import translation
 from django.utils.html import escape
 
 from tests.factories import make_entries, make_event, make_player, make_round
-from tests.helpers import (
+from tests.helpers.imports import (
     FORMATS,
     GERMAN,
     PLAYERS,
     counts,
     csv_file,
-    html_tables,
-    messages_of,
     preview_of,
     upload,
     xlsx_file,
 )
+from tests.helpers.pages import html_tables, messages_of
 from tournament.core import errors
 from tournament.models import Entry, Event, Player
 from tournament.register import imports, services

@@ -20,7 +20,7 @@ from tests.factories import (
     make_season,
     make_user,
 )
-from tests.helpers import messages_of
+from tests.helpers.pages import messages_of
 from tournament.core import errors
 from tournament.models import Entry, Event, EventRole, Player, Result, Round, Table
 from tournament.play import hands

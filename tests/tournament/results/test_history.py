@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import cego, make_entries, make_event, make_player, make_round, make_user
-from tests.helpers import ON_A_STARTED_TABLE, PREPARED, started
+from tests.helpers.play import ON_A_STARTED_TABLE, PREPARED, started
 from tournament.models import Entry, Event, Hand, Player, Table
 from tournament.play import confirmations, events, hands, rounds
 from tournament.register import imports

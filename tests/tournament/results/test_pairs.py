@@ -3,30 +3,47 @@
 
 from __future__ import annotations
 
+import copy
 import re
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import make_round
-from tests.helpers import fixed_pair_event, next_round, page_text, play_pairs_round, prize
-from tournament.models import Entry, Seat
+from tests.helpers.draw import next_round
+from tests.helpers.money import prize
+from tests.helpers.pages import page_text
+from tests.helpers.pairs import fixed_pair_event, play_pairs_round
+from tournament.models import Entry, Event, Seat
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def two_rounds():
+@pytest.fixture(scope="module")
+def built_two_rounds(django_db_setup: Any, django_db_blocker: Any) -> Iterator[tuple[Event, list]]:
     """Four pairs, two rounds drawn by the draw service; the stronger pair of a table wins both
-    deals and the match: Paar 1 wins twice, Paar 2 and Paar 3 once each, Paar 4 never."""
-    event, teams = fixed_pair_event(4)
-    strength = teams
-    play_pairs_round(make_round(event, seed=3), strength)
-    play_pairs_round(next_round(event, seed=5), strength)
-    return event, teams
+    deals and the match: Paar 1 wins twice, Paar 2 and Paar 3 once each, Paar 4 never. Built
+    once for the module, in a transaction rolled back after its last test; each test runs in a
+    savepoint inside it (pytest-django)."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        event, teams = fixed_pair_event(4)
+        strength = teams
+        play_pairs_round(make_round(event, seed=3), strength)
+        play_pairs_round(next_round(event, seed=5), strength)
+        event.refresh_from_db()
+        yield event, teams
+        transaction.set_rollback(True)
+
+
+@pytest.fixture
+def two_rounds(built_two_rounds: tuple[Event, list]) -> tuple[Event, list]:
+    """The module's pairs for one test: a deep copy, so that no test sees another's changes."""
+    return copy.deepcopy(built_two_rounds)
 
 
 def _ties_card(director, event) -> str:

@@ -25,7 +25,8 @@ from tests.factories import (
     make_season,
     make_table,
 )
-from tests.helpers import _season_with_two_events, by_seat, projector_lines
+from tests.helpers.pages import projector_lines
+from tests.helpers.results import by_seat, season_with_two_events
 from tournament.core import errors
 from tournament.models import Entry, Event, Round, Team
 from tournament.play import hands, lots, rounds
@@ -220,7 +221,7 @@ def test_a_team_of_four_scores_the_sum_of_its_members():
 
 
 def test_season_standings_add_up_each_players_events():
-    season, players, events = _season_with_two_events()
+    season, players, events = season_with_two_events()
     columns, rows = standings.season_standings(season)
     assert columns == events
     first = next(r for r in rows if r["name"].startswith(players[0].last_name))
@@ -230,7 +231,7 @@ def test_season_standings_add_up_each_players_events():
 
 
 def test_season_best_n_counts_only_each_players_best_events():
-    season, players, _events = _season_with_two_events(best_of=1)
+    season, players, _events = season_with_two_events(best_of=1)
     _columns, rows = standings.season_standings(season)
     first = next(r for r in rows if r["name"].startswith(players[0].last_name))
     assert first["total"] == 60
@@ -438,7 +439,7 @@ def test_before_the_first_draw_nobody_is_ranked(client):
 
 
 def test_the_season_leaves_out_an_event_a_player_registered_for_but_never_played():
-    season, _players, events = _season_with_two_events()
+    season, _players, events = season_with_two_events()
     absent = make_player()
     register_services.register_player(event=events[1], player=absent)  # late: after the draw
     _columns, rows = standings.season_standings(season)

@@ -22,11 +22,11 @@ from tests.factories import (
     make_season,
     make_table,
 )
-from tests.helpers import (
-    _season_with_two_events,
+from tests.helpers.pages import projector_lines
+from tests.helpers.results import (
     by_seat,
-    projector_lines,
     season_of_a_finished_and_a_running_event,
+    season_with_two_events,
 )
 from tournament.models import Entry, Event, Player, Round, provisional_entries
 from tournament.play import confirmations, events, hands, rounds
@@ -280,7 +280,7 @@ def test_sorting_the_standings_by_name_follows_german_order(client):
 
 
 def test_the_season_page_filters_by_category_and_links_its_print_version(client):
-    season, players, _events = _season_with_two_events()
+    season, players, _events = season_with_two_events()
     Player.objects.filter(pk=players[0].pk).update(category="damen")
     html = client.get(f"/saison/{season.slug}/").content.decode()
     assert "?category=damen" in html

@@ -22,7 +22,7 @@ from tests.factories import (
     make_table,
     make_user,
 )
-from tests.helpers import season_of_a_finished_and_a_running_event
+from tests.helpers.results import season_of_a_finished_and_a_running_event
 from tournament.core.formatting import MINUS
 from tournament.models import Entry, Player, Table
 from tournament.play import events, hands, rounds

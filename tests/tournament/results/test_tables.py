@@ -3,11 +3,14 @@ points, and whose signs read the right way round (+ good for the player, − bad
 
 from __future__ import annotations
 
+import copy
 import html
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.db import transaction
 from django.test import Client, RequestFactory
 from django.urls import reverse
 from django_tables2 import RequestConfig
@@ -107,20 +110,29 @@ def rendered(table: Any, address: str = "/?per_page=all", paginate: Any = False)
     return table.as_html(request)
 
 
-@pytest.fixture
-def eventful():
+@pytest.fixture(scope="module")
+def built_eventful(django_db_setup: Any, django_db_blocker: Any) -> Iterator[Event]:
     """Eight Cego players at two tables: a voided table, an unconfirmed sheet, a withdrawal, a
-    last place, a name that needs escaping."""
-    event = make_event("cego")
-    entries = make_entries(event, 8)
-    Player.objects.filter(pk=entries[0].player_id).update(last_name="<O'Brien & Co>")
-    first, second = make_round(event).tables.order_by("number")
-    for points in (34, 47, 20):
-        hands.record_hand(table=first, data=cego(points=points))
-    hands.record_hand(table=second, data=cego(points=60))
-    hands.void_table(table=second, reason="Kartenfehler")
-    register_services.withdraw_entry(entry=first.seats.order_by("position")[1].entry)
-    return event
+    last place, a name that needs escaping. Built once for the module's tests, which only read
+    it, in a transaction rolled back after the last of them."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        event = make_event("cego")
+        entries = make_entries(event, 8)
+        Player.objects.filter(pk=entries[0].player_id).update(last_name="<O'Brien & Co>")
+        first, second = make_round(event).tables.order_by("number")
+        for points in (34, 47, 20):
+            hands.record_hand(table=first, data=cego(points=points))
+        hands.record_hand(table=second, data=cego(points=60))
+        hands.void_table(table=second, reason="Kartenfehler")
+        register_services.withdraw_entry(entry=first.seats.order_by("position")[1].entry)
+        event.refresh_from_db()
+        yield event
+        transaction.set_rollback(True)
+
+
+@pytest.fixture
+def eventful(built_eventful: Event) -> Event:
+    return copy.deepcopy(built_eventful)
 
 
 def _standings(event):

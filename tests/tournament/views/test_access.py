@@ -1,31 +1,56 @@
-"""Who may do what, role by role: anonymous, logged in without a role, scorer and organiser of the
-event, scorer of another event, director (staff), and the table link."""
+"""Who may read and who may change what through the web pages, in one matrix: every URL of the
+app, for each role (anonymous, logged in without a role, scorer and organiser of the event, scorer
+of another event, director), with each method. Reads are public; every change needs a login, the
+role it needs and a POST; a refused change saves nothing; the table link writes only its own
+table while its round is played; only a director corrects a player of another organiser's event.
+
+The world, the users of each role and the worlds of the writes are built once for the module
+(``built_world`` in tests/tournament/conftest.py, ``users`` and ``writes`` below); each test runs
+in a savepoint that is rolled back, so what one test writes is gone before the next.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import gzip
+import io
+import zipfile
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from django.conf import settings
+from django.contrib.messages import get_messages
+from django.db import transaction
 from django.test import Client
-from django.urls import reverse
+from django.urls import URLPattern, reverse
 from django.utils.html import escape
 
 from tests.factories import (
-    afresh,
-    built_once,
     cego,
     make_entries,
     make_event,
     make_role,
     make_round,
     make_user,
-    reread,
 )
-from tests.helpers import played
-from tournament.models import EventRole, Hand, Player
+from tests.helpers.access import (
+    DIRECTOR_PAGES,
+    PLAYER_PAGES,
+    POST_ONLY,
+    TABLE_LINK_PAGES,
+    WRITE_IDS,
+    WRITES,
+    Write,
+    entry_of,
+)
+from tests.helpers.db import no_writes
+from tests.helpers.forms import event_post, register_post
+from tests.helpers.money import played
+from tests.helpers.pages import assert_sent_to_login, shows
+from tests.helpers.world import PUBLIC_PAGES, World
+from tournament import urls as tournament_urls
+from tournament.models import Entry, Event, EventRole, Hand, Player, Season
 from tournament.play import confirmations, hands, rounds
 from tournament.register import services as register_services
 
@@ -37,46 +62,53 @@ LOGIN = "login"
 FORBIDDEN = "forbidden"
 
 
-@dataclass
-class World:
-    event: object
-    table: object
-    hand: object
-    entry: object
+@pytest.fixture(scope="module")
+def users(built_world: World, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+    """A user of each role but the anonymous one, for the world's event; built once, rolled back
+    after the module (inside the world's transaction)."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield {
+            "no role": make_user("plain", staff=False),
+            "scorer": make_role(built_world.event, EventRole.Role.SCORER),
+            "organiser": make_role(built_world.event, EventRole.Role.ORGANISER),
+            "scorer elsewhere": make_role(make_event(), EventRole.Role.SCORER),
+            "director": make_user("boss"),
+        }
+        transaction.set_rollback(True)
 
 
 @pytest.fixture(scope="module")
-def built_world(django_db_setup: Any, django_db_blocker: Any) -> Iterator[World]:
-    """An event with one started table and one game, built once for the module's tests."""
-    with built_once(django_db_blocker):
-        event = make_event()
-        entry = make_entries(event, 4)[0]
-        table = make_round(event).tables.get()
-        hand = hands.record_hand(table=table, data=cego("halbe", 0, 34))
-        yield reread(World(event, table, hand, entry))
+def writes(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Write]]:
+    """Each write's own small world (tests/helpers/access.py), built once for the module."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield {name: make() for name, (_url_name, make) in zip(WRITE_IDS, WRITES, strict=True)}
+        transaction.set_rollback(True)
 
 
 @pytest.fixture
-def world(built_world: World) -> World:
-    return afresh(built_world)
+def write(writes: dict[str, Write], request: pytest.FixtureRequest) -> Write:
+    """The write a test is parametrized with (``make``), as built for the module."""
+    return writes[request.node.callspec.params["make"].__name__]
 
 
-def client_for(role: str, world: World) -> Client:
-    client = Client()
-    if role == "anonymous":
+@pytest.fixture
+def client_for(users: dict[str, Any]) -> Callable[[str], Client]:
+    """A browser of a role, reading the messages in English (tests/conftest.py)."""
+
+    def client_for(role: str) -> Client:
+        client = Client()
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+        if role != "anonymous":
+            client.force_login(users[role])
         return client
-    if role == "no role":
-        user = make_user("plain", staff=False)
-    elif role == "scorer":
-        user = make_role(world.event, EventRole.Role.SCORER)
-    elif role == "organiser":
-        user = make_role(world.event, EventRole.Role.ORGANISER)
-    elif role == "scorer elsewhere":
-        user = make_role(make_event(), EventRole.Role.SCORER)
-    else:
-        user = make_user("boss")
-    client.force_login(user)
-    return client
+
+    return client_for
+
+
+@pytest.fixture
+def director(client_for: Callable[[str], Client]) -> Client:
+    """A logged-in director, who may do everything: "a logged-in user" below."""
+    return client_for("director")
 
 
 def outcome(response) -> str:
@@ -99,6 +131,176 @@ def expected(role: str, needs: str) -> str:
     return ALLOWED if needs in granted else FORBIDDEN
 
 
+# --- every URL: who reaches it ------------------------------------------------------------------
+
+
+# what a director would POST to the pages that take one (hand_edit is among the writes below)
+DIRECTOR_POSTS: dict[str, Callable[[World], dict[str, Any]]] = {
+    "event_create": lambda w: event_post(),
+    "event_edit": lambda w: event_post(name="Umbenannt", slug=w.event.slug),
+    "season_create": lambda w: {"name": "Saison 2027", "slug": "saison-2027"},
+    "event_players": lambda w: register_post(first_name="Anna", last_name="Maier"),
+    "import_players": lambda w: {"action": "confirm", "payload": ""},
+    "import_results": lambda w: {"action": "confirm", "payload": ""},
+    "prize_table": lambda w: {
+        "prize-TOTAL_FORMS": "1",
+        "prize-INITIAL_FORMS": "0",
+        "prize-0-ranking": "overall",
+        "prize-0-place": "1",
+        "prize-0-amount": "150",
+    },
+    "fee_categories": lambda w: {
+        "fee-TOTAL_FORMS": "1",
+        "fee-INITIAL_FORMS": "0",
+        "fee-0-name": "Voll",
+        "fee-0-amount": "15",
+    },
+    "cash_book": lambda w: {
+        "description": "Hallenmiete",
+        "direction": "out",
+        "via": "box",
+        "amount": "80",
+    },
+    "checkin": lambda w: {"action": "check_in", "entry": entry_of(w).pk},
+}
+
+
+def test_the_matrix_covers_every_url_name() -> None:
+    names = {p.name for p in tournament_urls.urlpatterns if isinstance(p, URLPattern)}
+    covered = set(PUBLIC_PAGES) | set(DIRECTOR_PAGES) | {name for name, _make in WRITES}
+    covered |= TABLE_LINK_PAGES | PLAYER_PAGES
+    # logging in and out, and the language switch, are tested on their own (tests/test_language.py),
+    # so is /favicon.ico, a redirect to the static icon (tests/tournament/views/test_public.py);
+    # the handbook's pages show files, not the world (tests/tournament/views/test_help.py)
+    handbook = {
+        f"{book}{page}" for book in ("handbook", "guide") for page in ("", "_chapter", "_image")
+    }
+    assert names - {"login", "logout", "set_language", "favicon"} - handbook == covered
+
+
+@pytest.mark.parametrize("name", PUBLIC_PAGES)
+def test_anyone_can_read_a_public_page(client: Client, world: World, name: str) -> None:
+    url, text = PUBLIC_PAGES[name](world)
+    response = client.get(url)
+    assert response.status_code == 200
+    assert shows(response, text)
+
+
+@pytest.mark.parametrize("name", PUBLIC_PAGES)
+def test_a_logged_in_user_reads_the_same_public_page(
+    director: Client, world: World, name: str
+) -> None:
+    url, text = PUBLIC_PAGES[name](world)
+    response = director.get(url)
+    assert response.status_code == 200
+    assert shows(response, text)
+
+
+@pytest.mark.parametrize("name", DIRECTOR_PAGES)
+def test_a_director_page_sends_an_anonymous_visitor_to_the_login(
+    client: Client, world: World, name: str
+) -> None:
+    url, _html = DIRECTOR_PAGES[name](world)
+    assert_sent_to_login(client.get(url), url)
+
+
+@pytest.mark.parametrize("name", DIRECTOR_PAGES)
+def test_a_director_page_opens_for_a_logged_in_user(
+    director: Client, world: World, name: str
+) -> None:
+    url, html = DIRECTOR_PAGES[name](world)
+    response = director.get(url)
+    assert response.status_code == 200
+    if "spreadsheetml" in response["Content-Type"]:  # the result template to fill in offline
+        assert shows(response, html)
+    elif response["Content-Type"] == "application/zip":  # the season's published website
+        assert html in zipfile.ZipFile(io.BytesIO(response.content)).namelist()
+    elif response["Content-Type"] == "application/gzip":  # the event bundle
+        assert html in gzip.decompress(response.content).decode()
+    else:
+        assert html in response.content.decode()
+
+
+@pytest.mark.parametrize("name", DIRECTOR_POSTS)
+def test_an_anonymous_post_to_a_director_page_changes_nothing(
+    client: Client, world: World, name: str
+) -> None:
+    url, data = DIRECTOR_PAGES[name](world)[0], DIRECTOR_POSTS[name](world)
+    with no_writes():
+        assert_sent_to_login(client.post(url, data), url)
+
+
+# how each of these POSTs is seen saved
+SAVED: dict[str, Callable[[], bool]] = {
+    "event_create": lambda: Event.objects.filter(name="Herbstturnier").exists(),
+    "event_edit": lambda: Event.objects.filter(name="Umbenannt").exists(),
+    "season_create": lambda: Season.objects.filter(slug="saison-2027").exists(),
+    "event_players": lambda: Entry.objects.filter(player__last_name="Maier").exists(),
+}
+
+
+@pytest.mark.parametrize("name", SAVED)
+def test_a_director_post_is_saved(director: Client, world: World, name: str) -> None:
+    # the POSTs of the test above are real changes: anonymous, they were refused for the login
+    response = director.post(DIRECTOR_PAGES[name](world)[0], DIRECTOR_POSTS[name](world))
+    assert response.status_code == 302
+    assert SAVED[name]()
+
+
+@pytest.mark.parametrize(("name", "make"), WRITES, ids=WRITE_IDS)
+def test_an_anonymous_post_changes_nothing_and_asks_for_a_login(
+    client: Client, name: str, make: Callable[[], Write], write: Write
+) -> None:
+    with no_writes():
+        response = client.post(write.url, write.data)
+        assert_sent_to_login(response, write.url)
+
+
+@pytest.mark.parametrize(("name", "make"), WRITES, ids=WRITE_IDS)
+def test_a_logged_in_post_does_what_it_says(
+    director: Client, name: str, make: Callable[[], Write], write: Write
+) -> None:
+    response = director.post(write.url, write.data)
+    assert response.status_code in (200, 302)
+    assert not [m for m in get_messages(response.wsgi_request) if m.level_tag == "error"]
+    write.happened(response)
+
+
+@pytest.mark.parametrize(("name", "make"), WRITES, ids=WRITE_IDS)
+def test_a_logged_in_user_without_a_role_may_change_nothing(
+    client_for: Callable[[str], Client], name: str, make: Callable[[], Write], write: Write
+) -> None:
+    client = client_for("no role")
+    with no_writes():
+        assert client.post(write.url, write.data).status_code == 403
+
+
+@pytest.mark.parametrize(("name", "make"), POST_ONLY, ids=[m.__name__ for _n, m in POST_ONLY])
+def test_a_get_on_a_post_only_endpoint_answers_405(
+    director: Client, name: str, make: Callable[[], Write], write: Write
+) -> None:
+    with no_writes():
+        assert director.get(write.url).status_code == 405
+
+
+@pytest.mark.parametrize("name", [n for n in PUBLIC_PAGES if n != "table"])
+def test_a_read_page_refuses_a_post(director: Client, world: World, name: str) -> None:
+    url, _text = PUBLIC_PAGES[name](world)
+    assert director.post(url).status_code == 405
+
+
+def test_an_unknown_round_action_is_not_found(director: Client) -> None:
+    event = make_event()
+    make_entries(event, 4)
+    make_round(event, start=False)
+    with no_writes():
+        url = reverse("round_start", args=[event.slug, 1]).replace("/start/", "/shuffle/")
+        assert director.post(url).status_code == 404
+
+
+# --- each role, page by page ---------------------------------------------------------------------
+
+
 # (name, what it needs, method, url) – every page and write that needs more than reading
 PAGES = [
     ("new event", "director", "get", lambda w: "/turnier/neu/"),
@@ -110,20 +312,20 @@ PAGES = [
         "correct a player",
         "organiser",
         "get",
-        lambda w: f"/turnier/{w.event.slug}/spieler/{w.entry.pk}/",
+        lambda w: f"/turnier/{w.event.slug}/spieler/{entry_of(w).pk}/",
     ),
     (
         "remove an entry",
         "organiser",
         "get",
-        lambda w: f"/turnier/{w.event.slug}/spieler/{w.entry.pk}/entfernen/",
+        lambda w: f"/turnier/{w.event.slug}/spieler/{entry_of(w).pk}/entfernen/",
     ),
     # players are shared by every event: only a director merges two of them
     (
         "merge players",
         "director",
         "get",
-        lambda w: f"/turnier/{w.event.slug}/spieler/{w.entry.pk}/zusammenfuehren/",
+        lambda w: f"/turnier/{w.event.slug}/spieler/{entry_of(w).pk}/zusammenfuehren/",
     ),
     ("add round", "organiser", "post", lambda w: f"/turnier/{w.event.slug}/durchgang/neu/"),
     ("close round", "organiser", "post", lambda w: f"/turnier/{w.event.slug}/durchgang/1/close/"),
@@ -159,17 +361,23 @@ PAGES = [
 
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize(("name", "needs", "method", "url"), PAGES, ids=[p[0] for p in PAGES])
-def test_each_role_may_do_exactly_what_it_is_given(world, role, name, needs, method, url):
-    client = client_for(role, world)
-    response = getattr(client, method)(url(world))
+def test_each_role_may_do_exactly_what_it_is_given(
+    client_for, world, role, name, needs, method, url
+):
+    client = client_for(role)
+    if expected(role, needs) == ALLOWED:
+        response = getattr(client, method)(url(world))
+    else:
+        with no_writes():  # a refused request saves nothing
+            response = getattr(client, method)(url(world))
     assert outcome(response) == expected(role, needs)
 
 
-def test_a_scorer_may_enter_a_game_but_a_user_without_a_role_stores_nothing(world):
+def test_a_scorer_may_enter_a_game_but_a_user_without_a_role_stores_nothing(client_for, world):
     data = {"contract": "cego", "declarer": "1", "declarer_points": "40", "action": "save"}
-    assert client_for("no role", world).post(f"/tisch/{world.table.pk}/", data).status_code == 403
+    assert client_for("no role").post(f"/tisch/{world.table.pk}/", data).status_code == 403
     assert Hand.objects.filter(table=world.table).count() == 1
-    response = client_for("scorer", world).post(f"/tisch/{world.table.pk}/", data)
+    response = client_for("scorer").post(f"/tisch/{world.table.pk}/", data)
     assert response.status_code == 302
     assert Hand.objects.filter(table=world.table).count() == 2
 
@@ -197,14 +405,14 @@ def test_a_table_link_writes_only_its_own_table_and_only_while_the_round_is_play
     )
 
 
-def test_after_the_sheet_is_handed_in_the_link_cannot_change_it_but_a_scorer_can(world):
+def test_after_the_sheet_is_handed_in_the_link_cannot_change_it_but_a_scorer_can(client_for, world):
     world.event.hands_per_round = {"4": 1}
     world.event.save()
     confirmations.submit_table(table=world.table)
     link = Client()
     link.post(world.table.get_link_url() + "undo/", {"reason": "oops"})
     assert Hand.objects.filter(table=world.table).count() == 1
-    scorer = client_for("scorer", world)
+    scorer = client_for("scorer")
     response = scorer.post(
         world.hand.get_absolute_url(),
         {
@@ -212,7 +420,7 @@ def test_after_the_sheet_is_handed_in_the_link_cannot_change_it_but_a_scorer_can
             "declarer": "0",
             "declarer_points": "47",
             "reason": "Liste nachgezählt",
-            "version": "1",
+            "version": str(world.hand.version),
             "action": "save",
         },
     )
@@ -221,7 +429,7 @@ def test_after_the_sheet_is_handed_in_the_link_cannot_change_it_but_a_scorer_can
     assert world.hand.data["declarer_points"] == 47
 
 
-def test_a_table_link_confirms_a_handed_in_sheet_only_until_the_round_closes(world):
+def test_a_table_link_confirms_a_handed_in_sheet_only_until_the_round_closes(client_for, world):
     world.event.hands_per_round = {"4": 1}
     world.event.save()
     confirmations.submit_table(table=world.table)
@@ -231,7 +439,7 @@ def test_a_table_link_confirms_a_handed_in_sheet_only_until_the_round_closes(wor
     phone.post(world.table.get_link_url() + "confirm/", {"position": "0"})
     assert not world.table.confirmations.exists()
     # the scorer's way stays open: the scorer confirms for all
-    client_for("scorer", world).post(f"/tisch/{world.table.pk}/bestaetigen/")
+    client_for("scorer").post(f"/tisch/{world.table.pk}/bestaetigen/")
     assert world.table.confirmations.count() == 4
 
 

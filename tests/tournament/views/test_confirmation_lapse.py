@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import make_entries, make_event, make_round
-from tests.helpers import cego_post
+from tests.helpers.forms import cego_post
 from tournament.models import Table
 
 pytestmark = pytest.mark.django_db

@@ -1,6 +1,5 @@
 """What the day's pages say (issue 28, point 9): the round page's "game arrived at" is the
-game's own time, a round a player
-did not play is "—" and not 0."""
+game's own time, a round a player did not play is "—" and not 0."""
 
 from __future__ import annotations
 
@@ -14,7 +13,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import cego, make_entries, make_event, make_round, make_table
-from tests.helpers import SIT_OUT, cego_post, play_and_close, sitting_out
+from tests.helpers.draw import SIT_OUT, play_and_close, sitting_out
+from tests.helpers.forms import cego_post
 from tournament.models import Entry, Event, Hand
 from tournament.play import hands
 

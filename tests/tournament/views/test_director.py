@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import cego, make_entries, make_event, make_player, make_round, make_user
-from tests.helpers import as_browser_sends
+from tests.helpers.forms import as_browser_sends
 from tournament.models import Entry, Event, EventRole, LotDraw, Player, Round
 from tournament.play import confirmations, hands
 from tournament.play.forms import EventForm

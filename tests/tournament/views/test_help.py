@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import make_table
-from tests.helpers import page_text
+from tests.helpers.pages import page_text
 from tournament import handbook
 
 pytestmark = pytest.mark.django_db

@@ -24,7 +24,8 @@ from tests.factories import (
     make_table,
     make_user,
 )
-from tests.helpers import html_table, page_text, standings_result, ziege_season
+from tests.helpers.pages import html_table, page_text
+from tests.helpers.results import standings_result, ziege_season
 from tournament.play import hands
 from tournament.register import services as register_services
 
@@ -302,3 +303,13 @@ def test_a_hennes_sibbe_round_column_shows_penalty_cards_without_a_plus(client: 
     assert row["R1"] == row["Penalty cards"] == "1"
     results = page_text(client.get(reverse("round_results", args=[event.slug, 1])))
     assert f"{loser.player} 1" in results and f"{loser.player} +1" not in results
+
+
+def test_a_rounds_name_on_the_event_page_leads_to_its_seating(scorer) -> None:
+    # on a phone the table of rounds is wider than the screen: the first column, always in
+    # view, is the way to the round
+    table = make_table()
+    event = table.round.event
+    page = scorer.get(event.get_absolute_url()).content.decode()
+    seating = reverse("round_seating", args=[event.slug, 1])
+    assert f'<td><a href="{seating}">Round 1</a></td>' in page

@@ -9,7 +9,9 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import make_round
-from tests.helpers import fixed_pair_event, form_as_shown, messages_of, page_text, pair_at
+from tests.helpers.forms import form_as_shown
+from tests.helpers.pages import messages_of, page_text
+from tests.helpers.pairs import fixed_pair_event, pair_at
 from tournament.play import hands
 
 pytestmark = pytest.mark.django_db

@@ -5,6 +5,7 @@ counter and the paper fallback of totals for the round.
 from __future__ import annotations
 
 import re
+from html import unescape
 
 import pytest
 from django.contrib.messages import get_messages
@@ -18,19 +19,10 @@ from tests.factories import (
     make_table,
     make_user,
 )
-from tests.helpers import (
-    HALBE_LOST,
-    HALBE_LOST_RESULTS,
-    HUGE,
-    MINUS,
-    cego_post,
-    field_error,
-    form_as_shown,
-    messages_of,
-    results,
-    snapshot,
-    totals_by_seat,
-)
+from tests.helpers.db import no_writes
+from tests.helpers.forms import HALBE_LOST, HALBE_LOST_RESULTS, HUGE, cego_post, form_as_shown
+from tests.helpers.pages import MINUS, field_error, messages_of
+from tests.helpers.play import results, totals_by_seat
 from tournament.models import Entry, Hand, Result, Table
 from tournament.play import confirmations, hands
 from tournament.views.common import table_players
@@ -57,24 +49,22 @@ def test_a_valid_cego_hand_is_saved_and_shown_on_the_sheet(scorer: Client) -> No
 
 def test_preview_shows_the_result_and_saves_nothing(scorer: Client) -> None:
     table = make_table()
-    before = snapshot()
-    response = scorer.post(reverse("table", args=[table.pk]), cego_post(action="preview"))
-    assert response.status_code == 200
-    assert response.context["preview"] == HALBE_LOST_RESULTS
-    preview = response.content.decode().split('id="preview"', 1)[1].split("</div>", 1)[0]
-    assert f"{MINUS}60" in preview
-    assert preview.count("+20") == 3
-    assert snapshot() == before
+    with no_writes():
+        response = scorer.post(reverse("table", args=[table.pk]), cego_post(action="preview"))
+        assert response.status_code == 200
+        assert response.context["preview"] == HALBE_LOST_RESULTS
+        preview = response.content.decode().split('id="preview"', 1)[1].split("</div>", 1)[0]
+        assert f"{MINUS}60" in preview
+        assert preview.count("+20") == 3
 
 
 def test_it_rejects_declarer_points_above_79_next_to_the_field(scorer: Client) -> None:
     table = make_table()
-    before = snapshot()
-    response = scorer.post(reverse("table", args=[table.pk]), cego_post(declarer_points="80"))
-    assert response.status_code == 200
-    assert "79" in " ".join(response.context["form"].errors["declarer_points"])
-    assert "79" in field_error(response.content.decode(), "declarer_points")
-    assert snapshot() == before
+    with no_writes():
+        response = scorer.post(reverse("table", args=[table.pk]), cego_post(declarer_points="80"))
+        assert response.status_code == 200
+        assert "79" in " ".join(response.context["form"].errors["declarer_points"])
+        assert "79" in field_error(response.content.decode(), "declarer_points")
 
 
 def test_a_raeuber_hand_takes_each_seats_card_points(scorer: Client) -> None:
@@ -220,11 +210,10 @@ def test_hand_preview_returns_the_engines_reason_as_json(scorer: Client) -> None
 def test_a_hand_on_a_voided_table_is_refused_with_a_message(scorer: Client) -> None:
     table = make_table()
     hands.void_table(table=table, reason="Tisch aufgelöst")
-    before = snapshot()
-    response = scorer.post(reverse("table", args=[table.pk]), cego_post())
-    assert response.status_code == 200
-    assert messages_of(response)
-    assert snapshot() == before
+    with no_writes():
+        response = scorer.post(reverse("table", args=[table.pk]), cego_post())
+        assert response.status_code == 200
+        assert messages_of(response)
 
 
 # --- Hennes Sibbe: whoever takes the penalty card deals next -----------------------------------
@@ -286,11 +275,10 @@ def test_a_correction_without_a_reason_changes_nothing(
     scorer: Client, played: tuple[Table, Hand]
 ) -> None:
     table, hand = played
-    before = snapshot()
-    response = scorer.post(hand.get_absolute_url(), cego_post(declarer_points="50", reason=""))
-    assert response.status_code == 200
-    assert response.context["reason_form"].errors["reason"]
-    assert snapshot() == before
+    with no_writes():
+        response = scorer.post(hand.get_absolute_url(), cego_post(declarer_points="50", reason=""))
+        assert response.status_code == 200
+        assert response.context["reason_form"].errors["reason"]
     assert totals_by_seat(table) == HALBE_LOST_RESULTS
 
 
@@ -317,23 +305,21 @@ def test_a_correction_of_an_outdated_version_is_refused(
 ) -> None:
     _table, hand = played
     hands.edit_hand(hand=hand, data=cego(points=20), reason="erste Korrektur")
-    before = snapshot()
-    data = cego_post(declarer_points="50", reason="zweite Korrektur", version="1")
-    response = scorer.post(hand.get_absolute_url(), data)
-    assert response.status_code == 200
-    assert any(m.level_tag == "error" for m in get_messages(response.wsgi_request))
-    assert snapshot() == before
+    with no_writes():
+        data = cego_post(declarer_points="50", reason="zweite Korrektur", version="1")
+        response = scorer.post(hand.get_absolute_url(), data)
+        assert response.status_code == 200
+        assert any(m.level_tag == "error" for m in get_messages(response.wsgi_request))
 
 
 def test_a_deletion_without_a_reason_keeps_the_hand(
     scorer: Client, played: tuple[Table, Hand]
 ) -> None:
     table, hand = played
-    before = snapshot()
-    response = scorer.post(hand.get_absolute_url(), {"action": "delete"})
-    assert response.status_code == 200
-    assert response.context["reason_form"].errors["reason"]
-    assert snapshot() == before
+    with no_writes():
+        response = scorer.post(hand.get_absolute_url(), {"action": "delete"})
+        assert response.status_code == 200
+        assert response.context["reason_form"].errors["reason"]
     assert totals_by_seat(table) == HALBE_LOST_RESULTS
 
 
@@ -416,15 +402,14 @@ def test_totals_adding_up_to_zero_are_saved_and_ranked(scorer: Client) -> None:
 
 def test_cego_totals_not_adding_up_to_zero_are_refused(scorer: Client) -> None:
     table = make_table()
-    before = snapshot()
-    data = {"total_0": "30", "total_1": "-10", "total_2": "-10", "total_3": "0"}
-    response = scorer.post(reverse("table_totals", args=[table.pk]), data, follow=True)
-    assert response.redirect_chain[0][1] == 302
-    errors = [str(m) for m in response.context["messages"] if m.level_tag == "error"]
-    assert len(errors) == 1
-    assert "10" in errors[0]  # the sum the totals actually add up to
-    assert escape(errors[0]) in response.content.decode()
-    assert snapshot() == before
+    with no_writes():
+        data = {"total_0": "30", "total_1": "-10", "total_2": "-10", "total_3": "0"}
+        response = scorer.post(reverse("table_totals", args=[table.pk]), data, follow=True)
+        assert response.redirect_chain[0][1] == 302
+        errors = [str(m) for m in response.context["messages"] if m.level_tag == "error"]
+        assert len(errors) == 1
+        assert "10" in errors[0]  # the sum the totals actually add up to
+        assert escape(errors[0]) in response.content.decode()
 
 
 def test_a_stale_correction_is_refused_and_shows_the_game_as_it_is_now(client):
@@ -509,14 +494,13 @@ def test_a_game_of_a_finished_event_is_corrected_only_after_reopening_it(scorer:
     edit = reverse("hand_edit", args=[table.pk, 1])
     data = {**form_as_shown(scorer.get(edit), "hand-form"), "declarer_points": "70"}
     data.update({"reason": "Nachgezählt", "action": "save"})
-    before = snapshot()
+    with no_writes():
+        refused = scorer.post(edit, data, follow=True)
 
-    refused = scorer.post(edit, data, follow=True)
-
-    assert "The event is finished: reopen it with a reason (prize table) to correct a result." in (
-        messages_of(refused)
-    )
-    assert snapshot() == before
+        assert (
+            "The event is finished: reopen it with a reason (prize table) to correct a result."
+            in (messages_of(refused))
+        )
     standings = scorer.get(reverse("event_standings", args=[event.slug])).content.decode()
     assert "Provisional" not in standings and 'class="tag provisional"' not in standings
     scorer.post(
@@ -559,11 +543,32 @@ def test_a_seat_confirmation_for_no_seat_is_refused_and_saves_nothing(
     table = make_table(hands_per_round={"4": 1})
     hands.record_hand(table=table, data=cego())
     confirmations.submit_table(table=table)
-    before = snapshot()
-    response = scorer.post(
-        reverse("table_confirm", args=[table.pk]), {"action": "seat", "position": position}
+    with no_writes():
+        response = scorer.post(
+            reverse("table_confirm", args=[table.pk]), {"action": "seat", "position": position}
+        )
+        assert response.status_code == 302
+        said = " ".join(messages_of(response))
+        assert "Choose the player whose seat you confirm." in said or "no such seat" in said
+
+
+def test_the_scorer_sees_who_has_confirmed_a_handed_in_sheet_and_who_not(scorer: Client) -> None:
+    table = make_table(hands_per_round={"4": 1})
+    hands.record_hand(table=table, data=cego())
+    confirmations.submit_table(table=table)
+    names = [str(s.entry.player) for s in table.seats.order_by("position")]
+    confirmations.confirm_as_player(entry=table.seats.get(position=0).entry)
+    confirmations.confirm_as_player(entry=table.seats.get(position=2).entry)
+    page = " ".join(
+        unescape(
+            re.sub(r"<[^>]+>", " ", scorer.get(f"/tisch/{table.pk}/").content.decode())
+        ).split()
     )
-    assert response.status_code == 302
-    said = " ".join(messages_of(response))
-    assert "Choose the player whose seat you confirm." in said or "no such seat" in said
-    assert snapshot() == before
+    assert f"Confirmed by: {names[0]}, {names[2]} · Still to confirm: {names[1]}, {names[3]}" in (
+        page
+    )
+    # the reason belongs to reopening, in a form of its own
+    assert "Reason for reopening" in page
+    confirmations.confirm_table(table=table)
+    page = scorer.get(f"/tisch/{table.pk}/").content.decode()
+    assert "Still to confirm" not in page

@@ -1,20 +1,15 @@
-"""Who may read and who may change what through the web pages: reads are public, every change
-needs a login and a POST."""
+"""The access matrix's lists, shared by the access tests (tests/tournament/views/test_access.py)
+and the handbook's (tests/test_handbook.py): the pages behind the login, and every write with how
+to see that it happened."""
 
 from __future__ import annotations
 
-import gzip
-import io
-import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import pytest
-from django.contrib.messages import get_messages
 from django.http import HttpResponse
-from django.test import Client
-from django.urls import URLPattern, reverse
+from django.urls import reverse
 
 from tests.factories import (
     cego,
@@ -23,34 +18,26 @@ from tests.factories import (
     make_player,
     make_round,
     make_table,
-    make_user,
 )
-from tests.helpers import (
-    HALBE_LOST,
-    HALBE_LOST_RESULTS,
-    PUBLIC_PAGES,
-    WORLD_REASON,
-    World,
-    assert_sent_to_login,
-    cego_post,
-    event_post,
-    fixed_pair_event,
-    register_post,
-    results,
-    shows,
-    snapshot,
-    totals_by_seat,
+from tests.helpers.forms import HALBE_LOST, HALBE_LOST_RESULTS, cego_post
+from tests.helpers.pairs import fixed_pair_event
+from tests.helpers.play import results, totals_by_seat
+from tests.helpers.world import WORLD_REASON, World
+from tournament.models import (
+    CashItem,
+    Entry,
+    EntryFee,
+    Event,
+    FeeCategory,
+    Hand,
+    LotDraw,
+    Player,
+    Round,
+    Seat,
+    Team,
 )
-from tournament import urls as tournament_urls
-from tournament.models import Entry, Event, Hand, LotDraw, Player, Round, Seat, Team
 from tournament.play import confirmations, hands, rounds
 from tournament.register import checkin, services
-
-pytestmark = pytest.mark.django_db
-
-
-# --- who may read and who may change what ---------------------------------------------------------
-
 
 # pages for a logged-in organiser or scorer: url name → (url, a piece of HTML the page shows)
 DIRECTOR_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
@@ -138,37 +125,6 @@ DIRECTOR_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
 
 def entry_of(w: World) -> Entry:
     return Entry.objects.get(event=w.event, player=w.player)
-
-
-# what a director would POST to the pages that take one (hand_edit is among the writes below)
-DIRECTOR_POSTS: dict[str, Callable[[World], dict[str, Any]]] = {
-    "event_create": lambda w: event_post(),
-    "event_edit": lambda w: event_post(name="Umbenannt", slug=w.event.slug),
-    "season_create": lambda w: {"name": "Saison 2027", "slug": "saison-2027"},
-    "event_players": lambda w: register_post(first_name="Anna", last_name="Maier"),
-    "import_players": lambda w: {"action": "confirm", "payload": ""},
-    "import_results": lambda w: {"action": "confirm", "payload": ""},
-    "prize_table": lambda w: {
-        "prize-TOTAL_FORMS": "1",
-        "prize-INITIAL_FORMS": "0",
-        "prize-0-ranking": "overall",
-        "prize-0-place": "1",
-        "prize-0-amount": "150",
-    },
-    "fee_categories": lambda w: {
-        "fee-TOTAL_FORMS": "1",
-        "fee-INITIAL_FORMS": "0",
-        "fee-0-name": "Voll",
-        "fee-0-amount": "15",
-    },
-    "cash_book": lambda w: {
-        "description": "Hallenmiete",
-        "direction": "out",
-        "via": "box",
-        "amount": "80",
-    },
-    "checkin": lambda w: {"action": "check_in", "entry": entry_of(w).pk},
-}
 
 
 @dataclass
@@ -452,8 +408,6 @@ def finish_event() -> Write:
 
 
 def set_fee() -> Write:
-    from tournament.models import EntryFee, FeeCategory
-
     event = make_event()
     entry = make_entries(event, 1)[0]
     FeeCategory.objects.create(event=event, name="Voll", amount_cents=1500)
@@ -466,8 +420,6 @@ def set_fee() -> Write:
 
 
 def remove_cash_item() -> Write:
-    from tournament.models import CashItem
-
     event = make_event()
     item = CashItem.objects.create(event=event, description="Miete", amount_cents=8000)
 
@@ -495,6 +447,7 @@ def remove_missing() -> Write:
 # registration form, and the personal link whose unguessable token is the permission
 PLAYER_PAGES = {"event_register", "personal_link", "personal_confirm", "personal_cancel"}
 
+
 # the players' own page of a table, opened from the sheet's QR code (tested further below)
 TABLE_LINK_PAGES = {
     "table_link",
@@ -505,6 +458,7 @@ TABLE_LINK_PAGES = {
     "link_send",
     "table_service_worker",  # tests/browser/test_offline.py
 }
+
 
 # (url name, how to make the change)
 WRITES: list[tuple[str, Callable[[], Write]]] = [
@@ -532,144 +486,14 @@ WRITES: list[tuple[str, Callable[[], Write]]] = [
     ("cash_item_remove", remove_cash_item),
     ("remove_missing", remove_missing),
 ]
+
+
 WRITE_IDS = [make.__name__ for _name, make in WRITES]
+
+
 # endpoints that only take a POST (the table page and hand_edit also show a page on GET)
 POST_ONLY = [
     (name, make)
     for name, make in WRITES
     if name not in ("table", "hand_edit", "entry_remove", "player_edit", "player_merge")
 ]
-
-
-def test_the_matrix_covers_every_url_name() -> None:
-    names = {p.name for p in tournament_urls.urlpatterns if isinstance(p, URLPattern)}
-    covered = set(PUBLIC_PAGES) | set(DIRECTOR_PAGES) | {name for name, _make in WRITES}
-    covered |= TABLE_LINK_PAGES | PLAYER_PAGES
-    # logging in and out, and the language switch, are tested on their own (tests/test_language.py),
-    # so is /favicon.ico, a redirect to the static icon (tests/tournament/views/test_public.py);
-    # the handbook's pages show files, not the world (tests/tournament/views/test_help.py)
-    handbook = {
-        f"{book}{page}" for book in ("handbook", "guide") for page in ("", "_chapter", "_image")
-    }
-    assert names - {"login", "logout", "set_language", "favicon"} - handbook == covered
-
-
-@pytest.mark.parametrize("name", PUBLIC_PAGES)
-def test_anyone_can_read_a_public_page(client: Client, world: World, name: str) -> None:
-    url, text = PUBLIC_PAGES[name](world)
-    response = client.get(url)
-    assert response.status_code == 200
-    assert shows(response, text)
-
-
-@pytest.mark.parametrize("name", PUBLIC_PAGES)
-def test_a_logged_in_user_reads_the_same_public_page(
-    scorer: Client, world: World, name: str
-) -> None:
-    url, text = PUBLIC_PAGES[name](world)
-    response = scorer.get(url)
-    assert response.status_code == 200
-    assert shows(response, text)
-
-
-@pytest.mark.parametrize("name", DIRECTOR_PAGES)
-def test_a_director_page_sends_an_anonymous_visitor_to_the_login(
-    client: Client, world: World, name: str
-) -> None:
-    url, _html = DIRECTOR_PAGES[name](world)
-    assert_sent_to_login(client.get(url), url)
-
-
-@pytest.mark.parametrize("name", DIRECTOR_PAGES)
-def test_a_director_page_opens_for_a_logged_in_user(
-    scorer: Client, world: World, name: str
-) -> None:
-    url, html = DIRECTOR_PAGES[name](world)
-    response = scorer.get(url)
-    assert response.status_code == 200
-    if "spreadsheetml" in response["Content-Type"]:  # the result template to fill in offline
-        assert shows(response, html)
-    elif response["Content-Type"] == "application/zip":  # the season's published website
-        assert html in zipfile.ZipFile(io.BytesIO(response.content)).namelist()
-    elif response["Content-Type"] == "application/gzip":  # the event bundle
-        assert html in gzip.decompress(response.content).decode()
-    else:
-        assert html in response.content.decode()
-
-
-@pytest.mark.parametrize("name", DIRECTOR_POSTS)
-def test_an_anonymous_post_to_a_director_page_changes_nothing(
-    client: Client, world: World, name: str
-) -> None:
-    url, data = DIRECTOR_PAGES[name](world)[0], DIRECTOR_POSTS[name](world)
-    before = snapshot()
-    assert_sent_to_login(client.post(url, data), url)
-    assert snapshot() == before
-
-
-@pytest.mark.parametrize("name", ["event_create", "event_edit", "season_create", "event_players"])
-def test_a_director_post_is_saved(scorer: Client, world: World, name: str) -> None:
-    # the POSTs of the test above are real changes: anonymous, they were refused for the login
-    before = snapshot()
-    response = scorer.post(DIRECTOR_PAGES[name](world)[0], DIRECTOR_POSTS[name](world))
-    assert response.status_code == 302
-    assert snapshot() != before
-
-
-@pytest.mark.parametrize(("name", "make"), WRITES, ids=WRITE_IDS)
-def test_an_anonymous_post_changes_nothing_and_asks_for_a_login(
-    client: Client, name: str, make: Callable[[], Write]
-) -> None:
-    write = make()
-    before = snapshot()
-    response = client.post(write.url, write.data)
-    assert_sent_to_login(response, write.url)
-    assert snapshot() == before
-
-
-@pytest.mark.parametrize(("name", "make"), WRITES, ids=WRITE_IDS)
-def test_a_logged_in_post_does_what_it_says(
-    scorer: Client, name: str, make: Callable[[], Write]
-) -> None:
-    write = make()
-    response = scorer.post(write.url, write.data)
-    assert response.status_code in (200, 302)
-    assert not [m for m in get_messages(response.wsgi_request) if m.level_tag == "error"]
-    write.happened(response)
-
-
-@pytest.mark.parametrize(("name", "make"), WRITES, ids=WRITE_IDS)
-def test_a_logged_in_user_without_a_role_may_change_nothing(
-    client: Client, name: str, make: Callable[[], Write]
-) -> None:
-    write = make()
-    client.force_login(make_user("visitor", staff=False))
-    before = snapshot()
-    assert client.post(write.url, write.data).status_code == 403
-    assert snapshot() == before
-
-
-@pytest.mark.parametrize(("name", "make"), POST_ONLY, ids=[m.__name__ for _n, m in POST_ONLY])
-def test_a_get_on_a_post_only_endpoint_answers_405(
-    scorer: Client, name: str, make: Callable[[], Write]
-) -> None:
-    write = make()
-    before = snapshot()
-    assert scorer.get(write.url).status_code == 405
-    assert snapshot() == before
-
-
-@pytest.mark.parametrize("name", [n for n in PUBLIC_PAGES if n != "table"])
-def test_a_read_page_refuses_a_post(scorer: Client, world: World, name: str) -> None:
-    url, _text = PUBLIC_PAGES[name](world)
-    assert scorer.post(url).status_code == 405
-
-
-def test_an_unknown_round_action_is_not_found(scorer: Client) -> None:
-    event = make_event()
-    make_entries(event, 4)
-    make_round(event, start=False)
-    before = snapshot()
-    url = reverse("round_start", args=[event.slug, 1]).replace("/start/", "/shuffle/")
-    assert scorer.post(url).status_code == 404
-    assert snapshot() == before

@@ -1,5 +1,6 @@
-"""Issue 28: a named prize before the rule's goods, the reason shown wherever a player in line for
-a prize does not get it, and a finished event's prize assignment kept as it was handed out.
+"""The prize-giving, who gets which prize and why not (issue 28): a named prize before the rule's
+goods, the reason shown wherever a player in line for a prize does not get it, and a finished
+event's prize assignment kept as it was handed out.
 
 The day in miniature: twelve players, money for places 1 to 3, goods for every second player
 (places 1 to 6), a women's and a juniors' first prize. The best woman is on rank 5 and the best
@@ -15,15 +16,11 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from tests.factories import make_entries, make_event, make_round, make_user
-from tests.helpers import (
-    as_browser_sends,
-    fixed_pair_event,
-    messages_of,
-    next_round,
-    play_pairs_round,
-    played,
-    prize,
-)
+from tests.helpers.draw import next_round
+from tests.helpers.forms import as_browser_sends
+from tests.helpers.money import played, prize
+from tests.helpers.pages import messages_of
+from tests.helpers.pairs import fixed_pair_event, play_pairs_round
 from tournament.models import Entry, Event, Player, Prize, PrizeAssignment, PrizeSettings, Table
 from tournament.money import prizes
 from tournament.play import confirmations, hands, lots, rounds
