@@ -1,9 +1,9 @@
-"""A bundle's content checked before anything is written: every record's fields and kinds against
-the schema, numbers unique where they must be, every value within the limits the forms and the
-model fields set (lengths, characters, ranges, the shape of a draw's basis), the same on SQLite
-and PostgreSQL, and every game scored again with this installation's engine (a game whose stored
-results disagree refuses the whole bundle, naming the game). Each refusal names the record in
-the director's words."""
+"""A bundle's content checked before anything is written: every record's fields and kinds
+against the published schema (``shape``, ``bundle.schema.json``), numbers unique where they must
+be, every value within the limits the forms and the model fields set (lengths, characters,
+ranges, the shape of a draw's basis), the same on SQLite and PostgreSQL, and every game scored
+again with this installation's engine (a game whose stored results disagree refuses the whole
+bundle, naming the game). Each refusal names the record in the director's words."""
 
 from __future__ import annotations
 
