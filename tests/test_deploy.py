@@ -399,5 +399,5 @@ def test_the_servers_install_brings_the_app_without_the_test_tools(tmp_path):
     runtime = (ROOT / "requirements.txt").read_text().lower()
     for tool in ("pytest", "playwright", "ruff", "hypothesis"):
         assert tool not in runtime, tool
-    for needed in ("django==", "gunicorn==", "psycopg", "redis=="):
+    for needed in ("django==", "gunicorn==", "psycopg", "redis==", "defusedxml==", "jsonschema=="):
         assert needed in runtime, needed

@@ -65,3 +65,11 @@ def test_every_file_of_docs_the_readme_links_to_exists():
     linked |= set(re.findall(r"`(docs/[^`#\s]+)`", readme))
     assert linked, "the README links to no file of docs/"
     assert sorted(path for path in linked if not (ROOT / path).exists()) == []
+
+
+def test_the_bundle_format_links_its_schema_and_every_file_it_links_exists():
+    """docs/bundle-format.md documents the schema file the import checks every bundle against."""
+    page = ROOT / "docs" / "bundle-format.md"
+    linked = set(re.findall(r"\]\(([^)#\s:]+)\)", page.read_text()))
+    assert "../tournament/publish/bundles/bundle.schema.json" in linked
+    assert sorted(p for p in linked if not (page.parent / p).resolve().exists()) == []

@@ -91,7 +91,11 @@ def _check_archive(archive: zipfile.ZipFile, budget: Budget) -> None:
     """Refuse a workbook whose parts unpack to too much, are packed too tightly (a zip bomb), or
     hold too many XML elements or a document type declaration (an entity bomb), before openpyxl
     unpacks or parses any of it. The sizes are the archive's own: Python's zip reader never
-    gives more than a part's declared size."""
+    gives more than a part's declared size.
+
+    openpyxl parses through defusedxml as well (requirements.txt), which refuses a declared
+    entity on its own; the declaration is still refused here first, because this message says
+    what to do where openpyxl's says "invalid XML" (tests/tournament/core/test_reading.py)."""
     parts = archive.infolist()
     if len(parts) > PARTS_MAX:
         raise UnreadableFile(

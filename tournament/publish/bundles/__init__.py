@@ -6,7 +6,8 @@ The format is documented in ``docs/bundle-format.md``. In short: a gzip-compress
 short is refused before anything is read from it.
 
 The package follows a bundle's way, one module a step: ``export`` writes it, ``read`` unpacks and
-verifies a file, ``check`` checks its content and scores every game again, ``plan`` compares it
+verifies a file, ``check`` checks its content (its shape against the published JSON Schema,
+``bundle.schema.json``, through ``shape``) and scores every game again, ``plan`` compares it
 with this database without writing, ``write`` applies the plan in one transaction.
 """
 

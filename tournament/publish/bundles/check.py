@@ -1,25 +1,23 @@
-"""A bundle's content checked before anything is written: every record's fields and kinds against
-the schema, numbers unique where they must be, every value within the limits the forms and the
-model fields set (lengths, characters, ranges, the shape of a draw's basis), the same on SQLite
-and PostgreSQL, and every game scored again with this installation's engine (a game whose stored
-results disagree refuses the whole bundle, naming the game). Each refusal names the record in
-the director's words."""
+"""A bundle's content checked before anything is written: every record's fields and kinds
+against the published schema (``shape``, ``bundle.schema.json``), numbers unique where they must
+be, every value within the limits the forms and the model fields set (lengths, characters,
+ranges, the shape of a draw's basis), the same on SQLite and PostgreSQL, and every game scored
+again with this installation's engine (a game whose stored results disagree refuses the whole
+bundle, naming the game). Each refusal names the record in the director's words."""
 
 from __future__ import annotations
 
 import datetime
-import re
-import uuid
 from collections.abc import Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.backends.base.operations import BaseDatabaseOperations
-from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from jsonschema import ValidationError as SchemaError
 
 import scoring
 from tournament import games
@@ -39,108 +37,10 @@ from tournament.models import (
 )
 from tournament.models.base import HANDS_MAX
 from tournament.play import draw, reads
-from tournament.publish.bundles import BundleError
+from tournament.publish.bundles import BundleError, shape
+from tournament.publish.bundles.export import EVENT_FIELDS
 
 # --- checking the content ---------------------------------------------------------------------
-
-# each field's kind: str, int, bool, list, dict, uuid, date, when (time or null), json (any),
-# a tuple of allowed values; "?" after a kind allows null
-SCHEMAS: dict[str, dict[str, Any]] = {
-    "event": {
-        "uid": "uuid",
-        "date": "date",
-        "name": "str",
-        "slug": "str",
-        "venue": "str",
-        "game": "str",
-        "rules": "dict",
-        "table_policy": tuple(Event.TablePolicy.values),
-        "target_table_size": "int",
-        "hands_per_round": "dict",
-        "rounds_planned": "int",
-        "pairing": tuple(Event.Pairing.values),
-        "status": tuple(Event.Status.values),
-    },
-    "season": {"slug": "str", "name": "str", "game": "str", "best_of": "int?"},
-    "player": {
-        "uid": "uuid",
-        "first_name": "str",
-        "last_name": "str",
-        "club": "str",
-        "town": "str",
-        "category": tuple(Player.Category.values),
-    },
-    "team": {"kind": tuple(Team.Kind.values), "name": "str"},
-    "entry": {
-        "start_number": "int",
-        "player": "uuid",
-        "status": tuple(Entry.Status.values),
-        "late": "bool",
-        "squad": "str?",
-        "pair": "str?",
-        "lot": "int?",
-    },
-    "round": {
-        "number": "int",
-        "status": tuple(Round.Status.values),
-        "seed": "int?",
-        "repeat_meetings": "int",
-        "draw_basis": "json",
-        "sitting_out": "list",
-        "tables": "list",
-    },
-    "table": {
-        "number": "int",
-        "size": "int",
-        "voided": "bool",
-        "void_reason": "str",
-        "submitted_at": "when",
-        "confirmed_at": "when",
-        "seats": "list",
-        "hands": "list",
-        "confirmations": "list",
-    },
-    "hand": {
-        "number": "int",
-        "kind": tuple(Hand.Kind.values),
-        "dealer": "int?",
-        "data": "dict",
-        "entered_by": "str",
-        "entered_at": "when",
-        "updated_at": "when",
-        "version": "int",
-        "results": "list",
-    },
-    "confirmation": {
-        "position": "int",
-        "via": tuple(Confirmation.Via.values),
-        "user": "str",
-        "device": "str",
-        "confirmed_at": "when",
-    },
-    "lot_draw": {
-        "entries": "list",
-        "tie": "list",
-        "tied": "list",
-        "lapsed_at": "when",
-        "seed": "int",
-        "drawn_by": "str",
-        "drawn_at": "when",
-    },
-}
-
-# fields a bundle of an earlier release does not have: checked only where they are given
-OPTIONAL: dict[str, dict[str, Any]] = {
-    "entry": {
-        "source": tuple(Entry.Source.values),
-        "registered_at": "when",
-        "present_at": "when",
-        "token": "token",
-        "identity_pending": "bool",
-    },
-}
-# a personal link's secret as the app makes them (``models.base.new_token``)
-TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 # each record's model, and the model field a bundle field is stored in: its length, characters
 # and range are the bundle's limits too
@@ -184,8 +84,6 @@ STORED_IN: dict[str, dict[str, str]] = {
 COLUMN_RANGES = BaseDatabaseOperations.integer_field_ranges
 # a round's number: far above any day of cards (the app numbers rounds 1, 2, 3, ...)
 ROUNDS_MAX = 99
-# the most players a draw's basis may name: the bundle's entries bound it as well
-TIE_FIGURES_MAX = 20
 
 # every field in the director's words (the refusals name no key of the file)
 LABELS: dict[str, Any] = {
@@ -251,9 +149,11 @@ LABELS: dict[str, Any] = {
     "lapsed_at": gettext_lazy("lapsed at"),
     "drawn_by": gettext_lazy("drawn by"),
     "drawn_at": gettext_lazy("drawn at"),
+    "exported_at": gettext_lazy("exported at"),
     "players": gettext_lazy("players"),
     "teams": gettext_lazy("teams"),
     "lot_draws": gettext_lazy("draws by lot"),
+    "rounds": gettext_lazy("rounds"),
     "season": gettext_lazy("season"),
     "event": gettext_lazy("event"),
 }
@@ -261,39 +161,6 @@ LABELS: dict[str, Any] = {
 
 def _label(name: str) -> str:
     return str(LABELS.get(name, _("a field")))
-
-
-def _int(value: Any) -> bool:
-    """A whole number as JSON gives it (not true or false), within 64 bits."""
-    return type(value) is int and -(2**63) < value < 2**63
-
-
-def _is(value: Any, kind: Any) -> bool:
-    if kind == "int":  # first: the most frequent kind, in every game of the bundle
-        return _int(value)
-    if isinstance(kind, tuple):
-        return value in kind
-    if kind.endswith("?"):
-        return value is None or _is(value, kind[:-1])
-    checks = {"str": str, "bool": bool, "list": list, "dict": dict}
-    if kind in checks:
-        return isinstance(value, checks[kind])
-    if kind == "json":
-        return True
-    if kind == "token":
-        return isinstance(value, str) and TOKEN.fullmatch(value) is not None
-    if not isinstance(value, str):
-        return kind == "when" and value is None
-    try:
-        if kind == "uuid":
-            uuid.UUID(value)
-        elif kind == "date":
-            datetime.date.fromisoformat(value)
-        else:
-            return timezone.is_aware(datetime.datetime.fromisoformat(value))
-    except ValueError:
-        return False
-    return True
 
 
 def _damaged(where: str, what: str) -> BundleError:
@@ -324,19 +191,6 @@ def shown(text: Any) -> str:
     return text if len(text) <= 40 else text[:40] + "…"
 
 
-def _checked(value: Any, schema: str, where: str) -> None:
-    if not isinstance(value, dict):
-        raise _damaged(where, _("is not a record"))
-    for name, kind in SCHEMAS[schema].items():
-        if name not in value:
-            raise _damaged(where, _("has no “%(field)s”") % {"field": _label(name)})
-        if not _is(value[name], kind):
-            raise _damaged(where, _("has a wrong “%(field)s”") % {"field": _label(name)})
-    for name, kind in OPTIONAL.get(schema, {}).items():
-        if name in value and not _is(value[name], kind):
-            raise _damaged(where, _("has a wrong “%(field)s”") % {"field": _label(name)})
-
-
 def _stored(value: dict[str, Any], schema: str, where: str) -> None:
     """Every field within its model field's limits: length, characters and range, with the
     ranges of PostgreSQL on either database."""
@@ -361,11 +215,6 @@ def _stored(value: dict[str, Any], schema: str, where: str) -> None:
 def _within(where: str, name: str, value: int | None, low: int, high: int) -> None:
     if value is not None and not low <= value <= high:
         raise _refused(where, _out_of_range(name, value, low, high))
-
-
-def _numbers(values: Any, where: str) -> None:
-    if not isinstance(values, list) or not all(_is(v, "int") for v in values):
-        raise _damaged(where, _("has a wrong list of start numbers"))
 
 
 def _unique(values: list[Any], where: str, what: str) -> None:
@@ -405,7 +254,7 @@ def _event_checked(data: dict[str, Any], season: dict[str, Any] | None) -> None:
     _stored(data, "event", where)
     if data["rounds_planned"] < 1:
         raise _refused(where, _out_of_range("rounds_planned", data["rounds_planned"], 1, 32767))
-    values = {name: data[name] for name in SCHEMAS["event"] if name not in ("uid", "date")}
+    values = {name: data[name] for name in EVENT_FIELDS}
     event = Event(date=datetime.date.fromisoformat(data["date"]), **values)
     try:
         event.game_type.check_rules(data["rules"])
@@ -431,26 +280,91 @@ def rules_refusal(game: games.GameType, exc: scoring.InvalidHand) -> str:
     }
 
 
+# --- the shape refused in the director's words -------------------------------------------------
+
+# the lists of start numbers, and the two lists of figures, refused as a whole
+START_NUMBERS = frozenset({"sitting_out", "seats", "entries", "tied"})
+
+
+def _whole(value: Any) -> bool:
+    return type(value) is int
+
+
+def _record(content: dict[str, Any], path: Sequence[Any]) -> tuple[str, int]:
+    """The record a value at ``path`` (jsonschema's ``absolute_path``) belongs to, named as the
+    checks before the schema named it, and how much of ``path`` leads to it. A game and a
+    confirmation are named by their table; a record whose number is itself wrong, by its
+    kind."""
+    top = path[0] if path else None
+    if top in ("event", "season"):
+        return (_("the event") if top == "event" else _("the season")), 1
+    if len(path) < 2 or not _whole(path[1]):
+        return _("the bundle"), 0
+    record = content[top][path[1]]
+    if top == "players":
+        return _("player %(n)s") % {"n": path[1] + 1}, 2
+    if top == "teams":
+        return _("team %(n)s") % {"n": path[1] + 1}, 2
+    if top == "lot_draws":
+        return _("a draw by lot"), 2
+    if top == "entries":
+        number = record.get("start_number") if isinstance(record, dict) else None
+        return (_("entry %(n)s") % {"n": number} if _whole(number) else _("an entry")), 2
+    number = record.get("number") if isinstance(record, dict) else None
+    if not _whole(number):
+        return _("a round"), 2
+    if len(path) < 4 or path[2] != "tables" or not _whole(path[3]):
+        return _("round %(n)s") % {"n": number}, 2
+    table = record["tables"][path[3]]
+    at = table.get("number") if isinstance(table, dict) else None
+    where = (
+        _("round %(round)s, table %(table)s") % {"round": number, "table": at}
+        if _whole(at)
+        else _("round %(n)s") % {"n": number}
+    )
+    if len(path) > 5 and path[4] in ("hands", "confirmations") and _whole(path[5]):
+        return where, 6
+    return where, 4
+
+
+def _shape_refused(content: dict[str, Any], error: SchemaError) -> BundleError:
+    """jsonschema's ``error`` said in the director's words: the record, and the field that is
+    missing or wrong."""
+    path = list(error.absolute_path)
+    where, depth = _record(content, path)
+    if len(path) == depth:  # the record itself
+        if error.validator == "required":
+            missing = next(n for n in error.validator_value if n not in error.instance)
+            return _damaged(where, _("has no “%(field)s”") % {"field": _label(missing)})
+        if path == ["event"]:
+            return _damaged(_("the bundle"), _("has no “%(field)s”") % {"field": _label("event")})
+        return _damaged(where, _("is not a record"))
+    field = path[depth]
+    if depth == 0 and field in shape.SCHEMA["$defs"]["content"]["required"]:
+        return _damaged(where, _("has no “%(field)s”") % {"field": _label(field)})
+    if depth and field in START_NUMBERS:
+        return _damaged(where, _("has a wrong list of start numbers"))
+    if field == "results":
+        hand = content["rounds"][path[1]]["tables"][path[3]]["hands"][path[5]]
+        return _damaged(where, _("has wrong results for game %(n)s") % {"n": hand.get("number")})
+    if field == "tie":
+        return _damaged(where, _("has wrong tied figures"))
+    return _damaged(where, _("has a wrong “%(field)s”") % {"field": _label(field)})
+
+
 def check_content(content: dict[str, Any]) -> None:
-    """Every record of the content has the fields this version reads, of the right kind and
-    within the limits of the forms and model fields; start numbers and identifiers refer to what
-    the bundle holds. BundleError names the first flaw, nothing is read further."""
-    for name, kind in (("event", "dict"), ("players", "list"), ("teams", "list")):
-        if not _is(content.get(name), kind):
-            raise _damaged(_("the bundle"), _("has no “%(field)s”") % {"field": _label(name)})
-    for name in ("entries", "rounds", "lot_draws"):
-        if not isinstance(content.get(name), list):
-            raise _damaged(_("the bundle"), _("has no “%(field)s”") % {"field": _label(name)})
-    _checked(content["event"], "event", _("the event"))
+    """Every record of the content has the fields this version reads, of the right kind
+    (``bundle.schema.json``) and within the limits of the forms and model fields; start numbers
+    and identifiers refer to what the bundle holds. BundleError names the first flaw, nothing is
+    read further."""
+    error = next(iter(shape.errors(content)), None)
+    if error is not None:
+        raise _shape_refused(content, error)
     game = games.find(content["event"]["game"])
     if game is None:
         raise _damaged(_("the event"), _("is of a game this installation does not know"))
-    if content.get("season") is not None:
-        _checked(content["season"], "season", _("the season"))
     _event_checked(content["event"], content.get("season"))
     for i, player in enumerate(content["players"], start=1):
-        where = _("player %(n)s") % {"n": i}
-        _checked(player, "player", where)
         where = _("player %(n)s (%(name)s)") % {
             "n": i,
             "name": shown(f"{player['first_name']} {player['last_name']}"),
@@ -459,7 +373,6 @@ def check_content(content: dict[str, Any]) -> None:
         if not player["first_name"].strip() or not player["last_name"].strip():
             raise _refused(where, _("A player needs a first and a last name."))
     for i, team in enumerate(content["teams"], start=1):
-        _checked(team, "team", _("team %(n)s") % {"n": i})
         _stored(team, "team", _("the team %(name)s") % {"name": shown(team["name"])})
         if not team["name"].strip():
             raise _refused(_("team %(n)s") % {"n": i}, _("A team needs a name."))
@@ -470,9 +383,7 @@ def check_content(content: dict[str, Any]) -> None:
     _unique([p["uid"] for p in content["players"]], _("the bundle"), _("identifier"))
     numbers = set()
     for entry in content["entries"]:
-        number = entry.get("start_number") if isinstance(entry, dict) else None
-        where = _("entry %(n)s") % {"n": number} if _is(number, "int") else _("an entry")
-        _checked(entry, "entry", where)
+        where = _("entry %(n)s") % {"n": entry["start_number"]}
         _stored(entry, "entry", where)
         _within(where, "start_number", entry["start_number"], 1, COLUMN_RANGES["IntegerField"][1])
         if entry["player"] not in uids:
@@ -486,7 +397,6 @@ def check_content(content: dict[str, Any]) -> None:
     _unique([e["player"] for e in content["entries"]], _("the bundle"), _("player"))
     sizes = _table_sizes(game)
     for rnd in content["rounds"]:
-        _checked(rnd, "round", _("a round"))
         where = _("round %(n)s") % {"n": rnd["number"]}
         if not 1 <= rnd["number"] <= ROUNDS_MAX:
             raise _refused(where, _("A round has the number 1 to %(max)s.") % {"max": ROUNDS_MAX})
@@ -495,10 +405,8 @@ def check_content(content: dict[str, Any]) -> None:
             rnd["draw_basis"], len(content["entries"])
         ):
             raise _refused(where, _("The basis of the draw is not one this app writes."))
-        _numbers(rnd["sitting_out"], where)
         seated = list(rnd["sitting_out"])
         for table in rnd["tables"]:
-            _checked(table, "table", where)
             at = _("round %(round)s, table %(table)s") % {
                 "round": rnd["number"],
                 "table": table["number"],
@@ -507,7 +415,6 @@ def check_content(content: dict[str, Any]) -> None:
             _within(at, "number", table["number"], 1, COLUMN_RANGES["SmallIntegerField"][1])
             if table["voided"] and not table["void_reason"].strip():
                 raise _refused(at, _("A voided table needs the reason it was voided."))
-            _numbers(table["seats"], at)
             if len(table["seats"]) != table["size"]:
                 raise _damaged(at, _("has not one player for each seat"))
             if table["size"] not in sizes:
@@ -518,21 +425,13 @@ def check_content(content: dict[str, Any]) -> None:
                 )
             seated += table["seats"]
             for hand in table["hands"]:
-                _checked(hand, "hand", at)
                 game_at = _("%(table)s, game %(n)s") % {"table": at, "n": hand["number"]}
                 _stored(hand, "hand", game_at)
                 _within(game_at, "number", hand["number"], 1, HANDS_MAX)
                 _within(game_at, "dealer", hand["dealer"], 0, table["size"] - 1)
                 _within(game_at, "version", hand["version"], 1, COLUMN_RANGES["IntegerField"][1])
-                if not all(
-                    type(r) is list and len(r) == 4 and all(map(_int, r)) for r in hand["results"]
-                ):
-                    raise _damaged(
-                        at, _("has wrong results for game %(n)s") % {"n": hand["number"]}
-                    )
             _unique([h["number"] for h in table["hands"]], at, _("game number"))
             for confirmation in table["confirmations"]:
-                _checked(confirmation, "confirmation", at)
                 _stored(confirmation, "confirmation", at)
                 _within(at, "position", confirmation["position"], 0, table["size"] - 1)
             _unique([c["position"] for c in table["confirmations"]], at, _("confirmed seat"))
@@ -542,16 +441,10 @@ def check_content(content: dict[str, Any]) -> None:
         _unique([t["number"] for t in rnd["tables"]], where, _("table number"))
     _unique([r["number"] for r in content["rounds"]], _("the bundle"), _("round number"))
     for draw_data in content["lot_draws"]:
-        where = _("a draw by lot")
-        _checked(draw_data, "lot_draw", where)
-        _numbers(draw_data["entries"], where)
-        _numbers(draw_data["tied"], where)
         if not set(draw_data["entries"]) | set(draw_data["tied"]) <= numbers:
-            raise _damaged(where, _("names a start number the bundle has no entry for"))
-        if len(draw_data["tie"]) > TIE_FIGURES_MAX or not all(
-            _is(x, "int") for x in draw_data["tie"]
-        ):
-            raise _damaged(where, _("has wrong tied figures"))
+            raise _damaged(
+                _("a draw by lot"), _("names a start number the bundle has no entry for")
+            )
 
 
 # --- scoring every game again -----------------------------------------------------------------
