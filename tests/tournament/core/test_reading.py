@@ -13,7 +13,7 @@ import openpyxl
 import pytest
 from openpyxl.xml import functions
 
-from tests.helpers import GERMAN, PLAYERS, xlsx_file
+from tests.helpers.imports import GERMAN, PLAYERS, xlsx_file
 from tournament.core import reading
 
 SHEET = "xl/worksheets/sheet1.xml"
