@@ -71,7 +71,7 @@ def test_the_wsgi_server_refuses_to_start_without_a_secret_key():
         override_settings(SECRET_KEY_MISSING=True),
         pytest.raises(ImproperlyConfigured, match=MISSING),
     ):
-        runpy.run_module("tournament.wsgi")
+        runpy.run_path(str(ROOT / "tournament" / "wsgi.py"))
 
 
 @pytest.mark.django_db  # makemigrations reads which migrations the database has applied
