@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve director test venv install lint format migrate demo messages bench bench-pg clean
+.PHONY: run serve director test screenshots venv install lint format migrate demo messages bench bench-pg clean
 
 venv: $(STAMP)
 
@@ -87,6 +87,12 @@ TEST_WORKERS ?= auto
 test: lint
 	DJANGO_DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
+
+# the browser tests again, each main page they visit saved as a picture for a person to look at
+# in screenshots/ (German, at desktop and phone width; the printed sheets as PNG); no test reads
+# them, so `make test` takes none
+screenshots: venv
+	SCREENSHOTS=1 $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder -m browser -q
 
 # after changing user-facing strings: collect them, translate the new German entries, compile
 messages: venv

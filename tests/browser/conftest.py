@@ -2,7 +2,8 @@
 server. Marked ``browser``: ``pytest -m browser`` runs exactly them. Without Chromium they are
 skipped, except where REQUIRE_BROWSER is set (CI), where a missing browser fails the run.
 
-Screenshots of the main pages are written to ``screenshots/`` (see docs/testing.md).
+With ``SCREENSHOTS=1`` (``make screenshots``) the tests write a picture of each main page they
+visit into ``screenshots/``, for a person to look at (see docs/testing.md); no test reads them.
 """
 
 from __future__ import annotations
@@ -79,17 +80,26 @@ _PAINTED = """() => new Promise(done =>
   requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"""
 
 
+def screenshots_wanted() -> bool:
+    """Whether this run writes pictures for a person into ``screenshots/`` (``SCREENSHOTS=1``)."""
+    return os.environ.get("SCREENSHOTS") == "1"
+
+
 def shoot(page, name: str) -> None:
-    """A full-page screenshot of what the page shows now, for a person to look at. Chromium now
+    """A full-page screenshot of what the page shows now, for a person to look at, where
+    ``SCREENSHOTS=1`` asks for them; without it the test only waits until the page has painted,
+    as it does before a picture, so that a test runs the same steps either way. Chromium now
     and then refuses a capture outright ("Unable to capture screenshot", a protocol error, not
     a page's fault) and takes the same picture when asked again a moment later: that one error
     earns one more try after the page has painted again; any other error, or a second refusal,
     fails the test."""
     from playwright.sync_api import Error
 
+    page.evaluate(_PAINTED)
+    if not screenshots_wanted():
+        return
     SCREENSHOTS.mkdir(exist_ok=True)
     path = str(SCREENSHOTS / f"{name}.png")
-    page.evaluate(_PAINTED)
     try:
         page.screenshot(path=path, full_page=True)
     except Error as refused:

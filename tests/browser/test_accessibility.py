@@ -1,15 +1,23 @@
 """Accessibility: axe-core (shipped inside axe-playwright-python, nothing is downloaded) checks
 every main page of the demo season at desktop (1366 px) and phone width (360 px); no serious or
-critical violation may be reported, nor any of the milder ones fixed once."""
+critical violation may be reported, nor any of the milder ones fixed once. The same test reads
+the main pages in a browser that asks for English: they speak German, the app's language, and
+fit the window at desktop (1280 px) and phone width.
+
+The browser window of these tests carries axe-core into every page it opens (``axe_window``), as
+axe-playwright-python's ``Axe.run`` would put it into each page by hand: the same script and the
+same ``axe.run`` options, without sending its 570 KB to the browser again for every page."""
 
 from __future__ import annotations
 
 from collections.abc import Collection
+from pathlib import Path
 from typing import Any
 
+import polib
 import pytest
 
-from tests.browser.conftest import PHONE, log_in
+from tests.browser.conftest import PHONE, fits, log_in, shoot
 from tests.factories import make_round, make_user
 from tests.helpers.pairs import fixed_pair_event, play_pairs_round
 from tournament.demo import DEMO_PASSWORD, DEMO_USER, load_demo
@@ -28,6 +36,7 @@ STRICT_PAGES = {"player", "rule-card", "register-merge", "player-merge", "result
 STRICT_RULES = {"heading-order", "region", "empty-table-header"}
 # headings that skip a level (issue 43.11: the handbook's start page, the published round results)
 HEADINGS = {"heading-order"}
+CATALOGUE = Path(__file__).resolve().parents[2] / "locale" / "de" / "LC_MESSAGES" / "django.po"
 
 
 def main_pages() -> dict[str, str]:
@@ -78,12 +87,23 @@ def main_pages() -> dict[str, str]:
     }
 
 
-def findings(axe: Any, page: Any, strict: Collection[str] = ()) -> list[dict]:
+def axe_window(browser: Any, viewport: dict[str, int]) -> Any:
+    """A German browser window of this size whose every page has axe-core loaded, before the
+    page's own scripts (axe-core only adds ``window.axe``)."""
+    from axe_playwright_python.base import AXE_FILE_PATH
+
+    context = browser.new_context(viewport=viewport, locale="de-DE")
+    context.add_init_script(path=AXE_FILE_PATH)
+    return context
+
+
+def findings(page: Any, strict: Collection[str] = ()) -> list[dict]:
     """What axe-core finds on the page that fails these tests: a serious or critical finding, a
-    rule kept fixed everywhere, or one of ``strict``'s rules."""
+    rule kept fixed everywhere, or one of ``strict``'s rules. The options are ``Axe.run``'s
+    (axe-playwright-python): every rule axe-core runs by default, only the violations reported."""
     return [
         v
-        for v in axe.run(page).response["violations"]
+        for v in page.evaluate("axe.run({resultTypes: ['violations']})")["violations"]
         if v["impact"] in BLOCKING or v["id"] in KEPT_FIXED or v["id"] in strict
     ]
 
@@ -96,18 +116,70 @@ def describe(violations: list[dict]) -> str:
     )
 
 
-def test_no_main_page_has_a_serious_or_critical_accessibility_violation(live_server, browser):
-    """Both widths in one test, so that the demo season is loaded once."""
-    from axe_playwright_python.sync_playwright import Axe
+def english_phrases() -> list[str]:
+    """Phrases of the catalogue that read differently in German: on a German page none of them
+    may appear (single words like "Solo" are the same in both languages and are left out)."""
+    phrases = []
+    for entry in polib.pofile(str(CATALOGUE)):
+        text = entry.msgid
+        if entry.msgid_plural or "%" in text or "{" in text or entry.msgstr == text:
+            continue
+        if len(text.split()) >= 3 and len(text) >= 16:
+            phrases.append(text)
+    return phrases
 
+
+def every_main_page_reads_german(base: str, browser: Any) -> None:
+    """The demo's main pages at desktop and phone width, in a browser that asks for English:
+    no English phrase of the catalogue on them, and nothing sticking out sideways."""
+    event = Event.objects.get(slug="triberg-2026")
+    table = Table.objects.filter(round__event=event, round__number=2).first()
+    pages = {
+        "home": "/",
+        "event": f"/turnier/{event.slug}/",
+        "standings": f"/turnier/{event.slug}/rangliste/",
+        "seating": f"/turnier/{event.slug}/durchgang/2/",
+        "results": f"/turnier/{event.slug}/durchgang/1/ergebnisse/",
+        "table": f"/tisch/{table.pk}/",
+        "table-link": table.get_link_url(),
+        "where": f"/turnier/{event.slug}/wo-sitze-ich/?q=maier",
+        "season": "/saison/schwarzwaldmeisterschaft-2026-27/",
+        "players": f"/turnier/{event.slug}/spieler/",
+        "new-event": "/turnier/neu/",
+        "projector": f"/turnier/{event.slug}/beamer/",
+        "ziege": "/turnier/ziege-schonach-2026/rangliste/",
+    }
+    english = english_phrases()
+    assert len(english) > 100
+    for size, viewport in (("desktop", {"width": 1280, "height": 900}), ("phone", PHONE)):
+        context = browser.new_context(viewport=viewport, locale="en-US")
+        page = context.new_page()
+        log_in(page, base, DEMO_USER, DEMO_PASSWORD)
+        for name, path in pages.items():
+            response = page.goto(base + path)
+            assert response.status == 200, path
+            text = page.inner_text("body")
+            shown = [phrase for phrase in english if phrase in text]
+            assert shown == [], f"{path} shows English: {shown[:5]}"
+            ok, culprits = fits(page, viewport["width"])
+            assert ok, f"{path} at {size} width: {culprits}"
+            shoot(page, f"{name}-de-{size}")
+        context.close()
+
+
+def test_every_main_page_reads_german_and_has_no_serious_or_critical_accessibility_violation(
+    live_server, browser
+):
+    """Both checks of the demo season's main pages, each at both widths, in one test, so that
+    the demo season (hundreds of games played through the services) is loaded once."""
     load_demo()
-    axe = Axe()
+    every_main_page_reads_german(live_server.url, browser)
     pages = main_pages()
     # axe-core runs inside the page: the test fails if it would fetch anything from outside
     outside: list[str] = []
     found = {}
     for width, viewport in WIDTHS.items():
-        context = browser.new_context(viewport=viewport, locale="de-DE")
+        context = axe_window(browser, viewport)
         page = context.new_page()
         page.set_default_timeout(15_000)
         page.on(
@@ -122,7 +194,7 @@ def test_no_main_page_has_a_serious_or_critical_accessibility_violation(live_ser
                 context.clear_cookies()
             response = page.goto(live_server.url + path)
             assert response.status == 200, (width, path)
-            blocking = findings(axe, page, STRICT_RULES if name in STRICT_PAGES else ())
+            blocking = findings(page, STRICT_RULES if name in STRICT_PAGES else ())
             if blocking:
                 found[f"{name} ({path}) at {width} width"] = describe(blocking)
         context.close()
@@ -135,19 +207,16 @@ def assert_no_blocking_finding(
 ) -> None:
     """Every page at both widths, logged in as ``user``: no serious or critical finding, nor one
     of the ``strict`` rules."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    axe = Axe()
     found = {}
     for width, viewport in WIDTHS.items():
-        context = browser.new_context(viewport=viewport, locale="de-DE")
+        context = axe_window(browser, viewport)
         page = context.new_page()
         page.set_default_timeout(15_000)
         log_in(page, live_server.url, user, "pw-for-tests-only")
         for name, path in pages.items():
             response = page.goto(live_server.url + path)
             assert response.status == 200, (width, path)
-            blocking = findings(axe, page, strict)
+            blocking = findings(page, strict)
             if blocking:
                 found[f"{name} ({path}) at {width} width"] = describe(blocking)
         context.close()
@@ -223,7 +292,6 @@ def test_the_published_round_results_have_no_serious_finding(browser, tmp_path):
     both widths: no serious or critical finding, and no heading that skips a level."""
     import io
 
-    from axe_playwright_python.sync_playwright import Axe
     from django.core.management import call_command
 
     from tests.factories import make_played_season
@@ -233,15 +301,14 @@ def test_the_published_round_results_have_no_serious_finding(browser, tmp_path):
     pages = sorted(tmp_path.glob("*/turnier/*/durchgang-*.html"))
     pages = [path for path in pages if not path.stem.endswith("-sitzplan")]
     assert len(pages) == 4, "two events of one round each, in German and English"
-    axe = Axe()
     found = {}
     for width, viewport in WIDTHS.items():
-        context = browser.new_context(viewport=viewport, locale="de-DE")
+        context = axe_window(browser, viewport)
         page = context.new_page()
         page.set_default_timeout(15_000)
         for path in pages:
             page.goto(path.resolve().as_uri())
-            blocking = findings(axe, page, HEADINGS)
+            blocking = findings(page, HEADINGS)
             if blocking:
                 found[f"{path.relative_to(tmp_path)} at {width} width"] = describe(blocking)
         context.close()

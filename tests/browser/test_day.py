@@ -25,7 +25,14 @@ import pytest
 from openpyxl import Workbook, load_workbook
 
 import scoring
-from tests.browser.conftest import PHONE, SCREENSHOTS, fits, log_in, shoot
+from tests.browser.conftest import (
+    PHONE,
+    SCREENSHOTS,
+    fits,
+    log_in,
+    screenshots_wanted,
+    shoot,
+)
 from tests.factories import make_user
 from tournament.models import Event, Hand, Seat, Table
 
@@ -105,24 +112,24 @@ def read_qr_codes(pdf: bytes, tmp_path: Path) -> list[list[str]]:
     subprocess.run(
         ["pdftoppm", "-r", "150", "-gray", str(source), str(tmp_path / "page")], check=True
     )
-    # one picture of the first sheet for people to look at
-    SCREENSHOTS.mkdir(exist_ok=True)
-    subprocess.run(
-        [
-            "pdftoppm",
-            "-r",
-            "60",
-            "-png",
-            "-f",
-            "1",
-            "-l",
-            "1",
-            "-singlefile",
-            str(source),
-            str(SCREENSHOTS / "day-table-sheet-pdf"),
-        ],
-        check=True,
-    )
+    if screenshots_wanted():  # one picture of the first sheet for a person
+        SCREENSHOTS.mkdir(exist_ok=True)
+        subprocess.run(
+            [
+                "pdftoppm",
+                "-r",
+                "60",
+                "-png",
+                "-f",
+                "1",
+                "-l",
+                "1",
+                "-singlefile",
+                str(source),
+                str(SCREENSHOTS / "day-table-sheet-pdf"),
+            ],
+            check=True,
+        )
     pages = []
     for picture in sorted(tmp_path.glob("page-*.pgm")):
         data = picture.read_bytes()

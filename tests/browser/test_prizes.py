@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
-from tests.browser.conftest import SCREENSHOTS, log_in, shoot
+from tests.browser.conftest import SCREENSHOTS, log_in, screenshots_wanted, shoot
 from tests.factories import make_entries, make_event, make_round, make_user
 from tournament.models import EntryFee, Event, FeeCategory, Player, Prize, PrizeSettings
 from tournament.play import confirmations, events, hands, rounds
@@ -37,15 +37,16 @@ def played_event() -> tuple[Event, list]:
 
 
 def pdf_pages(page, path: Path, name: str) -> tuple[str, list[Path]]:
-    """Print the page to PDF, its text and each page rendered to PNG."""
+    """Print the page to PDF, its text and each page rendered to PNG (beside the PDF, or in
+    ``screenshots/`` where ``SCREENSHOTS=1`` asks for pictures)."""
     page.pdf(path=str(path), format="A4", prefer_css_page_size=True)
     text = subprocess.run(
         ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
     ).stdout
-    SCREENSHOTS.mkdir(exist_ok=True)
-    prefix = SCREENSHOTS / name
-    subprocess.run(["pdftoppm", "-png", "-r", "60", str(path), str(prefix)], check=True)
-    return text, sorted(SCREENSHOTS.glob(f"{name}*.png"))
+    folder = SCREENSHOTS if screenshots_wanted() else path.parent
+    folder.mkdir(exist_ok=True)
+    subprocess.run(["pdftoppm", "-png", "-r", "60", str(path), str(folder / name)], check=True)
+    return text, sorted(folder.glob(f"{name}*.png"))
 
 
 def test_the_organiser_enters_prizes_and_fees_finishes_and_prints(live_server, desktop, tmp_path):
