@@ -25,7 +25,6 @@ from django.urls import reverse
 from django.utils.html import escape
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from openpyxl import Workbook
 
 from tests.factories import (
     cego,
@@ -38,6 +37,7 @@ from tests.factories import (
 )
 from tests.helpers.db import no_writes
 from tests.helpers.forms import HALBE_LOST, HUGE, cego_post, event_post, register_post
+from tests.helpers.imports import xlsx_file
 from tests.helpers.pages import messages_of, shows
 from tests.helpers.world import PUBLIC_PAGES, World
 from tournament.core import validators
@@ -765,7 +765,7 @@ def templates(open_table) -> tuple[bytes, bytes]:
     """The player list's and the open table's result workbook, whose first sheet each example
     replaces: written once for all the examples of a test."""
     results = imports.result_template(open_table.round).getvalue()
-    return xlsx_of([["Vorname", "Nachname"]]), results
+    return xlsx_file([["Vorname", "Nachname"]]), results
 
 
 @UPLOADS
@@ -800,12 +800,3 @@ def test_hostile_csv_lists_get_a_refusal_or_a_clean_preview_in_bounded_time_and_
     response = post_bounded(client, f"/turnier/{event.slug}/spieler/import/", "a.csv", content)
     refused_or_clean_preview(response)
     assert Entry.objects.count() == entries
-
-
-def xlsx_of(rows: list[list[str]]) -> bytes:
-    book = Workbook()
-    for row in rows:
-        book.active.append(row)
-    output = io.BytesIO()
-    book.save(output)
-    return output.getvalue()
