@@ -131,8 +131,9 @@
   // scorer changes it
   if (form.dataset.previewNow !== undefined) preview();
 
-  var counter = document.getElementById("card-counter");
-  if (counter) {
+  // The card counter has a scope of its own: its question count is not the preview's (a preview
+  // asked while the counter's answer is on its way must not make that answer look outdated).
+  function cardCounter(counter) {
     var result = document.getElementById("counter-result");
     var note = document.getElementById("counter-note");
     var points = null;
@@ -179,4 +180,6 @@
       }
     });
   }
+  var counter = document.getElementById("card-counter");
+  if (counter) cardCounter(counter);
 })();
