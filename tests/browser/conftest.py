@@ -110,6 +110,15 @@ def shoot(page, name: str) -> None:
         page.screenshot(path=path, full_page=True)
 
 
+def next_phone(page) -> None:
+    """The page becomes the next person's phone as the server tells phones apart: it keeps no
+    cookie of the one before (no session, form token or table link phone id). For a person who
+    opens a link and taps on it; a phone whose own storage matters (the queue of games typed
+    offline, its service worker) gets a window of its own. A new window (a Playwright context)
+    with its first page costs Chromium as much as several page loads in one that is open."""
+    page.context.clear_cookies()
+
+
 def log_in(page, base: str, username: str, password: str) -> None:
     page.goto(f"{base}/anmelden/")
     page.fill("input[name=username]", username)

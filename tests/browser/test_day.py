@@ -30,6 +30,7 @@ from tests.browser.conftest import (
     SCREENSHOTS,
     fits,
     log_in,
+    next_phone,
     screenshots_wanted,
     shoot,
 )
@@ -429,22 +430,22 @@ def test_a_cego_day_from_paper_to_phone_to_prize_list(live_server, browser, desk
             phone.click("form[action$='/submit/'] button")
         assert phone.locator("#hand-form").count() == 0  # handed in: the table enters no more
     hall.agree("handed in")
+    players_context, phone = hall.phone()
     for n, (context, _phone) in phones.items():
         context.close()
-        # each player opens their own personal link (the start card's QR code): the table link
-        # confirms no seat (issue 43)
+        # each player opens their own personal link (the start card's QR code) on their own
+        # phone: the table link confirms no seat (issue 43)
         for seat in tables[n].seats.order_by("position").select_related("entry"):
-            context, phone = hall.phone()
+            next_phone(phone)
             phone.goto(f"{base}{seat.entry.get_link_url()}")
             with phone.expect_navigation():
                 phone.click("form[action$='/confirm/'] button")
             assert phone.locator(".messages li.success").count() == 1
-            context.close()
-        context, phone = hall.phone()
+        next_phone(phone)
         phone.goto(links[n])
         assert phone.locator(".banner.ok").is_visible()
         shoot(phone, "day-table-link-confirmed-de-phone")
-        context.close()
+    players_context.close()
     assert all(t.confirmed_at for t in Table.objects.filter(round__event=hall.event))
     assert hall.provisional_marks() == 0
     hall.agree("confirmed")

@@ -170,6 +170,26 @@ HIDDEN = """() => {
 }"""
 
 
+@pytest.fixture(scope="module")
+def sheet_phone(browser):
+    """One phone for every game and table size: the cases only read pages, each table's and
+    player's under an address of its own (the table's token, the player's key), and each state
+    opens them with the cookies cleared, as a phone that comes to the link for the first time.
+    A fresh phone per case cost more than the case's own pages (a browser window and its first
+    page)."""
+    context = browser.new_context(
+        viewport={"width": WIDTHS[0], "height": PHONE["height"]},
+        locale="de-DE",
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()
+
+
 def _play(table, numbers) -> None:
     simulate = import_string(table.round.event.game_type.simulator)
     rng = random.Random(table.size)
@@ -201,7 +221,7 @@ def _what_is_wrong(page, size: int) -> list[str]:
 
 @pytest.mark.parametrize(("game", "size"), TABLE_SIZES, ids=[f"{g}-{n}" for g, n in TABLE_SIZES])
 def test_the_sheet_and_the_check_before_handing_in_read_on_any_phone(
-    live_server, browser, game, size
+    live_server, sheet_phone, game, size
 ):
     """Issue 43.8: the table link as the table's phone opens it, at 360 and 390 px, for every game
     and table size: while the games are entered, and when the players check the sheet before
@@ -218,20 +238,12 @@ def test_the_sheet_and_the_check_before_handing_in_read_on_any_phone(
     _play(table, range(1, size + 1))
     url = f"{live_server.url}{table.get_link_url()}"
     personal = f"{live_server.url}{table.seats.get(position=0).entry.get_link_url()}"
-    context = browser.new_context(
-        viewport={"width": WIDTHS[0], "height": PHONE["height"]},
-        locale="de-DE",
-        is_mobile=True,
-        has_touch=True,
-        device_scale_factor=2,
-    )
-    page = context.new_page()
-    page.set_default_timeout(15_000)
+    page = sheet_phone
     seen = {}
     for state in ("sheet", "check"):
         if state == "check":
             _play_to_the_end(table, size + 1)
-        context.clear_cookies()  # a phone that opens the link for the first time, as before
+        page.context.clear_cookies()  # a phone that opens the link for the first time
         # while games are entered the game form is shown; for the check, the hand-in button;
         # a player's own page shows the same sheet, inside a card
         shown = "form#hand-form" if state == "sheet" else "form.hand-in"
@@ -249,7 +261,6 @@ def test_the_sheet_and_the_check_before_handing_in_read_on_any_phone(
                 name = "personal" if where else "phone"
                 shoot(page, f"{name}-{state}-{game}-{size}-{width}")
                 seen[f"{where}{state} at {width} px"] = _what_is_wrong(page, size)
-    context.close()
     wrong = {where: found for where, found in seen.items() if found}
     assert wrong == {}, "\n".join(
         f"{where}: {line}" for where, lines in wrong.items() for line in lines

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import PHONE, log_in, shoot
+from tests.browser.conftest import PHONE, log_in, next_phone, shoot
 from tests.browser.test_day import enter_game, read_qr_codes
 from tests.factories import make_event, make_player, make_role, make_round, make_user
 from tournament.models import Entry, Event, Player, Seat
@@ -55,9 +55,9 @@ def new_phone(browser: Any) -> tuple[Any, Any]:
     return context, page
 
 
-def register_online(browser: Any, base: str, first: str, last: str) -> str:
+def register_online(page: Any, base: str, first: str, last: str) -> str:
     """One player registers on their own phone; the personal link the page sends them to."""
-    context, page = new_phone(browser)
+    next_phone(page)
     page.goto(f"{base}/turnier/{SLUG}/")
     page.click(f"a[href$='/turnier/{SLUG}/anmeldung/']")
     page.fill("input[name=first_name]", first)
@@ -67,9 +67,7 @@ def register_online(browser: Any, base: str, first: str, last: str) -> str:
     with page.expect_navigation():
         page.click("form.card button.primary")
     assert re.search(r"/m/[\w-]+/$", page.url), page.url
-    link = page.url
-    context.close()
-    return link
+    return page.url
 
 
 def counters(page: Any) -> dict[str, int]:
@@ -116,8 +114,9 @@ def test_registration_check_in_draw_start_cards_and_personal_links(
     desk.wait_for_url(re.compile(rf"/turnier/{SLUG}/"))
 
     # 2. Twelve players register on their phones: ten places, then the waiting list in order
-    links = {name: register_online(browser, base, *name) for name in ONLINE}
     context, page = new_phone(browser)
+    links = {name: register_online(page, base, *name) for name in ONLINE}
+    next_phone(page)
     page.goto(f"{base}/turnier/{SLUG}/teilnehmer/")
     shoot(page, "player-day-participants-de-phone")
     listed = page.inner_text("main")
@@ -242,8 +241,9 @@ def test_registration_check_in_draw_start_cards_and_personal_links(
     with entering.expect_navigation():
         entering.click("form.hand-in button")
     # ... and each player confirms on a phone of their own, through their personal link
+    context, page = new_phone(browser)
     for i, player in enumerate(players):
-        context, page = new_phone(browser)
+        next_phone(page)
         page.goto(f"{base}{player.get_link_url()}")
         with page.expect_navigation():
             page.click("form[action$='/confirm/'] button")
@@ -251,7 +251,7 @@ def test_registration_check_in_draw_start_cards_and_personal_links(
         assert done in page.inner_text("main")
         if i == len(players) - 1:
             shoot(page, "player-day-personal-de-phone")
-        context.close()
+    context.close()
     entering_context.close()
 
     # 7. A lost phone: the desk reissues the link; the old one stops, the new card works
@@ -432,13 +432,14 @@ def test_one_person_cannot_confirm_the_other_seats_each_confirms_their_own_or_th
     thief_context.close()
 
     # each of three players confirms their own seat on their own personal link
+    context, page = new_phone(browser)
     for position in (0, 1, 2):
-        context, page = new_phone(browser)
+        next_phone(page)
         page.goto(f"{base}{seated[position].get_link_url()}")
         with page.expect_navigation():
             page.click("form[action$='/confirm/'] button")
         assert "Sie haben diese Liste bestätigt." in page.inner_text("main")
-        context.close()
+    context.close()
 
     # the fourth has no phone: the scorer confirms the seat on the player's word
     log_in(desktop, base, "schreiberin", PASSWORD)
