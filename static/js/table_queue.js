@@ -81,17 +81,19 @@
   }
 
   // a page of a round being played forgets what this phone holds of other rounds; a page of a
-  // closed round forgets that round's games (an old round's page leaves the current one alone)
+  // closed round forgets that round's games (an old round's page leaves the current one alone,
+  // and a server restored to before the round's start keeps them for when it starts again)
   function forgetOldRounds() {
     if (!round) return;
-    var open = panel.dataset.roundOpen === "1";
+    var playing = panel.dataset.roundStatus === "playing";
+    var closed = panel.dataset.roundStatus === "closed";
     for (var i = localStorage.length - 1; i >= 0; i--) {
       var key = localStorage.key(i);
       if (!key || key.indexOf("cego-held:") !== 0) continue;
       var held = null;
       try { held = JSON.parse(localStorage.getItem(key)); } catch (e) { held = null; }
       var same = held && held.round === round;
-      if (!held || (open && !same) || (!open && same)) localStorage.removeItem(key);
+      if (!held || (playing && !same) || (closed && same)) localStorage.removeItem(key);
     }
   }
 

@@ -13,6 +13,7 @@ from typing import Any
 from tests.browser.test_offline import hall_phone, queued, started, stored, type_game
 from tests.helpers.play import lose_games
 from tournament.models import Table
+from tournament.play import rounds
 
 GAMES = [(1, 47), (2, 50), (3, 35), (0, 40), (1, 55)]  # (declarer, card points) of Halbe
 
@@ -44,7 +45,7 @@ def marks(page: Any) -> list[str]:
 
 
 def test_a_phone_sends_again_the_games_a_restored_server_lost_once_each(live_server, browser):
-    table = started()
+    table = started(hands_per_round={"4": 4})
     url = f"{live_server.url}/t/{table.token}/"
     context, page = hall_phone(browser)
     page.goto(url)
@@ -69,6 +70,11 @@ def test_a_phone_sends_again_the_games_a_restored_server_lost_once_each(live_ser
     page.wait_for_load_state("networkidle")
     assert sent == []
     assert table.hands.count() == 4
+
+    # once the round is closed the phone forgets its games
+    rounds.close_round(round=table.round)
+    page.reload()
+    assert page.evaluate(f"localStorage.getItem('cego-held:{table.token}')") is None
     context.close()
 
 

@@ -289,8 +289,8 @@ def test_the_link_page_tells_the_phone_the_sheets_games_and_the_round():
     # the start of each game's key: enough to tell them apart, never a whole key to send with
     stored = f'<script id="stored-games" type="application/json">[[1, "{key[:13]}"]]</script>'
     assert stored in page and key not in page
-    assert f'data-round="{table.round.pk}" data-round-open="1" data-enter="1"' in page
+    assert f'data-round="{table.round.pk}" data-round-status="playing" data-enter="1"' in page
     rounds.close_round(round=table.round)
     page = client.get(f"/t/{table.token}/").content.decode()
     # a closed round: the phone forgets the games it held of it, and sends none again
-    assert f'data-round="{table.round.pk}">' in page
+    assert f'data-round="{table.round.pk}" data-round-status="closed">' in page
