@@ -110,6 +110,7 @@ urlpatterns = [
     path("turnier/<slug:slug>/beamer/zeilen/", public.projector_rows, name="projector_rows"),
     path("turnier/<slug:slug>/wo-sitze-ich/", public.where_do_i_sit, name="where_do_i_sit"),
     path("turnier/<slug:slug>/los/", director.decide_lot, name="decide_lot"),
+    path("turnier/<slug:slug>/wiederhergestellt/", director.after_restore, name="after_restore"),
     path("turnier/<slug:slug>/durchgang/neu/", director.round_add, name="round_add"),
     path(
         "turnier/<slug:slug>/durchgang/<int:number>/",

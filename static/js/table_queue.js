@@ -11,6 +11,17 @@
 // after it wait until the table settles it. The page keeps the queue when it is closed: the next
 // visit sends it. Plain http:// in the hall allows no service worker; localStorage works there.
 // No rules live here: a game waiting on the phone shows "checked when sent", never results.
+//
+// Every phone is a replica of its table (issue 45): each game of the current round the server
+// acknowledged stays in localStorage with its key, number and inputs until the round closes.
+// The page (and the answer to each game sent) lists the sheet's games by number and the start
+// of their keys; a game held here whose key the sheet lacks (a laptop restored from a copy a few seconds old)
+// is put before the queue and sent again, in order, with its key and number, marked as sent
+// again. The server stores each key once; a number taken by a different game is the conflict
+// above; a game taken back since is forgotten.
+//
+// localStorage: "cego-queue:<link key>" the games not sent yet (a list, in order);
+// "cego-held:<link key>" {"round": <round id>, "games": [the acknowledged games, by number]}.
 (function () {
   "use strict";
   var form = document.getElementById("hand-form"); // absent once the sheet takes no games
@@ -25,6 +36,9 @@
     texts[el.dataset.key] = el.textContent.trim();
   });
   var storeKey = "cego-queue:" + panel.dataset.queue;
+  var heldKey = "cego-held:" + panel.dataset.queue;
+  var round = panel.dataset.round || null; // absent from a page kept by an older release
+  var HELD_MAX = 100; // a round has a few dozen games at most
   var dealers = JSON.parse(document.getElementById("dealers").textContent);
   var wanted = panel.dataset.wanted ? parseInt(panel.dataset.wanted, 10) : null;
   var serverNext = parseInt(panel.dataset.number, 10);
@@ -42,6 +56,70 @@
   function save(items) {
     if (items.length) localStorage.setItem(storeKey, JSON.stringify(items));
     else localStorage.removeItem(storeKey);
+  }
+
+  // the games of this round the server acknowledged
+  function loadHeld() {
+    try {
+      var held = JSON.parse(localStorage.getItem(heldKey));
+      return held && round && held.round === round ? held.games : [];
+    } catch (e) { return []; }
+  }
+  function saveHeld(games) {
+    if (!round) return;
+    games.sort(function (a, b) { return a.number - b.number; });
+    if (games.length) localStorage.setItem(heldKey, JSON.stringify({ round: round, games: games.slice(-HELD_MAX) }));
+    else localStorage.removeItem(heldKey);
+  }
+  function hold(item, number) {
+    var games = loadHeld().filter(function (g) { return g.submission !== item.submission; });
+    games.push({ submission: item.submission, number: number, game: item.game, fields: item.fields });
+    saveHeld(games);
+  }
+  function forgetHeld(submission) {
+    saveHeld(loadHeld().filter(function (g) { return g.submission !== submission; }));
+  }
+
+  // a page of a round being played forgets what this phone holds of other rounds; a page of a
+  // closed round forgets that round's games (an old round's page leaves the current one alone,
+  // and a server restored to before the round's start keeps them for when it starts again)
+  function forgetOldRounds() {
+    if (!round) return;
+    var playing = panel.dataset.roundStatus === "playing";
+    var closed = panel.dataset.roundStatus === "closed";
+    for (var i = localStorage.length - 1; i >= 0; i--) {
+      var key = localStorage.key(i);
+      if (!key || key.indexOf("cego-held:") !== 0) continue;
+      var held = null;
+      try { held = JSON.parse(localStorage.getItem(key)); } catch (e) { held = null; }
+      var same = held && held.round === round;
+      if (!held || (playing && !same) || (closed && same)) localStorage.removeItem(key);
+    }
+  }
+
+  // ``stored``: the sheet's games as [number, the start of the key]. The acknowledged games it
+  // lacks go before the queue, to be sent again in order; true if there were any
+  function resendMissing(stored) {
+    if (!stored || !round || panel.dataset.enter !== "1") return false;
+    var have = {};
+    var shown = 13; // "xxxxxxxx-xxxx" of a key (views/common.py KEY_SHOWN)
+    stored.forEach(function (pair) { if (pair[1]) have[pair[1]] = true; });
+    var items = load();
+    var queued = {};
+    items.forEach(function (i) { queued[i.submission] = true; });
+    var missing = loadHeld().filter(function (g) {
+      return !have[g.submission.slice(0, shown)] && !queued[g.submission];
+    });
+    if (!missing.length) return false;
+    // a game refused because the sheet lacked the games before it may fit once they are back
+    items.forEach(function (i) {
+      if (i.refused && i.refused.kind === "conflict" && !i.refused.server) i.refused = null;
+    });
+    var again = missing.map(function (g) {
+      return { submission: g.submission, number: g.number, game: g.game, fields: g.fields, refused: null, resend: true };
+    });
+    save(again.concat(items));
+    return true;
   }
 
   // a version 4 UUID from the browser's random numbers (crypto.randomUUID needs https)
@@ -146,6 +224,7 @@
       var head = document.createElement("p");
       head.appendChild(text("strong", "", texts["game-title"].replace("§", item.number) + " "));
       head.appendChild(text("span", item.refused ? "tag refused" : "tag waiting", item.refused ? texts.refused : texts.waiting));
+      if (item.resend) head.appendChild(text("span", "tag resent", texts.resending));
       li.appendChild(head);
       li.appendChild(text("p", "game", item.game));
       if (!item.refused) {
@@ -197,6 +276,7 @@
       item.refused = null;
     } else {
       items.splice(index, 1);
+      forgetHeld(item.submission); // discarded: not sent again after the next load either
     }
     for (var i = index; i < items.length; i++) {
       if (i === index && !again) start = Math.min(start, items[i].number);
@@ -229,6 +309,7 @@
     body.append("csrfmiddlewaretoken", csrf);
     first.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
     body.append("number", first.number);
+    if (first.resend) body.append("resend", "1");
     body.append("waiting", items.length);
     body.append("refused", items.filter(function (i) { return i.refused; }).length);
     var abort = new AbortController();
@@ -247,7 +328,9 @@
         if (json.ok) {
           now = now.filter(function (i) { return i.submission !== first.submission; });
           save(now);
+          hold(first, json.number);
           serverNext = json.next_number;
+          if (resendMissing(json.stored)) now = load();
           if (!now.length) {
             // everything is on the server: show its sheet, with the message and a fresh form
             // for the next game as the server builds it
@@ -261,6 +344,13 @@
           flush();
         } else if (json.kind === "invalid" && answered) {
           tell("invalid");
+        } else if (json.kind === "taken_back" && first.resend) {
+          // the server had this game and it was taken back since: nothing to send again
+          save(now.filter(function (i) { return i.submission !== first.submission; }));
+          forgetHeld(first.submission);
+          render();
+          if (load().length) flush();
+          else status("", "");
         } else {
           if (json.next_number) serverNext = json.next_number;
           now.forEach(function (i) {
@@ -358,6 +448,9 @@
   if ("serviceWorker" in navigator && window.isSecureContext) {
     navigator.serviceWorker.register(panel.dataset.worker).catch(function () {});
   }
+  forgetOldRounds();
+  var storedGames = document.getElementById("stored-games");
+  resendMissing(storedGames ? JSON.parse(storedGames.textContent) : null);
   render();
   if (sessionStorage.getItem(storeKey + ":sent")) {
     // the games this phone held are all on the sheet now

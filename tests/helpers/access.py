@@ -120,6 +120,11 @@ DIRECTOR_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
         w.player.last_name,
     ),
     "start_cards": lambda w: (reverse("start_cards", args=[w.event.slug]), w.player.last_name),
+    # after the laptop change (issue 45): each table of the round, linked to its sheet
+    "after_restore": lambda w: (
+        reverse("after_restore", args=[w.event.slug]),
+        f'href="{reverse("table", args=[w.table.pk])}"',
+    ),
 }
 
 

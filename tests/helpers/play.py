@@ -118,3 +118,15 @@ def totals(table) -> list[int]:
     for result in Result.objects.filter(table=table, counts=True):
         sums[result.position] += result.points
     return sums
+
+
+def lose_games(table: Table, *numbers: int) -> None:
+    """The table's games ``numbers`` as a laptop restored from a copy made before they came in
+    has them (issue 45): not there, and no trace of them in the history. Taken back through the
+    play module (rescored, the event's latest game looked up again), then their history rows go,
+    so that the server does not know their keys as taken back."""
+    lost = list(table.hands.filter(number__in=numbers).order_by("-number"))
+    for hand in lost:
+        hands.delete_hand(hand=hand, reason="restored copy")
+    keys = [hand.submission_key for hand in lost]
+    Hand.history.filter(table_id=table.pk, submission_key__in=keys).delete()

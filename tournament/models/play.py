@@ -37,6 +37,12 @@ class Hand(models.Model):
     version = models.PositiveIntegerField(default=1)
     # the form's one-time key: a form sent twice (a retry after a timeout) stores one hand
     submission_key = models.UUIDField(null=True, blank=True, editable=False)
+    # when a phone sent this game again after the server had lost it (a laptop restored from
+    # its copy, issue 45): the phone keeps the games the server acknowledged until the round
+    # closes, and the table's sheet and the director's check after the change show these
+    resent_at = models.DateTimeField(
+        _("sent again by the phone"), null=True, blank=True, editable=False
+    )
 
     objects = HandQuerySet.as_manager()
     history = audit()

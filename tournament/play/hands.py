@@ -3,7 +3,8 @@ day), correcting or deleting one, entering a lost sheet's totals, voiding a tabl
 restoring it, and what a table's phone reported with the games it sent. Each is one function, one
 transaction: it rescores the table (``scores``), and lapses the confirmations a moved total voids
 (``confirmations``) and the draws by lot a changed tie voids (``lots``). The refusals of a game
-that say more than a sentence (``StaleEdit``, ``NumberTaken``, ``AlreadySaved``) are here.
+that say more than a sentence (``StaleEdit``, ``NumberTaken``, ``TakenBack``, ``AlreadySaved``)
+are here.
 
 Views, the table link, result imports, the demo generator and the benchmarks all enter games
 through these, so the scoring engine sees every hand and the result cache never drifts from the
@@ -68,6 +69,20 @@ class NumberTaken(Refused):
         super().__init__(text % {"n": number, "have": next_number - 1})
 
 
+class TakenBack(Refused):
+    """A game sent with the one-time key of a game that was stored and taken back since (deleted
+    or replaced by a correction): sending it again must not bring it back. A phone that sent it
+    again as a game the server had lost (issue 45) learns so that the server had it."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            _(
+                "The game of this form was saved and then taken back; nothing was stored "
+                "now. Enter the game in a fresh form if it is still missing."
+            )
+        )
+
+
 class AlreadySaved(Refused):
     """A hand form sent again with its one-time key but other values: the first send is stored,
     the new values are not (issue 11: the answer must never claim values that were not saved)."""
@@ -90,17 +105,25 @@ def record_hand(
     user: User = None,
     submission_key: uuid.UUID | str | None = None,
     number: int | None = None,
+    resent: bool = False,
 ) -> Hand:
     """Score a hand with the engine and store it as the table's next game.
 
     ``submission_key`` is the form's one-time key: the same form sent again (a phone retrying after
     a timeout) returns the hand stored the first time instead of storing it twice. ``number`` is
     the game number the hand was entered as (a phone's queue, issue 14): stored only as that
-    number, else NumberTaken.
+    number, else NumberTaken. ``resent``: a phone sends again a game this server had acknowledged
+    and no longer has (a laptop restored from its copy, issue 45); stored so, it is marked
+    (``Hand.resent_at``). A game the server still has is returned as it is, unmarked.
     """
     try:
         return _record_hand(
-            table=table, data=data, user=user, submission_key=submission_key, number=number
+            table=table,
+            data=data,
+            user=user,
+            submission_key=submission_key,
+            number=number,
+            resent=resent,
         )
     except _SameMoment as exc:
         raise Refused(
@@ -121,6 +144,7 @@ def _record_hand(
     user: User,
     submission_key: uuid.UUID | str | None,
     number: int | None,
+    resent: bool,
 ) -> Hand:
     table = table_for_a_game(table)
     event = table.round.event
@@ -138,12 +162,7 @@ def _record_hand(
         if _taken_back(table, key):
             # the form's game was stored and taken back since: sending the page again (the
             # browser's back button, a retry) must not bring it back
-            raise Refused(
-                _(
-                    "The game of this form was saved and then taken back; nothing was stored "
-                    "now. Enter the game in a fresh form if it is still missing."
-                )
-            )
+            raise TakenBack
     check_table_open(table, new=True)
     if table.submitted_at is not None:
         raise Refused(
@@ -180,6 +199,7 @@ def _record_hand(
         data=data,
         entered_by=actor(user),
         submission_key=key,
+        resent_at=timezone.now() if resent else None,
     )
     # Without a savepoint of its own (two statements less for every game): the same number
     # written at the same moment elsewhere rolls the whole transaction back, and nothing was

@@ -203,10 +203,15 @@ SHEET_FACTS = (
 )
 
 
+# how much of a game's one-time key the sheet tells the phones: "xxxxxxxx-xxxx" of a UUID4
+KEY_SHOWN = 13
+
+
 def table_sheet(table: Table, state: TableState | None = None) -> dict[str, Any]:
     """The table's sheet as every phone of the table shows it (the table link, its players'
     personal pages): the totals strip and the games rendered (``totals``, ``sheet``), the facts
-    the page decides by (``SHEET_FACTS``) and the last game (``last_hand``: its id and number).
+    the page decides by (``SHEET_FACTS``), the last game (``last_hand``: its id and number) and
+    the stored games' numbers and the start of their one-time keys (``stored``).
     Computed once per version of the sheet and of the event's rules, in the active language;
     ``state``, if the caller has read it."""
     state = state if state is not None else table_state(table)
@@ -222,6 +227,14 @@ def table_sheet(table: Table, state: TableState | None = None) -> dict[str, Any]
             "totals": render_to_string("tournament/includes/link_totals.html", context),
             "sheet": render_to_string("tournament/includes/link_sheet.html", context),
             "last_hand": {"pk": last.pk, "number": last.number} if last is not None else None,
+            # each stored game's number and the start of its one-time key: a phone compares
+            # them with the games it had acknowledged and sends again those a restored server
+            # lacks (issue 45). The first 48 random bits tell a table's games apart; the page
+            # hands out no whole key, and a form sent again gets a fresh one
+            "stored": [
+                [row.hand.number, str(row.hand.submission_key or "")[:KEY_SHOWN]]
+                for row in context["rows"]
+            ],
             **{name: context[name] for name in SHEET_FACTS},
         }
 

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from tournament import access
 from tournament.access import ORGANISER
@@ -21,7 +21,7 @@ from tournament.core import collation, errors
 from tournament.core.fields import ReasonForm, whole_number
 from tournament.models import Entry, Event, Player, Round, Table
 from tournament.money import fees
-from tournament.play import events, hands, lots, rounds
+from tournament.play import events, hands, lots, recovery, rounds
 from tournament.play import reads as play_reads
 from tournament.play.forms import EventForm, PairSwapForm, SeasonForm, SwapForm
 from tournament.register import reads
@@ -169,6 +169,23 @@ def event_players(request: HttpRequest, slug: str) -> HttpResponse:
             "drawn": event.rounds.exclude(status=Round.Status.DRAFT).exists(),
             "fees": event.fee_categories.exists(),
         },
+    )
+
+
+@protected
+@require_GET
+def after_restore(request: HttpRequest, slug: str) -> HttpResponse:
+    """ "Nach dem Laptopwechsel": per table of the current round, the games the server has, those
+    a phone sent again, and the phone's last report, for the director to check each table's
+    count against its phone and the paper (issue 45)."""
+    event = event_or_404(slug)
+    access.require(request, event, ORGANISER)
+    rnd = recovery.current_round(event)
+    checks = recovery.table_checks(rnd) if rnd is not None else []
+    return render(
+        request,
+        "tournament/after_restore.html",
+        {"event": event, "round": rnd, "checks": checks},
     )
 
 

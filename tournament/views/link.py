@@ -236,6 +236,8 @@ def table_link(request: HttpRequest, token: str) -> HttpResponse:
         for i, name in enumerate(context["players"])
     ]
     context["last_hand"] = sheet["last_hand"]
+    # absent from a sheet kept by a release before it: the phone then sends nothing again
+    context["stored_games"] = sheet.get("stored")
     context["undo_form"] = ReasonForm()
     context["dealers"] = _dealers(
         table, context["players"], context["next_number"], context["next_dealer"]
@@ -326,12 +328,18 @@ def link_send(request: HttpRequest, token: str) -> JsonResponse:
     often it is sent (its one-time key), as the game number it was entered as, or refused with
     the reason and, for a number taken meanwhile, the sheet's own game of that number. The phone
     says how many games it still holds unsent and how many were refused; the round page shows
-    it to the director."""
+    it to the director. ``resend=1``: a game the server had acknowledged and the phone found
+    missing from the sheet (a laptop restored from its copy, issue 45), stored marked as sent
+    again; one taken back since is answered ``taken_back``, and the phone forgets it. The answer
+    to a stored game carries the sheet's games (``stored``: number and key of each), which the
+    phone compares with what it holds."""
     try:
         table = _link_table(request, token)
     except LinkReplaced:
         return _replaced_json()
     players = table_players(table)
+    # a game the phone had acknowledged and sends again: the server no longer has it (issue 45)
+    resend = request.POST.get("resend") == "1"
     waiting = whole_number(request.POST.get("waiting"), 10_000) or 0
     held_refused = whole_number(request.POST.get("refused"), 10_000) or 0
     sent_number = request.POST.get("number", "").strip()
@@ -362,7 +370,15 @@ def link_send(request: HttpRequest, token: str) -> JsonResponse:
             data=form.hand,
             submission_key=form.cleaned_data.get("submission"),
             number=number,
+            resent=resend,
         )
+    except hands.TakenBack as exc:
+        if not resend:
+            return refuse("taken_back", str(exc), 409)
+        # the server had the game and it was taken back since: the phone forgets it, and it is
+        # no refusal for the director to walk to
+        hands.note_phone(table=table, waiting=max(waiting - 1, 0), refused=held_refused)
+        return JsonResponse({"ok": False, "kind": "taken_back", "message": str(exc)}, status=409)
     except hands.NumberTaken as exc:
         stored = exc.stored
         server = (
@@ -396,7 +412,8 @@ def link_send(request: HttpRequest, token: str) -> JsonResponse:
 
 def _sheet_parts(request: HttpRequest, table: Table) -> dict[str, Any]:
     sheet = table_sheet(table)
-    return {name: sheet[name] for name in ("next_number", "totals", "sheet")}
+    parts = {name: sheet[name] for name in ("next_number", "totals", "sheet")}
+    return parts | {"stored": sheet.get("stored")}
 
 
 def service_worker(request: HttpRequest) -> HttpResponse:

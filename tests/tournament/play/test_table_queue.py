@@ -14,6 +14,7 @@ from django.db import OperationalError, connections
 from django.test import Client
 
 from tests.factories import cego, make_entries, make_event, make_round, make_user
+from tests.helpers.play import lose_games
 from tournament.models import Hand, Table, TablePhone
 from tournament.play import confirmations, hands, rounds
 
@@ -203,3 +204,93 @@ def test_a_game_sent_while_the_database_is_away_is_answered_503_with_retry_after
     # back up: the same game sent again is stored
     assert client.post(url, data).status_code == 200
     assert Hand.objects.filter(table=table).count() == 1
+
+
+# --- a phone sends again the games a restored server lost (issue 45) ----------------------------
+
+
+def test_a_game_sent_again_to_a_server_that_lost_it_is_stored_once_and_marked():
+    table = _table()
+    client = phone()
+    keys = [str(uuid.uuid4()) for _ in range(3)]
+    for number, key in enumerate(keys, 1):
+        send(client, table, number, key, declarer=str(number))
+    lose_games(table, 2, 3)  # the laptop restored from a copy made after game 1
+    for number, key in ((2, keys[1]), (3, keys[2])):
+        answer = send(client, table, number, key, declarer=str(number), resend="1")
+        assert answer.status_code == 200 and answer.json()["number"] == number
+        # the phone hears the sheet's games and keys, to compare with what it holds
+        assert answer.json()["stored"][-1] == [number, key[:13]]
+    # the phone did not hear the last answer and sends the game once more
+    assert send(client, table, 3, keys[2], declarer="3", resend="1").json()["number"] == 3
+    stored = table.hands.order_by("number")
+    assert [(h.number, str(h.submission_key)) for h in stored] == list(
+        zip([1, 2, 3], keys, strict=True)
+    )
+    assert [h.resent_at is not None for h in stored] == [False, True, True]
+
+
+def test_a_game_sent_again_that_the_server_still_has_is_neither_doubled_nor_marked():
+    table = _table()
+    client, key = phone(), str(uuid.uuid4())
+    send(client, table, 1, key)
+    answer = send(client, table, 1, key, resend="1")
+    assert answer.status_code == 200 and answer.json()["number"] == 1
+    hand = table.hands.get()
+    assert hand.resent_at is None
+
+
+def test_a_game_sent_again_whose_number_another_game_took_is_the_conflict():
+    table = _table()
+    client, key = phone(), str(uuid.uuid4())
+    send(client, table, 1, key)
+    lose_games(table, 1)
+    hands.record_hand(table=table, data=cego("eine", 2, 41))  # another phone's game 1, since
+    answer = send(client, table, 1, key, resend="1")
+    assert answer.status_code == 409
+    assert answer.json()["kind"] == "conflict"
+    assert answer.json()["server"]["number"] == 1 and "Eine" in answer.json()["server"]["game"]
+    assert table.hands.count() == 1
+
+
+def test_a_game_sent_again_after_it_was_taken_back_is_forgotten_not_refused():
+    table = _table()
+    client, key = phone(), str(uuid.uuid4())
+    send(client, table, 1, key)
+    hands.delete_hand(hand=table.hands.get(), reason="doppelt eingegeben")  # the scorer
+    answer = send(client, table, 1, key, resend="1")
+    assert answer.status_code == 409
+    assert answer.json()["kind"] == "taken_back"
+    assert not table.hands.exists()
+    # the server had it: nothing for the director to walk to
+    assert TablePhone.objects.get(table=table).refused == 0
+
+
+def test_the_sheets_show_a_game_a_phone_sent_again():
+    table = _table()
+    client, key = phone(), str(uuid.uuid4())
+    send(client, table, 1)
+    send(client, table, 2, key)
+    lose_games(table, 2)
+    send(client, table, 2, key, resend="1")
+    for url in (f"/t/{table.token}/", f"/tisch/{table.pk}/"):
+        page = client.get(url).content.decode()
+        assert page.count("sent again by the phone") == 1, url
+    german = Client()
+    german.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
+    assert "vom Telefon erneut gesendet" in german.get(f"/t/{table.token}/").content.decode()
+
+
+def test_the_link_page_tells_the_phone_the_sheets_games_and_the_round():
+    table = _table(hands_per_round={"4": 1})
+    client, key = phone(), str(uuid.uuid4())
+    send(client, table, 1, key)
+    page = client.get(f"/t/{table.token}/").content.decode()
+    # the start of each game's key: enough to tell them apart, never a whole key to send with
+    stored = f'<script id="stored-games" type="application/json">[[1, "{key[:13]}"]]</script>'
+    assert stored in page and key not in page
+    assert f'data-round="{table.round.pk}" data-round-status="playing" data-enter="1"' in page
+    rounds.close_round(round=table.round)
+    page = client.get(f"/t/{table.token}/").content.decode()
+    # a closed round: the phone forgets the games it held of it, and sends none again
+    assert f'data-round="{table.round.pk}" data-round-status="closed">' in page

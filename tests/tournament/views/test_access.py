@@ -337,6 +337,12 @@ PAGES = [
     ),
     ("void table", "organiser", "post", lambda w: f"/tisch/{w.table.pk}/werten/"),
     ("draw by lot", "organiser", "post", lambda w: f"/turnier/{w.event.slug}/los/"),
+    (
+        "after the laptop change",
+        "organiser",
+        "get",
+        lambda w: f"/turnier/{w.event.slug}/wiederhergestellt/",
+    ),
     ("enter a game", "scorer", "post", lambda w: f"/tisch/{w.table.pk}/"),
     ("preview a game", "scorer", "post", lambda w: f"/tisch/{w.table.pk}/vorschau/"),
     ("correct a game", "scorer", "get", lambda w: w.hand.get_absolute_url()),
