@@ -59,7 +59,7 @@ def test_a_phone_sends_again_the_games_a_restored_server_lost_once_each(live_ser
     assert stored(table) == [(n + 1, d, p) for n, (d, p) in enumerate(GAMES[:4])]
     assert resent(table) == [3, 4]
     assert marks(page) == ["4", "3"]  # the phone's sheet lists the newest game first
-    assert page.locator("#link-sheet .resent").first.inner_text() == "vom Telefon erneut gesendet"
+    assert page.locator("#link-sheet .resent").first.inner_text() == "vom Handy erneut gesendet"
     assert queued(page, table.token) == []
     assert held(page, table.token) == [1, 2, 3, 4]
 

@@ -278,7 +278,7 @@ def test_the_sheets_show_a_game_a_phone_sent_again():
         assert page.count("sent again by the phone") == 1, url
     german = Client()
     german.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
-    assert "vom Telefon erneut gesendet" in german.get(f"/t/{table.token}/").content.decode()
+    assert "vom Handy erneut gesendet" in german.get(f"/t/{table.token}/").content.decode()
 
 
 def test_the_link_page_tells_the_phone_the_sheets_games_and_the_round():
