@@ -4,12 +4,13 @@ front of gunicorn app servers, PostgreSQL, Redis (docs/deployment.md).
 ``tests/server`` and ``bench/load.py --servers 2`` start it with ``Stack``: nginx with
 ``deploy/nginx/nginx.conf`` and its site ``deploy/nginx/cego.conf``, Redis with
 ``deploy/redis/cego.conf``, and the app servers with the ``ExecStart`` line of
-``deploy/cego@.service`` and the settings of ``deploy/cego.env``; ``restart_app`` restarts one as
-systemctl does. Only the lines those files mark with ``# test:`` are replaced (ports, certificate,
-folders, user, secret, database, cache, log level), so what is tested is what the recipe
-installs. Everything runs as child processes of the caller on the loopback, with its files in a
-folder of its own, and is stopped by ``stop()``. PostgreSQL is the caller's (a database URL);
-Redis is started here.
+``deploy/cego@.service`` and the settings of ``deploy/cego.env``; ``restart_app``, ``stop_app``
+and ``start_app`` do to one what systemctl does, and ``backup`` runs deploy/backup.sh as
+``deploy/cego-backup.service`` runs it. Only the lines those files mark with ``# test:`` are
+replaced (ports, certificate, folders, user, secret, database, cache, log level), so what is
+tested is what the recipe installs. Everything runs as child processes of the caller on the
+loopback, with its files in a folder of its own, and is stopped by ``stop()``. PostgreSQL is the
+caller's (a database URL); Redis is started here.
 
 Nothing here is imported by the app.
 """
@@ -35,6 +36,7 @@ DEPLOY = Path(__file__).resolve().parent
 ROOT = DEPLOY.parent
 HOST = "turnier.example.org"  # the recipe's host name; the test reaches it on 127.0.0.1
 PROGRAMS = ("nginx", "redis-server", "openssl")
+SYSTEMD_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin"  # what a service's PATH is
 
 
 def missing_programs() -> list[str]:
@@ -103,6 +105,23 @@ def env_file(path: Path, replace: dict[str, str]) -> dict[str, str]:
     return settings
 
 
+def unit_settings(text: str) -> dict[str, dict[str, list[str]]]:
+    """A systemd unit file's settings: section, then key, then its values in order (a key given
+    twice, as ``ExecStart=`` may be, has two)."""
+    settings: dict[str, dict[str, list[str]]] = {}
+    section: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            section = settings.setdefault(line[1:-1], {})
+            continue
+        key, _, value = line.partition("=")
+        section.setdefault(key.strip(), []).append(value.strip())
+    return settings
+
+
 @dataclass
 class Stack:
     """nginx + ``servers`` gunicorn app servers + Redis, on free ports of the loopback."""
@@ -147,8 +166,8 @@ class Stack:
             return f"redis://127.0.0.1:{self.redis_port}/0"
         return f"file://{self.work / f'cache-{port}'}"
 
-    def settings(self, port: int | None = None) -> dict[str, str]:
-        """The environment of an app server (and of manage.py run against the stack)."""
+    def recipe_settings(self, port: int | None = None) -> dict[str, str]:
+        """What /etc/cego/cego.env holds for the stack: deploy/cego.env with the test's lines."""
         port = port or self.app_ports[0]
         recipe = env_file(
             DEPLOY / "cego.env",
@@ -161,13 +180,17 @@ class Stack:
         )
         recipe["GUNICORN_WORKERS"] = str(self.workers)
         recipe["GUNICORN_THREADS"] = str(self.threads)
+        return recipe
+
+    def settings(self, port: int | None = None) -> dict[str, str]:
+        """The environment of an app server (and of manage.py run against the stack)."""
         inherited = {
             k: v
             for k, v in os.environ.items()
             if not k.startswith(("DJANGO_", "DATABASE_URL", "GUNICORN_", "PYTEST", "COV_"))
         }
         inherited.pop("DJANGO_SETTINGS_MODULE", None)
-        return {**inherited, **recipe}
+        return {**inherited, **self.recipe_settings(port)}
 
     def app_command(self, port: int) -> list[str]:
         unit = (DEPLOY / "cego@.service").read_text()
@@ -176,6 +199,38 @@ class Stack:
             line.removeprefix("ExecStart=").replace("/srv/cego", str(ROOT)).replace("%i", str(port))
         )
         return shlex.split(line)
+
+    def backup(self, lib: Path) -> subprocess.CompletedProcess:
+        """deploy/backup.sh run as systemd runs ``cego-backup.service``: its ``ExecStart`` line
+        in the folder ``/``, with the settings of cego.env (``EnvironmentFile=``), systemd's
+        ``PATH``, the unit's ``UMask=``, and its ``StateDirectory=`` made as systemd makes it
+        (with ``StateDirectoryMode=``), under ``lib`` in place of /var/lib. The unit's user is
+        this process's."""
+        unit = unit_settings((DEPLOY / "cego-backup.service").read_text())["Service"]
+        (line,) = unit["ExecStart"]
+        (state,) = unit["StateDirectory"]
+        folder = lib / state
+        if not folder.exists():
+            folder.mkdir(parents=True)
+            folder.chmod(int(unit["StateDirectoryMode"][-1], 8))
+        command = [
+            word.replace("/srv/cego", str(ROOT)).replace("/var/lib/", f"{lib}/")
+            for word in shlex.split(line)
+        ]
+        umask = int(unit["UMask"][-1], 8)
+        return subprocess.run(
+            command,
+            cwd="/",
+            env={
+                "PATH": SYSTEMD_PATH,
+                "STATE_DIRECTORY": str(folder),
+                **self.recipe_settings(),
+            },
+            preexec_fn=lambda: os.umask(umask),
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
 
     def nginx_conf(self) -> str:
         ports = list(self.app_ports)
@@ -294,6 +349,11 @@ class Stack:
         lets its workers finish their requests, SIGKILL to what is left after ``TimeoutStopSec``,
         then the ``ExecStart`` line again. Returns once the new server is started, as systemctl
         does for a simple service, not once it answers."""
+        self.stop_app(port)
+        self._start_app(port)
+
+    def stop_app(self, port: int) -> None:
+        """What ``systemctl stop cego@<port>`` does (``restart_app`` without the start)."""
         name = f"app-{port}"
         process = self.processes.pop(name)
         with suppress(ProcessLookupError):
@@ -304,7 +364,11 @@ class Stack:
             with suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+
+    def start_app(self, port: int) -> None:
+        """What ``systemctl start cego@<port>`` does, returning once the server answers."""
         self._start_app(port)
+        self._wait_http(port, f"app server on {port}")
 
     def _start_app(self, port: int) -> None:
         self._spawn(f"app-{port}", self.app_command(port), self.app_log(port), self.settings(port))

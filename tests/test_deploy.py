@@ -6,6 +6,8 @@ request."""
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -19,6 +21,7 @@ import pytest
 from django.db import connection
 from django.test import Client, override_settings
 
+from deploy.stack import unit_settings
 from tests.factories import make_event, make_user
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -401,3 +404,74 @@ def test_the_servers_install_brings_the_app_without_the_test_tools(tmp_path):
         assert tool not in runtime, tool
     for needed in ("django==", "gunicorn==", "psycopg", "redis==", "defusedxml==", "jsonschema=="):
         assert needed in runtime, needed
+
+
+# The association's server's nightly backup (deploy/cego-backup.service and the units beside it);
+# tests/server runs it and its restore end to end on PostgreSQL.
+DEPLOY = ROOT / "deploy"
+
+
+def unit(name: str) -> dict[str, dict[str, list[str]]]:
+    return unit_settings((DEPLOY / name).read_text())
+
+
+def test_the_nightly_backup_gets_its_folder_from_systemd_and_keeps_its_dumps_private():
+    service = unit("cego-backup.service")["Service"]
+    assert service["User"] == ["cego"]
+    # the cego user cannot make a folder in /var: systemd makes it, the cego user's alone
+    (state,) = service["StateDirectory"]
+    assert service["StateDirectoryMode"] == ["0700"]
+    (line,) = service["ExecStart"]
+    assert line.split()[1:] == [f"/var/lib/{state}"]
+    # its dumps hold password hashes and sessions: written readable by cego alone
+    assert service["UMask"] == ["0077"]
+
+
+def test_a_failed_backup_is_reported_as_an_error():
+    backup = unit("cego-backup.service")
+    (failed,) = backup["Unit"]["OnFailure"]
+    report = unit(failed)["Service"]
+    assert report["SyslogLevel"] == ["err"]
+    # the report runs as root: nothing of the checkout the cego user may change
+    assert "User" not in report
+    assert not any("/srv/cego" in line for line in report["ExecStart"])
+
+
+def test_the_recipe_installs_every_unit_of_the_server():
+    recipe = (ROOT / "docs" / "deployment.md").read_text()
+    copied = re.search(r"^cp (deploy/cego\S+ (?:\\\n  )?)+.*?/etc/systemd/system/$", recipe, re.M)
+    assert copied, "no cp of the units into /etc/systemd/system/ in docs/deployment.md"
+    named = set(re.findall(r"deploy/(cego\S+)", copied.group(0)))
+    assert named == {p.name for p in DEPLOY.glob("cego*") if p.suffix in (".service", ".timer")}
+
+
+def test_systemd_accepts_the_units(tmp_path):
+    verify = shutil.which("systemd-analyze")
+    units = Path("/usr/lib/systemd/system")
+    if not verify or not (units / "sysinit.target").exists():
+        pytest.skip("systemd-analyze and systemd's own units are needed to verify ours")
+    # a root of the units' own: systemd's units, ours where the recipe copies them, and the
+    # programs they start where the recipe puts them (it checks that each one is there)
+    root = tmp_path / "root"
+    shutil.copytree(units, root / "usr/lib/systemd/system", symlinks=True)
+    installed = root / "etc/systemd/system"
+    installed.mkdir(parents=True)
+    ours = [p for p in DEPLOY.glob("cego*") if p.suffix in (".service", ".timer")]
+    for path in ours:
+        shutil.copy(path, installed)
+    for program in ("/srv/cego/deploy/backup.sh", "/srv/cego/.venv/bin/gunicorn", "/bin/echo"):
+        target = root / program.lstrip("/")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(shutil.which(program.rsplit("/", 1)[1]) or "/bin/true", target)
+    shutil.copy("/bin/sh", root / "bin" / "sh")
+    names = [p.name.replace("@.", "@8001.") for p in ours]
+    checked = subprocess.run(
+        [verify, "verify", "--man=no", f"--root={root}", *names],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    # systemd-analyze passes a unit it warns about: a warning is a failure here
+    assert checked.returncode == 0 and not checked.stdout + checked.stderr, (
+        checked.stdout + checked.stderr
+    )

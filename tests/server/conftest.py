@@ -15,6 +15,7 @@ import re
 import subprocess
 import urllib.parse
 import uuid
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
@@ -234,3 +235,26 @@ def computed(stack: recipe.Stack, page: str = "standings") -> list[str]:
     """The versions at which the app servers computed ``page`` of the event, one per computation
     (their log lines "computed standings of <event> at version <v>", at INFO)."""
     return re.findall(rf"computed {page} of \d+ at version (\d+)", stack.logs())
+
+
+def save_a_game(stack: recipe.Stack, url: str, *, port: int | None = None, points: int = 47) -> str:
+    """A Halbe of ``points`` saved by a table's phone (through nginx, or straight to ``port``);
+    its submission key."""
+    link = f"/t/{table_token(url)}/"
+    game = a_game(points)
+    answer = Browser(stack).post_form(link, game, port=port)
+    assert answer.status == 302, (answer.status, answer.text[:500])
+    return game["submission"]
+
+
+def games_stored(url: str, keys: list[str]) -> Counter:
+    """How many games are stored with each of the submission keys."""
+    import psycopg
+
+    with psycopg.connect(url) as connection:
+        rows = connection.execute(
+            "SELECT submission_key::text, count(*) FROM tournament_hand "
+            "WHERE submission_key::text = ANY(%s) GROUP BY submission_key",
+            (keys,),
+        ).fetchall()
+    return Counter(dict(rows))

@@ -12,13 +12,11 @@ reaches its check file; nginx keeps a hall of phones connected; Redis keeps no s
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import threading
 import time
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -32,6 +30,8 @@ from tests.server.conftest import (
     a_game,
     computed,
     event_version,
+    games_stored,
+    save_a_game,
     standings,
     start,
     table_token,
@@ -42,13 +42,6 @@ from tournament.pagecache.pages import RETRY
 pytestmark = pytest.mark.slow
 
 DIRECTOR, PASSWORD = "leitung", "cego-demo-2026"  # the demo's director (tournament/demo.py)
-
-
-def save_a_game(stack: recipe.Stack, url: str, *, port: int | None = None, points: int = 47):
-    link = f"/t/{table_token(url)}/"
-    phone = Browser(stack)
-    answer = phone.post_form(link, a_game(points), port=port)
-    assert answer.status == 302, (answer.status, answer.text[:500])
 
 
 def read_at_once(stack: recipe.Stack, path: str, readers: int) -> Counter:
@@ -274,22 +267,6 @@ def test_redis_stopped_mid_run_costs_speed_not_answers(stack, stack_database):
     assert computed(stack).count(version) == 1
 
 
-def test_the_nightly_backup_writes_a_dump_pg_restore_reads(stack, stack_database, tmp_path):
-    env = {**os.environ, "DATABASE_URL": stack_database}
-    made = subprocess.run(
-        [str(ROOT / "deploy" / "backup.sh"), str(tmp_path)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert made.returncode == 0, made.stderr
-    dump = Path(made.stdout.strip())
-    assert dump.exists() and dump.stat().st_size > 10_000
-    listed = subprocess.run(["pg_restore", "--list", str(dump)], capture_output=True, text=True)
-    assert "tournament_hand" in listed.stdout
-
-
 class HallLoad:
     """The hall while the servers are updated: readers asking for the standings and the start
     page without a pause, and a table's phone sending a game (fresh submission key) every moment,
@@ -343,19 +320,6 @@ class HallLoad:
             if answer.status == 302:
                 self.saved.append(game["submission"])
             time.sleep(0.4)
-
-
-def games_stored(url: str, keys: list[str]) -> Counter:
-    """How many games are stored with each of the submission keys."""
-    import psycopg
-
-    with psycopg.connect(url) as connection:
-        rows = connection.execute(
-            "SELECT submission_key::text, count(*) FROM tournament_hand "
-            "WHERE submission_key::text = ANY(%s) GROUP BY submission_key",
-            (keys,),
-        ).fetchall()
-    return Counter(dict(rows))
 
 
 def test_an_update_restarts_both_servers_in_turn_without_a_failed_request(
