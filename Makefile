@@ -45,6 +45,9 @@ run: demo
 # key is made once and kept in .secret_key (not in git); phones reach http://<this laptop's IP>:8000,
 # the address printed in the table sheets' QR codes (DJANGO_PUBLIC_URL: the first IPv4 address of
 # `hostname -I` that is not a loopback one, unless set; never 127.0.0.1)
+# The laptop's addresses as host names: an IPv6 address in brackets, as Django compares it
+# (without them the settings refuse it, and the server would not start)
+LAN_HOSTS = $$(hostname -I 2>/dev/null | tr ' ' '\n' | awk 'NF {print (/:/ ? "[" $$0 "]" : $$0)}' | paste -sd, -)
 LAN_URL = $$(hostname -I 2>/dev/null | tr ' ' '\n' | awk '/^[0-9.]+$$/ && !/^127\./ {print "http://" $$0 ":$(PORT)"; exit}')
 # The log goes to this terminal (stderr): one line per request, and every error 500 as a line
 # "... ERROR django.request Internal Server Error: <path>" with its traceback below it. To keep it:
@@ -56,7 +59,7 @@ serve: venv
 	DJANGO_SECRET_KEY=$$(cat $(SECRET_FILE)) $(BIN)/python manage.py collectstatic --noinput -v0
 	@echo "Log: this terminal (stderr), one line per request; errors as 'ERROR django.request' with the traceback."
 	DJANGO_SECRET_KEY=$$(cat $(SECRET_FILE)) \
-	DJANGO_ALLOWED_HOSTS=$${DJANGO_ALLOWED_HOSTS:-localhost,127.0.0.1,$$(hostname -I 2>/dev/null | tr ' ' ',')} \
+	DJANGO_ALLOWED_HOSTS=$${DJANGO_ALLOWED_HOSTS:-localhost,127.0.0.1,$(LAN_HOSTS)} \
 	DJANGO_PUBLIC_URL=$${DJANGO_PUBLIC_URL:-$(LAN_URL)} \
 	$(BIN)/gunicorn -c python:tournament.gunicorn_settings --bind 0.0.0.0:$(PORT) \
 		--error-logfile - --access-logfile -
