@@ -4,7 +4,8 @@ database to the folder; the first laptop dies (every process killed at once), an
 restore`` on the second one brings back every row the copy had received.
 
 The copy is waited for by restoring it, as the second laptop would, until it holds the rows
-(polled against a deadline, never a fixed sleep)."""
+(polled against a deadline, never a fixed sleep). Without CEGO_REPLICA, `make serve` runs
+gunicorn alone, as before."""
 
 from __future__ import annotations
 
@@ -148,3 +149,32 @@ def test_make_serve_keeps_a_live_copy_that_make_restore_brings_back(tmp_path):
     assert restored.returncode == 0, restored.stdout + restored.stderr
     assert players(second) == expected
     assert not list(second.parent.glob("*.before-restore-*"))  # nothing was in its way
+
+
+def planned_serve(**variables: str) -> str:
+    """The commands `make serve` would run with these make variables (a dry run)."""
+    return subprocess.run(
+        ["make", "--no-print-directory", "-n", "-o", "venv", "serve"]
+        + [f"{name}={value}" for name, value in variables.items()],
+        cwd=ROOT,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
+
+
+def test_without_a_folder_make_serve_runs_gunicorn_alone():
+    planned = planned_serve()
+    assert "litestream" not in planned
+    assert "\n.venv/bin/gunicorn -c python:tournament.gunicorn_settings" in planned
+
+
+def test_with_a_folder_make_serve_runs_gunicorn_as_litestreams_child():
+    planned = planned_serve(CEGO_REPLICA="/media/usb/cego")
+    assert "manage.py litestream init -config .litestream.yml" in planned
+    assert (
+        '.venv/bin/litestream replicate -config .litestream.yml -no-expand-env -exec ".venv/bin/'
+        "gunicorn -c python:tournament.gunicorn_settings --bind 0.0.0.0:8000 --error-logfile - "
+        '--access-logfile -"'
+    ) in planned
