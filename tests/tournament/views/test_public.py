@@ -10,7 +10,8 @@ import uuid
 import pytest
 from django.conf import settings
 from django.contrib.staticfiles import finders
-from django.test import Client
+from django.db import connection
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from tests.factories import (
@@ -19,6 +20,7 @@ from tests.factories import (
     make_entries,
     make_event,
     make_player,
+    make_role,
     make_round,
     make_season,
     make_table,
@@ -103,6 +105,41 @@ def test_one_round_planned_is_singular_in_german():
     director.force_login(make_user())
     html = director.get(reverse("event", args=[event.slug])).content.decode()
     assert "1 Durchgang geplant." in html
+
+
+sqlite_only = pytest.mark.skipif(
+    connection.vendor != "sqlite", reason="the live copy is of the laptop's SQLite file"
+)
+
+
+@sqlite_only
+def test_the_director_is_warned_on_the_event_page_when_the_copy_is_gone(tmp_path):
+    event = make_event()
+    director = german()
+    director.force_login(make_user())
+    organiser = german()  # the event's organiser, no director
+    organiser.force_login(make_role(event, "organiser"))
+    with override_settings(REPLICA=tmp_path / "usb" / "cego"):
+        seen = page_text(director.get(reverse("event", args=[event.slug])))
+        public = german().get(reverse("event", args=[event.slug])).content.decode()
+        organisers = organiser.get(reverse("event", args=[event.slug])).content.decode()
+    assert "Kopie auf dem USB-Stick fehlt: Stick eingesteckt?" in seen
+    assert f"Der Ordner {tmp_path / 'usb' / 'cego'} ist nicht da" in seen
+    # the copy is the director's to look after: nobody else is told about it
+    for html in (public, organisers):
+        assert "Kopie" not in html and 'id="replica"' not in html
+
+
+@sqlite_only
+def test_the_director_reads_that_the_copy_is_off_when_no_folder_is_named():
+    event = make_event()
+    director = german()
+    director.force_login(make_user())
+    with override_settings(REPLICA=None):
+        seen = page_text(director.get(reverse("event", args=[event.slug])))
+        public = german().get(reverse("event", args=[event.slug])).content.decode()
+    assert "Laufende Kopie der Datenbank: aus" in seen
+    assert "Laufende Kopie" not in public
 
 
 def test_the_projector_writes_a_negative_balance_with_a_minus_sign(client: Client):
