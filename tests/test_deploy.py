@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -23,6 +22,7 @@ from django.test import Client, override_settings
 
 from deploy.stack import unit_settings
 from tests.factories import make_event, make_user
+from tests.helpers.processes import clean_env, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -82,12 +82,6 @@ def test_pages_carry_security_headers_and_forms_need_csrf(client):
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(make_user())
     assert strict.post("/turnier/neu/", {"name": "x"}).status_code == 403
-
-
-def clean_env(**env: str) -> dict[str, str]:
-    """This environment without any DJANGO_* or DATABASE_URL, plus ``env``."""
-    kept = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
-    return {**kept, "DJANGO_SETTINGS_MODULE": "tournament.settings", **env}
 
 
 # --- logins behind the HTTPS proxy ----------------------------------------------------------------
@@ -259,12 +253,6 @@ def test_make_serve_and_the_benchmarks_run_gunicorn_with_the_same_settings():
 
 
 # --- PostgreSQL restarts --------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def get(url: str) -> int:

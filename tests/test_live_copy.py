@@ -15,12 +15,11 @@ import sqlite3
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.test_deploy import clean_env, free_port
+from tests.helpers.processes import answers, clean_env, free_port
 from tournament.core import replica
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,14 +44,6 @@ def players(database: Path) -> list[str]:
         ).fetchall()
     db.close()
     return [name for (name,) in rows]
-
-
-def answers(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=5) as response:
-            return response.status == 200
-    except OSError:  # not listening yet, or busy starting its workers
-        return False
 
 
 @pytest.mark.slow

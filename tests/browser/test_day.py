@@ -35,12 +35,12 @@ from tests.browser.conftest import (
     shoot,
 )
 from tests.factories import make_user
+from tests.helpers.pages import MINUS, total_shown
 from tournament.models import Event, Hand, Seat, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PASSWORD = "ein-langes-passwort-2026"
-MINUS = "\u2212"
 GAMES_PER_ROUND = 4
 PLAYERS = [
     ("Anna", "Zähringer", "Cegofreunde Furtwangen"),
@@ -70,11 +70,6 @@ GAMES = {
 
 
 # --- reading what a person reads -------------------------------------------------------------
-
-
-def number(text: str) -> int:
-    """A total as printed: +60, −60 (a real minus sign), 0."""
-    return int(text.strip().replace(MINUS, "-").replace("+", ""))
 
 
 def players_xlsx(rows: list[tuple[str, str, str]]) -> bytes:
@@ -211,13 +206,16 @@ class Hall:
             " [...r.querySelectorAll('td.round')].map(c => c.innerText),"
             " r.querySelector('td:last-child').innerText])",
         )
-        totals = {int(no): number(total) for _rank, no, _rounds, total in rows}
+        totals = {int(no): total_shown(total) for _rank, no, _rounds, total in rows}
         for rank, no, rounds, total in rows:
             # shared ranks: 1 + the number of players ahead; equal totals share the rank
-            better = sum(1 for other in totals.values() if other > number(total))
+            better = sum(1 for other in totals.values() if other > total_shown(total))
             assert int(rank.rstrip(".")) == better + 1, (no, rank, total)
             # one round: its column says what the total says (an empty cell before it starts)
-            assert [number(r) if r.strip() else 0 for r in rounds] in ([], [number(total)])
+            assert [total_shown(r) if r.strip() else 0 for r in rounds] in (
+                [],
+                [total_shown(total)],
+            )
         return totals
 
     def projector(self, names: dict[str, int]) -> dict[int, int]:
@@ -229,7 +227,7 @@ class Hall:
             " name.querySelectorAll('.tag').forEach(t => t.remove());"
             " return [name.textContent.trim(), r.querySelector('td.num').innerText]; })",
         )
-        return {names[name]: number(total) for name, total in rows}
+        return {names[name]: total_shown(total) for name, total in rows}
 
     def printed(self) -> dict[int, int]:
         self.reader.goto(f"{self.base}/turnier/{self.slug}/rangliste/druck/")
@@ -238,7 +236,7 @@ class Hall:
             "rows => rows.filter(r => r.cells.length > 2)"
             ".map(r => [r.cells[1].innerText, r.cells[r.cells.length - 1].innerText])",
         )
-        return {int(no): number(total) for no, total in rows}
+        return {int(no): total_shown(total) for no, total in rows}
 
     def workbook(self) -> dict[int, int]:
         self.reader.goto(f"{self.base}/turnier/{self.slug}/rangliste/")
@@ -519,6 +517,6 @@ def test_a_cego_day_from_paper_to_phone_to_prize_list(live_server, browser, desk
     )
     assert len(rows) == len(PLAYERS)  # fewer players than prize places: everybody is listed
     assert "letzter Platz" in rows[-1][0]
-    assert number(rows[-1][1]) == min(after.values())
-    assert number(rows[0][1]) == max(after.values())
+    assert total_shown(rows[-1][1]) == min(after.values())
+    assert total_shown(rows[0][1]) == max(after.values())
     shoot(desk, "day-prize-list-de-desktop")

@@ -21,6 +21,11 @@ from django.utils.html import escape
 MINUS = "\u2212"  # the sheet writes −60 with a real minus sign, as on paper
 
 
+def total_shown(text: str) -> int:
+    """A total as a page prints it: +60, −60 (a real minus sign), 0."""
+    return int(text.strip().replace(MINUS, "-").replace("+", ""))
+
+
 def assert_sent_to_login(response: HttpResponse, url: str) -> None:
     assert response.status_code == 302
     target = urlsplit(response["Location"])
