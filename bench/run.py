@@ -15,6 +15,7 @@ agrees with the previous one within 15 %, and names each figure that does not.
     .venv/bin/python bench/run.py --only standings,pages
     .venv/bin/python bench/run.py --only stats        # the statistics pages (issue 16)
     .venv/bin/python bench/run.py --only floor        # what one read costs, nothing else going on
+    .venv/bin/python bench/run.py --only copy         # posts with and without the live copy
     .venv/bin/python bench/run.py --database postgres://user:pw@127.0.0.1:5432/db
     .venv/bin/python bench/run.py --database postgres://… --cache redis://127.0.0.1:6379/0
     make bench-pg                                     # the same on a throwaway PostgreSQL cluster
@@ -92,6 +93,7 @@ PARTS = (
     "http",
     "morning",
     "load",
+    "copy",
     "stats",
 )
 
@@ -857,7 +859,7 @@ def main() -> int:
     if unknown := parts - set(PARTS):
         parser.error(f"unknown parts: {', '.join(sorted(unknown))}")
     if args.quick:
-        parts -= {"http", "morning", "load"}
+        parts -= {"http", "morning", "load", "copy"}
     log(f"database: {connection.vendor}")
     OUT.mkdir(exist_ok=True)
     total = time.perf_counter()
@@ -892,6 +894,9 @@ def main() -> int:
         bench_morning()
     if "load" in parts:
         load.run_load(figure, log, cache=args.cache)  # the hall full of phones (bench/load.py)
+    if "copy" in parts and connection.vendor == "sqlite":
+        # the laptop's live copy (issue 45): posts with and without Litestream, its lag
+        load.run_load(figure, log, copy=True)
     if "stats" in parts:
         bench_stats(big, season)
     missed = [name for name, ok in RESULTS if not ok]

@@ -4,17 +4,20 @@ On the day, ``make serve`` runs Litestream beside the server when CEGO_REPLICA n
 USB stick, a second laptop's shared folder): every second it writes what changed in the SQLite
 file to that folder, as LTX files under ``ltx/<level>/``, each named by its first and last
 transaction id and dated by Litestream when it wrote it. ``status`` compares the newest of them
-with the database file and its write-ahead log, which every write of the app changes: a copy more
-than ``BEHIND_AFTER`` seconds older than the database's last change is behind (Litestream stopped,
-the stick is full or was pulled). Only what Litestream writes is looked at, one file a level, so
-a look costs a few directory reads however long the day.
+with the database's write-ahead log, where every write of the app lands first: a change the copy
+has not received ``BEHIND_AFTER`` seconds after it was made is behind (Litestream stopped, the
+stick is full or was pulled). A quiet database is never behind, however old its copy: the
+lateness is counted from the change, not from the copy's last write. Only what Litestream
+writes is looked at, one file a level, so a look costs a few directory reads however long the
+day.
 """
 
 from __future__ import annotations
 
 import enum
 import os
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -51,16 +54,31 @@ class Copy:
         """Whether the director must act: the copy would not save the day as it is."""
         return self.state not in (State.OFF, State.CURRENT) or self.same_disk
 
+    # when the status was read: a change not yet copied has waited since ``changed``
+    seen: datetime | None = None
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the database's last change is not on the copy yet."""
+        return self.changed is not None and (self.written is None or self.changed > self.written)
+
     @property
     def behind(self) -> int:
-        """Whole seconds the copy is older than the database's last change (0 if not)."""
-        if self.written is None or self.changed is None:
+        """Whole seconds the database's last change has waited for the copy (0: it is on it)."""
+        if not self.waiting or self.seen is None:
             return 0
-        return max(0, int((self.changed - self.written).total_seconds()))
+        return max(0, int((self.seen - self.changed).total_seconds()))
 
 
-def status(folder: Path | None, database: Path, *, behind_after: float = BEHIND_AFTER) -> Copy:
-    """The copy of the SQLite file ``database`` that Litestream keeps in ``folder``."""
+def status(
+    folder: Path | None,
+    database: Path,
+    *,
+    behind_after: float = BEHIND_AFTER,
+    now: float | None = None,
+) -> Copy:
+    """The copy of the SQLite file ``database`` that Litestream keeps in ``folder``, as seen at
+    ``now`` (seconds since the epoch; the present moment if None)."""
     if folder is None:
         return Copy(State.OFF)
     try:
@@ -77,10 +95,11 @@ def status(folder: Path | None, database: Path, *, behind_after: float = BEHIND_
     if written_at is None:
         return Copy(State.EMPTY, folder, changed=changed, same_disk=same_disk)
     written = datetime.fromtimestamp(written_at, tz=UTC)
-    late = changed is not None and (changed - written).total_seconds() > behind_after
-    return Copy(
-        State.BEHIND if late else State.CURRENT, folder, written, changed, same_disk=same_disk
-    )
+    seen = datetime.fromtimestamp(time.time() if now is None else now, tz=UTC)
+    copy = Copy(State.CURRENT, folder, written, changed, same_disk=same_disk, seen=seen)
+    if copy.waiting and copy.behind > behind_after:
+        return replace(copy, state=State.BEHIND)
+    return copy
 
 
 def here() -> Copy | None:
@@ -116,14 +135,16 @@ def last_written(folder: Path) -> float | None:
 
 
 def _last_change(database: Path) -> datetime | None:
-    """When the SQLite file or its write-ahead log (where every write lands first) last changed."""
-    times = []
-    for path in (database, Path(f"{database}-wal")):
+    """When the database last took a write: its write-ahead log's time, where every write of the
+    app lands first (the laptop's SQLite runs in WAL mode). The database file's own time is not
+    asked while there is a log: a checkpoint (SQLite's or Litestream's) moves pages already
+    copied from the log into the file and changes its time without a change to copy."""
+    for path in (Path(f"{database}-wal"), database):
         try:
-            times.append(path.stat().st_mtime)
+            return datetime.fromtimestamp(path.stat().st_mtime, tz=UTC)
         except OSError:
             continue
-    return datetime.fromtimestamp(max(times), tz=UTC) if times else None
+    return None
 
 
 def move_aside(database: Path, when: datetime) -> Path | None:

@@ -60,35 +60,58 @@ def test_a_copy_written_after_the_last_change_is_current_and_says_when(tmp_path)
     ltx(folder, 1, 1, 40, T - 20)
     ltx(folder, 0, 41, 41, T - 5)
     ltx(folder, 0, 42, 42, T)
-    copy = replica.status(folder, database(tmp_path, T - 300, wal=T - 0.5))
+    copy = replica.status(folder, database(tmp_path, T - 300, wal=T - 0.5), now=T + 60)
     assert copy.state == State.CURRENT
     assert copy.written == at(T)
     assert copy.behind == 0
 
 
-def test_a_copy_a_few_seconds_older_than_the_last_game_is_still_current(tmp_path):
-    # Litestream writes once a second: the game of a moment ago is on its way
+def test_a_quiet_database_is_current_however_old_its_copy(tmp_path):
+    # the lunch break: the last game came in an hour ago and is on the copy since
     folder = tmp_path / "cego"
     ltx(folder, 0, 1, 7, T)
-    copy = replica.status(folder, database(tmp_path, T, wal=T + 29))
+    copy = replica.status(folder, database(tmp_path, T - 10, wal=T - 1), now=T + 3600)
     assert copy.state == State.CURRENT
-    assert copy.behind == 29
+    assert copy.behind == 0
 
 
-def test_a_copy_more_than_half_a_minute_older_than_the_database_is_behind(tmp_path):
+def test_the_first_game_after_a_quiet_hour_is_on_its_way_not_behind(tmp_path):
+    # a game saved a second ago: Litestream writes it within the next second; the copy's last
+    # write an hour before says nothing about a lag (the event page showed "43 s behind" here)
+    folder = tmp_path / "cego"
+    ltx(folder, 0, 1, 7, T - 3600)
+    copy = replica.status(folder, database(tmp_path, T - 7200, wal=T), now=T + 1)
+    assert copy.state == State.CURRENT
+    assert copy.behind == 1
+
+
+def test_a_change_not_on_the_copy_after_half_a_minute_is_behind(tmp_path):
     folder = tmp_path / "cego"
     ltx(folder, 0, 1, 7, T)
-    copy = replica.status(folder, database(tmp_path, T - 60, wal=T + 31))
+    copy = replica.status(folder, database(tmp_path, T - 60, wal=T + 5), now=T + 36)
     assert copy.state == State.BEHIND
     assert copy.warning
     assert copy.behind == 31
     assert copy.written == at(T)
+    # still on its way at 29 s
+    assert replica.status(folder, database(tmp_path, T - 60, wal=T + 5), now=T + 34).state == (
+        State.CURRENT
+    )
 
 
-def test_a_checkpoint_into_the_database_file_counts_as_a_change_too(tmp_path):
+def test_a_checkpoint_into_the_database_file_is_no_change_to_copy(tmp_path):
+    # Litestream's checkpoint moves pages it copied from the log into the file: the file's time
+    # moves on, the log's does not, nothing is left to copy
     folder = tmp_path / "cego"
     ltx(folder, 0, 1, 7, T)
-    assert replica.status(folder, database(tmp_path, T + 45)).state == State.BEHIND
+    copy = replica.status(folder, database(tmp_path, T + 45, wal=T - 1), now=T + 600)
+    assert copy.state == State.CURRENT
+
+
+def test_without_a_log_the_database_file_is_the_last_change(tmp_path):
+    folder = tmp_path / "cego"
+    ltx(folder, 0, 1, 7, T)
+    assert replica.status(folder, database(tmp_path, T + 45), now=T + 90).state == State.BEHIND
 
 
 def test_the_newest_file_of_any_level_is_when_the_copy_was_written(tmp_path):
