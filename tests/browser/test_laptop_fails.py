@@ -186,37 +186,44 @@ def standings_page(page: Any, base: str, slug: str) -> dict[int, int]:
     return {int(no): total_shown(total) for no, total in rows}
 
 
-def test_the_laptop_dies_mid_round_and_the_second_one_carries_on_with_every_game(browser, tmp_path):
+@pytest.fixture
+def laptops(tmp_path):
+    """The day's two laptops at one address, whatever happens in the test: neither is left
+    serving after it."""
     (tmp_path / "usb").mkdir()
     port = free_port()
-    first = Laptop(tmp_path, "first", port)
-    second = Laptop(tmp_path, "second", port)
-    base = f"http://127.0.0.1:{port}"
+    first, second = Laptop(tmp_path, "first", port), Laptop(tmp_path, "second", port)
+    yield first, second
+    first.die()
+    second.die()
+
+
+def test_the_laptop_dies_mid_round_and_the_second_one_carries_on_with_every_game(browser, laptops):
+    first, second = laptops
+    base = f"http://127.0.0.1:{first.port}"
     first.manage("migrate", "--noinput", "-v0")
     day = json.loads(first.manage("shell", "-c", SETUP).strip().splitlines()[-1])
+    first.make("serve")
     phones = []
-    try:
-        first.make("serve")
-        for table in day["tables"]:
-            context = browser.new_context(
-                viewport={"width": 360, "height": 740}, locale="de-DE", is_mobile=True
-            )
-            phone = context.new_page()
-            phone.set_default_timeout(20_000)
-            phone.goto(base + table["link"])
-            phones.append(phone)
-        for number, game in enumerate(GAMES[:COPIED], start=1):
-            for phone in phones:
-                enter_game(phone, number, game)
-        # the copy falls behind: what the phones save now the first laptop acknowledges, and
-        # the stick never gets
-        (litestream,) = first.processes("litestream")
-        os.kill(litestream, signal.SIGSTOP)
-        for number, game in enumerate(GAMES[COPIED : COPIED + LOST], start=COPIED + 1):
-            for phone in phones:
-                enter_game(phone, number, game)
-    finally:
-        first.die()
+    for table in day["tables"]:
+        context = browser.new_context(
+            viewport={"width": 360, "height": 740}, locale="de-DE", is_mobile=True
+        )
+        phone = context.new_page()
+        phone.set_default_timeout(20_000)
+        phone.goto(base + table["link"])
+        phones.append(phone)
+    for number, game in enumerate(GAMES[:COPIED], start=1):
+        for phone in phones:
+            enter_game(phone, number, game)
+    # the copy falls behind: what the phones save now the first laptop acknowledges, and
+    # the stick never gets
+    (litestream,) = first.processes("litestream")
+    os.kill(litestream, signal.SIGSTOP)
+    for number, game in enumerate(GAMES[COPIED : COPIED + LOST], start=COPIED + 1):
+        for phone in phones:
+            enter_game(phone, number, game)
+    first.die()
     dead = time.monotonic()
 
     # the second laptop: the handbook's one command, at the same address
@@ -271,10 +278,8 @@ def test_the_laptop_dies_mid_round_and_the_second_one_carries_on_with_every_game
             for start, points in zip(table["starts"], results, strict=True):
                 expected[start] = expected.get(start, 0) + points
     reader = browser.new_context(viewport={"width": 1366, "height": 900}, locale="de-DE")
-    try:
-        assert standings_page(reader.new_page(), base, day["slug"]) == expected
-    finally:
-        reader.close()
-        for phone in phones:
-            phone.context.close()
-        second.die()
+    shown = standings_page(reader.new_page(), base, day["slug"])
+    reader.close()
+    for phone in phones:
+        phone.context.close()
+    assert shown == expected
