@@ -52,6 +52,7 @@ urlpatterns = [
     path("help/", help.handbook_page, {"language": "en"}, name="guide"),
     path("help/img/<str:name>", help.handbook_image, {"language": "en"}, name="guide_image"),
     path("help/<slug:chapter>/", help.handbook_page, {"language": "en"}, name="guide_chapter"),
+    path("datenschutz/", public.privacy, name="privacy"),
     path("spieler/<uuid:uid>/", public.player_page, name="player"),
     path("wertung/", rating.rating_page, name="rating"),
     path("wertung/<slug:game>/", rating.rating_page, name="rating_game"),

@@ -7,6 +7,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Count, Max, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
@@ -353,6 +354,13 @@ def player_page(request: HttpRequest, uid: uuid.UUID) -> HttpResponse:
         "tournament/player_page.html",
         {"player": player, "stats": player_stats.player_stats(player)},
     )
+
+
+@require_GET
+def privacy(request: HttpRequest) -> HttpResponse:
+    """The privacy notice (DSGVO Art. 13): who answers for the players' data (``settings``'
+    ``PRIVACY_CONTROLLER``), what is kept and shown, why, and the players' rights."""
+    return render(request, "tournament/privacy.html", {"controller": settings.PRIVACY_CONTROLLER})
 
 
 @require_GET
