@@ -45,8 +45,15 @@ class Player(models.Model):
     # bundles, so that a player registered in two halls is one player in the season (issue 15)
     uid = models.UUIDField(_("identifier"), unique=True, default=uuid.uuid4, editable=False)
     name_key = NameKeyField(default="", editable=False)
+    # how far the player's latest recorded consent reaches (issue 46), written with each consent
+    # by ``register.services.record_consent``: the public pages read it with the player's name,
+    # in the query that reads the name, never a query of their own
+    public_lists = models.BooleanField(_("name and club in public lists"), default=False)
+    public_town = models.BooleanField(_("town in public"), default=False)
+    public_season = models.BooleanField(_("on the published season website"), default=False)
 
-    history = audit(excluded_fields=["name_key"])
+    # the public_* fields repeat the consents, whose own history says who recorded each
+    history = audit(excluded_fields=["name_key", "public_lists", "public_town", "public_season"])
 
     class Meta:
         ordering = ["last_name", "first_name"]
@@ -105,3 +112,46 @@ class DistinctPlayers(models.Model):
 
     def __str__(self) -> str:
         return f"{self.first_id} ≠ {self.second_id}"
+
+
+class Consent(models.Model):
+    """A player's consent as given (issue 46): what it covers, the words agreed to (their
+    version), when and how it was given. The latest one counts; an earlier one is kept, as its
+    history is. A consent withdrawn is a consent of its own that covers nothing. It travels in
+    the event bundles with its identifier, so that it is recorded once in every installation."""
+
+    # the version of the consent's words (the online form's boxes, ``register.forms``): a change
+    # of those words is a new version, so that each consent says which words it answered
+    WORDING = "2026-12"
+    # the consent the online form asked before this record was kept (its words: "name and club
+    # are shown in the event's published lists"), as the migration that began the record wrote it
+    WORDING_BEFORE = "2026-07"
+    # a consent a player list brings (its consent column): given on the club's own form, in its
+    # words, which the list does not name
+    WORDING_LIST = "list"
+
+    class Via(models.TextChoices):
+        ONLINE = "online", _("online registration form")
+        DESK = "desk", _("at the desk")
+        IMPORT = "import", _("player list import")
+        BUNDLE = "bundle", _("event bundle")
+
+    uid = models.UUIDField(_("identifier"), unique=True, default=uuid.uuid4, editable=False)
+    player = models.ForeignKey(Player, related_name="consents", on_delete=models.CASCADE)
+    lists = models.BooleanField(_("name and club in the event's public lists"), default=False)
+    town = models.BooleanField(_("town"), default=False)
+    season_site = models.BooleanField(_("the published season website"), default=False)
+    by_guardian = models.BooleanField(_("given by a parent or guardian"), default=False)
+    wording = models.CharField(_("wording version"), max_length=20)
+    via = models.CharField(_("given"), max_length=10, choices=Via.choices)
+    given_at = models.DateTimeField(_("given at"))
+
+    history = audit()
+
+    class Meta:
+        verbose_name = _("consent")
+        verbose_name_plural = _("consents")
+        indexes = [models.Index(fields=["player", "given_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.given_at:%Y-%m-%d %H:%M} {self.via}"

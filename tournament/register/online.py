@@ -24,7 +24,7 @@ from tournament.core import collation
 from tournament.core.audit import User, noted
 from tournament.core.errors import Refused
 from tournament.core.names import normalise
-from tournament.models import Entry, Event, Player, RegistrationAttempt, Round
+from tournament.models import Consent, Entry, Event, Player, RegistrationAttempt, Round
 from tournament.register import services
 from tournament.register.forms import likely_players
 
@@ -123,11 +123,17 @@ def note_attempt(address: str, event: Event) -> None:
 
 @transaction.atomic
 def register_online(
-    *, event: Event, player: Player, submission_key: uuid.UUID | None, user: User = None
+    *,
+    event: Event,
+    player: Player,
+    submission_key: uuid.UUID | None,
+    consent: Consent | None = None,
+    user: User = None,
 ) -> Entry:
     """Register ``player`` (as typed, not saved) online: a place while there is one, else the
     waiting list (in order of registration), else refused. The same form sent twice (its one-time
-    key) gives the entry the first send made.
+    key) gives the entry the first send made. ``consent`` (as ticked, not saved) is recorded for
+    the new player.
 
     The registration is always a player of its own: typing a known player's name, club and town
     proves nothing (the public lists show them). Where the register knows players of this name,
@@ -166,6 +172,9 @@ def register_online(
             "identity_pending": bool(likely_players(player.first_name, player.last_name)),
         },
     )
+    if consent is not None:
+        consent.player = entry.player
+        services.record_consents(consents=[consent], user=user, reason="online registration")
     return entry
 
 

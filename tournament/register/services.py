@@ -16,6 +16,7 @@ from simple_history.utils import bulk_create_with_history
 from tournament.core.audit import User, actor, bulk_attrs, noted
 from tournament.core.errors import Refused
 from tournament.models import (
+    Consent,
     DistinctPlayers,
     Entry,
     Event,
@@ -177,6 +178,58 @@ def correct_player(*, player: Player, values: dict[str, Any], user: User = None)
         raise Refused(" ".join(exc.messages)) from exc
     noted(current, user, "").save()
     return current
+
+
+def record_consents(*, consents: Sequence[Consent], user: User = None, reason: str = "") -> None:
+    """Record consents as given (each of a saved player), and let each player's latest consent
+    say how far the public pages show the player (``Player.public_*``); the events those players
+    play change their version, so that no cached page shows them as before. A consent whose
+    identifier is recorded already (a bundle brought again) is left out. A few queries however
+    many consents, none for none."""
+    if consents:
+        with transaction.atomic():
+            _record_consents(consents, user, reason)
+
+
+def _record_consents(consents: Sequence[Consent], user: User, reason: str) -> None:
+    known = set(
+        Consent.objects.filter(uid__in=[c.uid for c in consents]).values_list("uid", flat=True)
+    )
+    fresh = [c for c in consents if c.uid not in known]
+    if not fresh:
+        return
+    for consent in fresh:
+        consent.full_clean(exclude=["player", "uid"], validate_unique=False)
+    bulk_create_with_history(
+        fresh,
+        Consent,
+        default_user=actor(user),
+        default_change_reason=reason,
+        custom_historical_attrs=bulk_attrs(),
+    )
+    players = {c.player_id for c in fresh}
+    latest: dict[int, tuple[bool, bool, bool]] = {}
+    for player_id, *reach in (
+        Consent.objects.filter(player__in=players)
+        .order_by("given_at", "pk")
+        .values_list("player_id", "lists", "town", "season_site")
+    ):
+        latest[player_id] = tuple(reach)  # type: ignore[assignment]
+    by_reach: dict[tuple[bool, bool, bool], list[int]] = {}
+    for player_id, reach in latest.items():
+        by_reach.setdefault(reach, []).append(player_id)
+    for (lists, town, season_site), ids in by_reach.items():
+        Player.objects.filter(pk__in=ids).update(
+            public_lists=lists, public_town=town, public_season=season_site
+        )
+    # an update sends no signal: the events whose pages name these players change here
+    for event_id in (
+        Entry.objects.filter(player__in=players)
+        .order_by()
+        .values_list("event_id", flat=True)
+        .distinct()
+    ):
+        versions.changed(event_id)
 
 
 def checkin_begun(event: Event) -> bool:
