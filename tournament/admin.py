@@ -80,7 +80,7 @@ class PlayerAdmin(SimpleHistoryAdmin):
     list_filter = ["category"]
     search_fields = ["last_name", "first_name", "club", "town"]
     # what the latest consent allows: changed by recording a consent, never by hand
-    readonly_fields = ["public_lists", "public_town", "public_season"]
+    readonly_fields = ["public_lists", "town_shown", "public_season"]
 
 
 @admin.register(Consent)

@@ -102,7 +102,9 @@ def load_demo(*, reset: bool = False) -> bool:
     if user is None:
         user = user_model.objects.create_superuser(DEMO_USER, "", DEMO_PASSWORD)
 
-    people = [Player.objects.get_or_create(**p)[0] for p in _players()]
+    # the demo's made-up players are shown as players who agreed to be named in public
+    named = {"public_lists": True, "public_season": True}
+    people = [Player.objects.get_or_create(**p, defaults=named)[0] for p in _players()]
     rng = random.Random(20261129)
     season = Season.objects.create(name="Schwarzwaldmeisterschaft 2026/27", slug=DEMO_SEASON)
     start = datetime.date(2026, 10, 3)

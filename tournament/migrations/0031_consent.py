@@ -52,7 +52,7 @@ class Migration(migrations.Migration):
         ),
         migrations.AddField(
             model_name='player',
-            name='public_town',
+            name='town_shown',
             field=models.BooleanField(default=False, verbose_name='town in public'),
         ),
         migrations.CreateModel(

@@ -9,6 +9,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from tournament.core import shown
 from tournament.core.collation import stored_name_key
 from tournament.core.validators import single_line
 from tournament.models.base import audit
@@ -49,11 +50,11 @@ class Player(models.Model):
     # by ``register.services.record_consent``: the public pages read it with the player's name,
     # in the query that reads the name, never a query of their own
     public_lists = models.BooleanField(_("name and club in public lists"), default=False)
-    public_town = models.BooleanField(_("town in public"), default=False)
+    town_shown = models.BooleanField(_("town in public"), default=False)
     public_season = models.BooleanField(_("on the published season website"), default=False)
 
     # the public_* fields repeat the consents, whose own history says who recorded each
-    history = audit(excluded_fields=["name_key", "public_lists", "public_town", "public_season"])
+    history = audit(excluded_fields=["name_key", "public_lists", "town_shown", "public_season"])
 
     class Meta:
         ordering = ["last_name", "first_name"]
@@ -70,6 +71,28 @@ class Player(models.Model):
     @property
     def sort_name(self) -> str:
         return f"{self.last_name}, {self.first_name}"
+
+    def public_name(self, number: int | None = None, *, sort: bool = False) -> str:
+        """The name as public pages write it, as far as the consent reaches (``core.shown``);
+        ``number``: the start number the neutral label carries."""
+        return shown.name(
+            self.first_name,
+            self.last_name,
+            lists=self.public_lists,
+            season=self.public_season,
+            number=number,
+            sort=sort,
+        )
+
+    @property
+    def public_club(self) -> str:
+        return shown.club(self.club, lists=self.public_lists, season=self.public_season)
+
+    @property
+    def public_town(self) -> str:
+        """The town, where the player agreed to it being shown with the name."""
+        allowed = self.town_shown and shown.named(self.public_lists, self.public_season)
+        return self.town if allowed else ""
 
 
 class PlayerAlias(models.Model):

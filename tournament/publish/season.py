@@ -51,7 +51,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament.core import collation
+from tournament.core import collation, shown
 from tournament.core.query import clean_query
 from tournament.models import Entry, Player, Round, Season
 
@@ -136,7 +136,13 @@ def _key(url: str) -> tuple[str, tuple[tuple[str, str], ...]]:
 
 
 def build_site(season: Season) -> dict[str, bytes]:
-    """The whole publication: file path in the output folder → content."""
+    """The whole publication: file path in the output folder → content. A player is named there
+    only with the consents to the public lists and to the season's website (``core.shown``)."""
+    with shown.for_the_published_site():
+        return _build_site(season)
+
+
+def _build_site(season: Season) -> dict[str, bytes]:
     pages = season_pages(season)
     published = {_key(page.url): page.path for page in pages}
     files: dict[str, bytes] = {}

@@ -235,18 +235,25 @@ def cancel(*, entry: Entry, user: User = None) -> list[Entry]:
 
 def public_list(event: Event) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """The registered players and the waiting list as the public sees them: name and club only,
-    the registered ones by name, the waiting list in its order. One query."""
+    as far as each player's consent reaches (``core.shown``), the registered ones by name, the
+    waiting list in its order. One query."""
     rows = list(
         Entry.objects.filter(event=event, status__in=[Entry.Status.ACTIVE, Entry.Status.WAITING])
         .order_by("registered_at", "start_number")
-        .values_list("status", "player__first_name", "player__last_name", "player__club")
+        .select_related("player")
+        .only(
+            "status",
+            "start_number",
+            "player__first_name",
+            "player__last_name",
+            "player__club",
+            "player__public_lists",
+            "player__public_season",
+        )
     )
-    registered = collation.by_name(
-        [r for r in rows if r[0] == Entry.Status.ACTIVE],
-        lambda r: Player(first_name=r[1], last_name=r[2]),
-    )
-    waiting = [r for r in rows if r[0] == Entry.Status.WAITING]
+    registered = collation.by_name([e for e in rows if e.is_active], lambda e: e.player)
+    waiting = [e for e in rows if e.status == Entry.Status.WAITING]
     return (
-        [(f"{first} {last}", club) for _s, first, last, club in registered],
-        [(f"{first} {last}", club) for _s, first, last, club in waiting],
+        [(e.player.public_name(e.start_number), e.player.public_club) for e in registered],
+        [(e.player.public_name(e.start_number), e.player.public_club) for e in waiting],
     )

@@ -220,7 +220,7 @@ def _record_consents(consents: Sequence[Consent], user: User, reason: str) -> No
         by_reach.setdefault(reach, []).append(player_id)
     for (lists, town, season_site), ids in by_reach.items():
         Player.objects.filter(pk__in=ids).update(
-            public_lists=lists, public_town=town, public_season=season_site
+            public_lists=lists, town_shown=town, public_season=season_site
         )
     # an update sends no signal: the events whose pages name these players change here
     for event_id in (

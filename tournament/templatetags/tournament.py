@@ -17,6 +17,13 @@ register = template.Library()
 
 
 @register.filter
+def shown_name(entry: Any, sort: str = "") -> str:
+    """An entry's player as public pages name them (``core.shown``): the name with the
+    consent, else the initials and the start number; ``"sort"``: last name first."""
+    return entry.player.public_name(entry.start_number, sort=sort == "sort")
+
+
+@register.filter
 def signed(value: Any) -> str:
     """+20, −60, 0: plus or minus as written on the paper sheet."""
     return formatting.signed(value)

@@ -50,7 +50,7 @@ def register(event: Event, last: str, **ticked: str):
 
 def reach(player: Player) -> tuple[bool, bool, bool]:
     player.refresh_from_db()
-    return player.public_lists, player.public_season, player.public_town
+    return player.public_lists, player.public_season, player.town_shown
 
 
 def test_the_online_form_stores_the_consent_as_ticked_with_its_words_and_time():
