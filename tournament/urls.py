@@ -59,6 +59,16 @@ urlpatterns = [
     path("spielerverzeichnis/", register.register, name="register"),
     path("spielerverzeichnis/<uuid:uid>/", register.register_player, name="register_player"),
     path(
+        "spielerverzeichnis/<uuid:uid>/daten/",
+        register.register_player_data,
+        name="register_player_data",
+    ),
+    path(
+        "spielerverzeichnis/<uuid:uid>/daten.json",
+        register.register_player_data_json,
+        name="register_player_data_json",
+    ),
+    path(
         "spielerverzeichnis/<uuid:uid>/zusammenfuehren/",
         register.register_merge,
         name="register_merge",
