@@ -37,8 +37,17 @@ def make_role(event: Event, role: str, username: str | None = None) -> Any:
 
 
 def make_player(**kwargs: Any) -> Player:
+    """A player who agreed to be named in public, in the lists and on the season's website (as
+    a recorded consent leaves a player, ``register.services.record_consents``); a test of the
+    neutral label passes ``public_lists=False``."""
     n = next(_counter)
-    defaults = {"first_name": f"Vorname{n}", "last_name": f"Nachname{n}", "club": "CC Test"}
+    defaults = {
+        "first_name": f"Vorname{n}",
+        "last_name": f"Nachname{n}",
+        "club": "CC Test",
+        "public_lists": True,
+        "public_season": True,
+    }
     return Player.objects.create(**{**defaults, **kwargs})
 
 

@@ -21,6 +21,7 @@ from simple_history.admin import SimpleHistoryAdmin
 from tournament.models import (
     CashItem,
     Confirmation,
+    Consent,
     Entry,
     EntryFee,
     Event,
@@ -78,6 +79,18 @@ class PlayerAdmin(SimpleHistoryAdmin):
     list_display = ["last_name", "first_name", "club", "town", "category"]
     list_filter = ["category"]
     search_fields = ["last_name", "first_name", "club", "town"]
+    # what the latest consent allows: changed by recording a consent, never by hand
+    readonly_fields = ["public_lists", "town_shown", "public_season"]
+
+
+@admin.register(Consent)
+class ConsentAdmin(ReadOnlyHistoryAdmin):
+    """Consents as given (issue 46): a record, never changed; a new consent is recorded at the
+    desk or comes with a registration, a list or a bundle."""
+
+    list_display = ["player", "lists", "season_site", "town", "by_guardian", "via", "given_at"]
+    list_filter = ["via", "wording"]
+    search_fields = ["player__last_name", "player__first_name"]
 
 
 @admin.register(PlayerAlias)

@@ -42,3 +42,20 @@ def public_url_is_an_address(app_configs: Any, **kwargs: Any) -> list[Warning]:
             )
         ]
     return []
+
+
+@register(deploy=True)
+def privacy_controller_is_named(app_configs: Any, **kwargs: Any) -> list[Warning]:
+    """The privacy notice names who answers for the players' data (DSGVO Art. 13): a public
+    installation without it publishes names with nobody to ask."""
+    name = getattr(settings, "PRIVACY_CONTROLLER", {}).get("name", "")
+    if name and "CHANGE-ME" not in name:
+        return []
+    return [
+        Warning(
+            "CEGO_PRIVACY_CONTROLLER is not set (or still CHANGE-ME): the privacy notice names "
+            "nobody who answers "
+            "for the players' data (set it, with CEGO_PRIVACY_ADDRESS and CEGO_PRIVACY_EMAIL).",
+            id="tournament.W004",
+        )
+    ]

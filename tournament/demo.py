@@ -15,9 +15,10 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 from django.utils.module_loading import import_string
 
-from tournament.models import Entry, Event, Player, Round, Season, Table, Team
+from tournament.models import Consent, Entry, Event, Player, Round, Season, Table, Team
 from tournament.play import confirmations, events, hands, rounds
 from tournament.register import services as register_services
 
@@ -103,6 +104,24 @@ def load_demo(*, reset: bool = False) -> bool:
         user = user_model.objects.create_superuser(DEMO_USER, "", DEMO_PASSWORD)
 
     people = [Player.objects.get_or_create(**p)[0] for p in _players()]
+    # the demo's made-up players agreed at the desk to be named in public, as a club's players
+    # do (issue 46): the consent is recorded, so that the bundles carry it
+    register_services.record_consents(
+        consents=[
+            Consent(
+                player=p,
+                lists=True,
+                season_site=True,
+                wording=Consent.WORDING,
+                via=Consent.Via.DESK,
+                given_at=timezone.now(),
+            )
+            for p in people
+            if not p.public_lists
+        ],
+        user=user,
+        reason="demo",
+    )
     rng = random.Random(20261129)
     season = Season.objects.create(name="Schwarzwaldmeisterschaft 2026/27", slug=DEMO_SEASON)
     start = datetime.date(2026, 10, 3)

@@ -96,6 +96,15 @@ if ":" in _public_host:  # IPv6, written as Django compares it
 if _public_host and _public_host not in ALLOWED_HOSTS and "*" not in ALLOWED_HOSTS:
     ALLOWED_HOSTS.append(_public_host)
 
+# Who answers for the players' data (the DSGVO's controller: the club or association running the
+# installation), named on the privacy notice (``/datenschutz/``) and in the published season:
+# set once per installation, as the other settings, from the environment
+PRIVACY_CONTROLLER = {
+    "name": os.environ.get("CEGO_PRIVACY_CONTROLLER", "").strip(),
+    "address": os.environ.get("CEGO_PRIVACY_ADDRESS", "").strip(),
+    "email": os.environ.get("CEGO_PRIVACY_EMAIL", "").strip(),
+}
+
 # a change's reason is kept whole: a director's sentence, or "merged: player 12 (…) into …",
 # is longer than simple-history's default 100 characters (PostgreSQL refused it with an error)
 SIMPLE_HISTORY_HISTORY_CHANGE_REASON_USE_TEXT_FIELD = True

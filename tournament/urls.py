@@ -52,11 +52,22 @@ urlpatterns = [
     path("help/", help.handbook_page, {"language": "en"}, name="guide"),
     path("help/img/<str:name>", help.handbook_image, {"language": "en"}, name="guide_image"),
     path("help/<slug:chapter>/", help.handbook_page, {"language": "en"}, name="guide_chapter"),
+    path("datenschutz/", public.privacy, name="privacy"),
     path("spieler/<uuid:uid>/", public.player_page, name="player"),
     path("wertung/", rating.rating_page, name="rating"),
     path("wertung/<slug:game>/", rating.rating_page, name="rating_game"),
     path("spielerverzeichnis/", register.register, name="register"),
     path("spielerverzeichnis/<uuid:uid>/", register.register_player, name="register_player"),
+    path(
+        "spielerverzeichnis/<uuid:uid>/daten/",
+        register.register_player_data,
+        name="register_player_data",
+    ),
+    path(
+        "spielerverzeichnis/<uuid:uid>/daten.json",
+        register.register_player_data_json,
+        name="register_player_data_json",
+    ),
     path(
         "spielerverzeichnis/<uuid:uid>/zusammenfuehren/",
         register.register_merge,

@@ -84,6 +84,15 @@ DIRECTOR_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
         f'value="{w.player.last_name}"',
     ),
     "register_merge": lambda w: (reverse("register_merge", args=[w.player.uid]), 'name="q"'),
+    # everything held about a player, for their request (issue 46.3): a page and its file
+    "register_player_data": lambda w: (
+        reverse("register_player_data", args=[w.player.uid]),
+        w.player.last_name,
+    ),
+    "register_player_data_json": lambda w: (
+        reverse("register_player_data_json", args=[w.player.uid]),
+        f'"last_name": "{w.player.last_name}"',
+    ),
     # the season as a zip of its static website: the file names
     "season_publish": lambda w: (
         reverse("season_publish", args=[w.season.slug]),

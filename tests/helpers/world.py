@@ -72,6 +72,8 @@ PUBLIC_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
         str(w.player),
     ),
     "rating": lambda w: (reverse("rating"), "Plackett-Luce"),
+    # the privacy notice (issue 46.2): who answers for the players' data
+    "privacy": lambda w: (reverse("privacy"), "GDPR"),
     "rating_game": lambda w: (reverse("rating_game", args=["ziege"]), "Plackett-Luce"),
     "table_settlement": lambda w: (reverse("table_settlement", args=[w.table.pk]), w.event.name),
     # who registered: name and club only (issue 29)

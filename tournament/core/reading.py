@@ -323,4 +323,5 @@ PLAYER_HEADERS: dict[str, tuple[str, ...]] = {
     "club": ("verein", "club", "klub"),
     "town": ("ort", "wohnort", "stadt", "town", "city", "place"),
     "category": ("kategorie", "klasse", "wertung", "category", "class", "group"),
+    "consent": ("einwilligung", "zustimmung", "consent"),
 }

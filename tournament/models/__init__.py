@@ -2,6 +2,10 @@
 
 player
     A person across events: first and last name, club, town, optional category (Damen, Jugend, ...).
+consent
+    What a player agreed to be shown in public (name and club in lists, town, the published season
+    website), as given: its words' version, when and how. Without one a public page names the
+    player by a neutral label.
 season
     A series of events whose results are added up, e.g. "Schwarzwaldmeisterschaft 2026/27".
 event
@@ -52,13 +56,14 @@ from tournament.models.money import (
 )
 from tournament.models.play import Confirmation, Hand, LotDraw, Result, provisional_entries
 from tournament.models.rating import Rating, RatingBasis
-from tournament.models.register import DistinctPlayers, Player, PlayerAlias
+from tournament.models.register import Consent, DistinctPlayers, Player, PlayerAlias
 from tournament.models.registration import RegistrationAttempt
 
 __all__ = [
     "Audited",
     "CashItem",
     "Confirmation",
+    "Consent",
     "DistinctPlayers",
     "Entry",
     "EntryFee",

@@ -31,6 +31,9 @@ STANDINGS_FIELDS = (
     "player__category",
     # the name links to the player's page (issue 16)
     "player__uid",
+    # how far the consent lets a public page name the player (issue 46, ``core.shown``)
+    "player__public_lists",
+    "player__public_season",
 )
 
 

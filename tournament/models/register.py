@@ -9,6 +9,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from tournament.core import shown
 from tournament.core.collation import stored_name_key
 from tournament.core.validators import single_line
 from tournament.models.base import audit
@@ -45,8 +46,15 @@ class Player(models.Model):
     # bundles, so that a player registered in two halls is one player in the season (issue 15)
     uid = models.UUIDField(_("identifier"), unique=True, default=uuid.uuid4, editable=False)
     name_key = NameKeyField(default="", editable=False)
+    # how far the player's latest recorded consent reaches (issue 46), written with each consent
+    # by ``register.services.record_consent``: the public pages read it with the player's name,
+    # in the query that reads the name, never a query of their own
+    public_lists = models.BooleanField(_("name and club in public lists"), default=False)
+    town_shown = models.BooleanField(_("town in public"), default=False)
+    public_season = models.BooleanField(_("on the published season website"), default=False)
 
-    history = audit(excluded_fields=["name_key"])
+    # the public_* fields repeat the consents, whose own history says who recorded each
+    history = audit(excluded_fields=["name_key", "public_lists", "town_shown", "public_season"])
 
     class Meta:
         ordering = ["last_name", "first_name"]
@@ -63,6 +71,28 @@ class Player(models.Model):
     @property
     def sort_name(self) -> str:
         return f"{self.last_name}, {self.first_name}"
+
+    def public_name(self, number: int | None = None, *, sort: bool = False) -> str:
+        """The name as public pages write it, as far as the consent reaches (``core.shown``);
+        ``number``: the start number the neutral label carries."""
+        return shown.name(
+            self.first_name,
+            self.last_name,
+            lists=self.public_lists,
+            season=self.public_season,
+            number=number,
+            sort=sort,
+        )
+
+    @property
+    def public_club(self) -> str:
+        return shown.club(self.club, lists=self.public_lists, season=self.public_season)
+
+    @property
+    def public_town(self) -> str:
+        """The town, where the player agreed to it being shown with the name."""
+        allowed = self.town_shown and shown.named(self.public_lists, self.public_season)
+        return self.town if allowed else ""
 
 
 class PlayerAlias(models.Model):
@@ -105,3 +135,46 @@ class DistinctPlayers(models.Model):
 
     def __str__(self) -> str:
         return f"{self.first_id} ≠ {self.second_id}"
+
+
+class Consent(models.Model):
+    """A player's consent as given (issue 46): what it covers, the words agreed to (their
+    version), when and how it was given. The latest one counts; an earlier one is kept, as its
+    history is. A consent withdrawn is a consent of its own that covers nothing. It travels in
+    the event bundles with its identifier, so that it is recorded once in every installation."""
+
+    # the version of the consent's words (the online form's boxes, ``register.forms``): a change
+    # of those words is a new version, so that each consent says which words it answered
+    WORDING = "2026-12"
+    # the consent the online form asked before this record was kept (its words: "name and club
+    # are shown in the event's published lists"), as the migration that began the record wrote it
+    WORDING_BEFORE = "2026-07"
+    # a consent a player list brings (its consent column): given on the club's own form, in its
+    # words, which the list does not name
+    WORDING_LIST = "list"
+
+    class Via(models.TextChoices):
+        ONLINE = "online", _("online registration form")
+        DESK = "desk", _("at the desk")
+        IMPORT = "import", _("player list import")
+        BUNDLE = "bundle", _("event bundle")
+
+    uid = models.UUIDField(_("identifier"), unique=True, default=uuid.uuid4, editable=False)
+    player = models.ForeignKey(Player, related_name="consents", on_delete=models.CASCADE)
+    lists = models.BooleanField(_("name and club in the event's public lists"), default=False)
+    town = models.BooleanField(_("town"), default=False)
+    season_site = models.BooleanField(_("the published season website"), default=False)
+    by_guardian = models.BooleanField(_("given by a parent or guardian"), default=False)
+    wording = models.CharField(_("wording version"), max_length=20)
+    via = models.CharField(_("given"), max_length=10, choices=Via.choices)
+    given_at = models.DateTimeField(_("given at"))
+
+    history = audit()
+
+    class Meta:
+        verbose_name = _("consent")
+        verbose_name_plural = _("consents")
+        indexes = [models.Index(fields=["player", "given_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.given_at:%Y-%m-%d %H:%M} {self.via}"

@@ -8,9 +8,9 @@ from typing import Any
 
 from django.db import transaction
 
-from tournament.models import Entry, EntryFee, Event, Player
+from tournament.models import Consent, Entry, EntryFee, Event, Player
 from tournament.money.fees import set_entry_fee
-from tournament.register import checkin
+from tournament.register import checkin, services
 
 # what the desk's tap may do with the fee: leave it, take it in cash, waive it
 DESK_FEES = ("", EntryFee.Status.CASH, EntryFee.Status.WAIVED)
@@ -46,8 +46,19 @@ def check_in(
 
 
 @transaction.atomic
-def walk_in(*, event: Event, player: Player, fee_status: str = "", user: Any = None) -> Entry:
-    """A walk-in registered, present and (if the desk says so) paid, in one write."""
+def walk_in(
+    *,
+    event: Event,
+    player: Player,
+    fee_status: str = "",
+    consent: Consent | None = None,
+    user: Any = None,
+) -> Entry:
+    """A walk-in registered, present and (if the desk says so) paid, with the consent given at
+    the desk (None: none recorded), in one write."""
     entry = checkin.walk_in(event=event, player=player, user=user)
+    if consent is not None:
+        consent.player = entry.player
+        services.record_consents(consents=[consent], user=user, reason="consent given at the desk")
     _fee(entry, fee_status, user)
     return entry

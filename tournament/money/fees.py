@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from tournament.core.audit import noted as _noted
 from tournament.core.errors import Refused
-from tournament.models import Entry, EntryFee, Event, FeeCategory, Player, Round, Seat
+from tournament.models import Consent, Entry, EntryFee, Event, FeeCategory, Player, Round, Seat
 from tournament.money.lock import lock_event
 from tournament.register import services
 
@@ -117,15 +117,25 @@ def fee_rows(event: Event) -> list[FeeRow]:
 
 @transaction.atomic
 def register_entry(
-    *, event: Event, player: Player, team: str = "", fee_status: str = "", user: Any = None
+    *,
+    event: Event,
+    player: Player,
+    team: str = "",
+    fee_status: str = "",
+    consent: Consent | None = None,
+    user: Any = None,
 ) -> Entry:
     """Register a player and take the fee at the desk in one go (one transaction: a fee that
-    cannot be set leaves the player unregistered, with the reason)."""
+    cannot be set leaves the player unregistered, with the reason), with the consent the player
+    gave the desk (None: none recorded)."""
     # on the day, once the desk checks players in, a player registered at the desk is there
     present = {"present_at": timezone.now()} if services.checkin_begun(event) else {}
     entry = services.register_players(
         event=event, players=[player], team=team, user=user, fields=present
     )[0]
+    if consent is not None:
+        consent.player = entry.player
+        services.record_consents(consents=[consent], user=user, reason="consent given at the desk")
     if fee_status and fee_status != EntryFee.Status.OPEN:
         set_entry_fee(entry=entry, status=fee_status, user=user)
     return entry

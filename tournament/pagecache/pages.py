@@ -28,6 +28,8 @@ from django.template.loader import render_to_string
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.safestring import SafeString, mark_safe
 
+from tournament.core import shown
+
 TIMEOUT = 3600  # a page of an old version is never read again: it expires
 LOCK_TIMEOUT = 10  # a request that died computing leaves its lock this long at most
 RETRY = 5.0  # seconds a cache that failed is left alone
@@ -108,7 +110,9 @@ class Page:
             values = [v for v in request.GET.getlist(parameter) if used(v)]
             if values:
                 self.query.setlist(parameter, values[-1:])  # the last counts, as for GET.get
-        named = (name, owner, request.LANGUAGE_CODE, sorted(self.query.lists()), *variant)
+        # the published season names fewer players than the app (``core.shown``): kept apart
+        audience = shown.audience()
+        named = (name, owner, request.LANGUAGE_CODE, audience, sorted(self.query.lists()), *variant)
         self.key = "page:" + _digest(version, *named)
         # the page around the body names the full address (the language switch, the login come
         # back to it); a fragment is the same at any address

@@ -17,12 +17,21 @@ from django.utils.translation import gettext as _
 from openpyxl import Workbook
 
 from tournament import games
+from tournament.core import shown
 from tournament.core.workbook import EURO, INTEGER, SIGNED, Sheet, euros_value
 from tournament.games.base import Figure
 from tournament.games.words import describe_hand
-from tournament.models import Entry, Event, Hand, Result, Round, Season, Seat
+from tournament.models import Entry, Event, Hand, Player, Result, Round, Season, Seat
 from tournament.money import cashbook
 from tournament.results import pairs, standings
+
+
+def _name_cells(player: Player, number: int) -> list[str]:
+    """The last and first name's cells of a public sheet: the names with the consent, else the
+    neutral label and an empty cell (``core.shown``)."""
+    if shown.named(player.public_lists, player.public_season):
+        return [player.last_name, player.first_name]
+    return [player.public_name(number), ""]
 
 
 def _standings_sheet(workbook: Workbook, event: Event, rounds: list[Round]) -> None:
@@ -49,9 +58,10 @@ def _standings_sheet(workbook: Workbook, event: Event, rounds: list[Round]) -> N
                 # a place decided by lot says so ("3 (by lot)"); the others stay numbers
                 entry.rank if entry.lot is None else standings.place_text(entry),
                 entry.start_number,
-                entry.player.last_name,
-                entry.player.first_name,
-                entry.player.club,
+                # as far as the consent reaches (``core.shown``): the label in the last
+                # name's column, the first name's left empty
+                *_name_cells(entry.player, entry.start_number),
+                entry.player.public_club,
                 *[getattr(entry, f"round_{r.number}") for r in rounds],
                 *[game.shown(f, getattr(entry, f.name), rules) for f in figures],
                 "" if entry.is_active else _("withdrawn"),
@@ -106,8 +116,8 @@ def _round_sheet(workbook: Workbook, rnd: Round) -> None:
                     table["table"].number,
                     seat.position + 1,
                     seat.entry.start_number,
-                    seat.entry.player.sort_name,
-                    seat.entry.player.club,
+                    seat.entry.player.public_name(seat.entry.start_number, sort=True),
+                    seat.entry.player.public_club,
                     row["points"],
                     note,
                 ]
@@ -122,10 +132,20 @@ def _hands_sheet(workbook: Workbook, event: Event) -> None:
     """
     names: dict[tuple[int, int], str] = {}
     largest = 0
-    for table_id, position, first, last in Seat.objects.filter(
+    for table_id, position, number, first, last, lists, on_site in Seat.objects.filter(
         round__event=event, table__isnull=False
-    ).values_list("table_id", "position", "entry__player__first_name", "entry__player__last_name"):
-        names[(table_id, position)] = f"{first} {last}"
+    ).values_list(
+        "table_id",
+        "position",
+        "entry__start_number",
+        "entry__player__first_name",
+        "entry__player__last_name",
+        "entry__player__public_lists",
+        "entry__player__public_season",
+    ):
+        names[(table_id, position)] = shown.name(
+            first, last, lists=lists, season=on_site, number=number
+        )
         largest = max(largest, position + 1)
     columns: list[tuple[str, int, str | None]] = [
         (_("Round"), 8, INTEGER),
@@ -203,17 +223,20 @@ def _seating_sheet(workbook: Workbook, event: Event) -> None:
             "entry__player__last_name",
             "entry__player__first_name",
             "entry__player__club",
+            "entry__player__public_lists",
+            "entry__player__public_season",
         )
     )
-    for round_number, table_number, position, start_number, last, first, club in seats:
+    for round_number, table_number, position, start_number, last, first, club, *seen in seats:
+        consent = dict(zip(("lists", "season"), seen, strict=True))
         sheet.append(
             [
                 round_number,
                 table_number,
                 position + 1 if position is not None else None,
                 start_number,
-                f"{last}, {first}",  # Player.sort_name
-                club,
+                shown.name(first, last, sort=True, number=start_number, **consent),
+                shown.club(club, **consent),
             ]
         )
     sheet.close()

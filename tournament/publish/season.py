@@ -22,6 +22,7 @@ Layout of the output folder::
     de/turnier/<event>/index.html   the event; rangliste.html (-damen, ...), mannschaften.html,
                                 durchgang-<n>.html (results by table), durchgang-<n>-sitzplan.html
     de/spieler/index.html       the season's players; de/spieler/<uid>.html a player
+    de/datenschutz.html         the privacy notice (who answers for the players' data)
     en/...                      the same pages in English
 """
 
@@ -50,7 +51,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament.core import collation
+from tournament.core import collation, shown
 from tournament.core.query import clean_query
 from tournament.models import Entry, Player, Round, Season
 
@@ -58,6 +59,7 @@ EVENTS = "turnier/"  # a folder of its own: an event's short name never meets a 
 ROUND = "durchgang-"
 PLAYER_FOLDER = "spieler/"
 PLAYERS = f"{PLAYER_FOLDER}index.html"  # the publication's list of the season's players
+PRIVACY = "datenschutz.html"  # the app's privacy notice: a published name needs it beside it
 LANGUAGES = ("de", "en")  # German first: the root index opens it
 STYLES = ("css/app.css", "img/favicon.svg")  # the app's own assets the pages use
 
@@ -76,7 +78,7 @@ def season_pages(season: Season) -> list[Page]:
     """Every page of the publication, in the app and on disk. Three queries."""
     categories = [code for code in Player.Category.values if code]
     home = reverse("season", args=[season.slug])
-    pages = [Page(home, "index.html")]
+    pages = [Page(home, "index.html"), Page(reverse("privacy"), PRIVACY)]
     for code in categories:
         pages.append(Page(_with(home, category=code), _category_file("saison", code)))
     events = list(season.events.order_by("date", "pk"))
@@ -134,7 +136,13 @@ def _key(url: str) -> tuple[str, tuple[tuple[str, str], ...]]:
 
 
 def build_site(season: Season) -> dict[str, bytes]:
-    """The whole publication: file path in the output folder → content."""
+    """The whole publication: file path in the output folder → content. A player is named there
+    only with the consents to the public lists and to the season's website (``core.shown``)."""
+    with shown.for_the_published_site():
+        return _build_site(season)
+
+
+def _build_site(season: Season) -> dict[str, bytes]:
     pages = season_pages(season)
     published = {_key(page.url): page.path for page in pages}
     files: dict[str, bytes] = {}
@@ -331,6 +339,7 @@ def _framed(
             "root": root,
             "home": _relative(path, "index.html"),
             "players": _relative(path, PLAYERS),
+            "privacy": _relative(path, PRIVACY),
             "languages": [(code, name, f"{root}{code}/{path}") for code, name in others],
             "published": when,
         },

@@ -7,11 +7,12 @@ import uuid
 from typing import Any
 
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournament.core.names import NameIndex
 from tournament.core.validators import single_line
-from tournament.models import Entry, EntryFee, Event, Player
+from tournament.models import Consent, Entry, EntryFee, Event, Player
 from tournament.register.services import PLAYER_FIELDS
 
 
@@ -65,6 +66,15 @@ class RegisterForm(forms.Form):
     fee = forms.ChoiceField(
         label=_("entry fee"), choices=EntryFee.Status.choices, required=False, initial="open"
     )
+    # the consent the player gives the desk, as far as the player says (issue 46): none ticked
+    # records none, and the public pages name the player by a neutral label
+    consent_lists = forms.BooleanField(
+        required=False, label=_("name and club in the event's public lists")
+    )
+    consent_season = forms.BooleanField(
+        required=False, label=_("on the season's published website")
+    )
+    consent_town = forms.BooleanField(required=False, label=_("town on the player page"))
 
     def __init__(self, *args: Any, event: Event | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -120,6 +130,22 @@ class RegisterForm(forms.Form):
             category=data.get("category", ""),
         )
 
+    def consent_given(self) -> Consent | None:
+        """The consent the desk ticked, now, not saved yet; None when none is ticked."""
+        data = self.cleaned_data
+        ticked = [data.get(f"consent_{name}") for name in ("lists", "season", "town")]
+        if not any(ticked):
+            return None
+        lists, season_site, town = (bool(t) for t in ticked)
+        return Consent(
+            lists=lists,
+            season_site=season_site,
+            town=town,
+            wording=Consent.WORDING,
+            via=Consent.Via.DESK,
+            given_at=timezone.now(),
+        )
+
 
 def described(player: Player) -> str:
     """A player as a list of choices shows them: name, club, town."""
@@ -146,18 +172,37 @@ def likely_players(first_name: str, last_name: str, *, event: Event | None = Non
 
 
 class OnlineRegistrationForm(PlayerForm):
-    """The public form: who registers (the register's own fields), with a consent to the
-    published lists. It never binds the registration to a known player, nor shows who is known:
-    the public has nothing that proves a person is a known player. A registration under a name
-    the register knows waits for the desk, which sees the person (``online.register_online``,
-    ``checkin.check_in``)."""
+    """The public form: who registers (the register's own fields), with the consents it asks
+    (stored as given, ``consent_given``). It never binds the registration to a known player, nor
+    shows who is known: the public has nothing that proves a person is a known player. A
+    registration under a name the register knows waits for the desk, which sees the person
+    (``online.register_online``, ``checkin.check_in``).
 
+    The register keeps no birth date, so the form asks whether the player is under 16; a player
+    under 16 registers only with the box of a parent or guardian ticked (DSGVO Art. 8)."""
+
+    # the words of these boxes are ``Consent.WORDING``: a change of them is a new version there
     consent = forms.BooleanField(
         label=_(
             "I agree that my name and club are shown in the event's published lists "
             "(participants, standings)."
         ),
         error_messages={"required": _("Without this consent we cannot register you.")},
+    )
+    consent_season = forms.BooleanField(
+        required=False,
+        label=_("My name, club and results may also be shown on the season's published website."),
+    )
+    consent_town = forms.BooleanField(
+        required=False, label=_("My town may be shown with my name on my player page.")
+    )
+    under_16 = forms.BooleanField(required=False, label=_("I am under 16."))
+    guardian = forms.BooleanField(
+        required=False,
+        label=_(
+            "I am a parent or guardian of the player under 16 and agree to this registration "
+            "and to the consents above."
+        ),
     )
     submission = forms.UUIDField(widget=forms.HiddenInput)
 
@@ -166,9 +211,31 @@ class OnlineRegistrationForm(PlayerForm):
         if not self.is_bound:
             self.initial["submission"] = uuid.uuid4()
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("under_16") and not data.get("guardian"):
+            self.add_error(
+                "guardian",
+                _("A player under 16 registers only with a parent's or guardian's consent."),
+            )
+        return data
+
     def get_player(self) -> Player:
         """The person as typed: a player not saved yet."""
         return self.instance
+
+    def consent_given(self) -> Consent:
+        """The consent as ticked, now, not saved yet (its player is saved with the entry)."""
+        data = self.cleaned_data
+        return Consent(
+            lists=data["consent"],
+            season_site=data["consent_season"],
+            town=data["consent_town"],
+            by_guardian=data["under_16"],
+            wording=Consent.WORDING,
+            via=Consent.Via.ONLINE,
+            given_at=timezone.now(),
+        )
 
 
 class PairForm(forms.Form):

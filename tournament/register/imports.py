@@ -3,6 +3,7 @@ preview, then saved in one transaction (a list with a refused row saves nothing)
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
@@ -10,6 +11,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -26,7 +28,7 @@ from tournament.core.reading import (
     too_long,
 )
 from tournament.core.validators import one_line, single_line
-from tournament.models import Entry, Event, Player
+from tournament.models import Consent, Entry, Event, Player
 from tournament.register import services
 
 CATEGORY_WORDS = {
@@ -50,6 +52,41 @@ CATEGORY_WORDS = {
     "s": "senioren",
 }
 
+# what a list's consent column may say the player agreed to (issue 46): name and club in the
+# public lists, the published season website, the town; several words in one cell
+CONSENT_WORDS = {
+    "ja": "lists",
+    "yes": "lists",
+    "x": "lists",
+    "listen": "lists",
+    "lists": "lists",
+    "saison": "season",
+    "season": "season",
+    "website": "season",
+    "ort": "town",
+    "wohnort": "town",
+    "town": "town",
+    "nein": "",
+    "no": "",
+}
+CONSENT_ORDER = ("lists", "season", "town")
+PLAYER_COLUMNS = ("first_name", "last_name", "club", "town", "category")
+
+
+def consent_of(text: str) -> str | None:
+    """The consent a list's cell names, as the words of ``CONSENT_ORDER`` joined by commas
+    ("" for none), or None when the cell holds a word that means none of them."""
+    found = set()
+    for word in re.split(r"[\s,;/+]+", text.strip().lower()):
+        if not word:
+            continue
+        meaning = CONSENT_WORDS.get(word)
+        if meaning is None:
+            return None
+        if meaning:
+            found.add(meaning)
+    return ",".join(name for name in CONSENT_ORDER if name in found)
+
 
 @dataclass
 class PlayerRow:
@@ -59,6 +96,8 @@ class PlayerRow:
     club: str = ""
     town: str = ""
     category: str = ""
+    # the consent the list records (``consent_of``: "lists,season,town", "" for none)
+    consent: str = ""
     status: str = "new"  # new, matched, rejected
     reason: str = ""
     player_id: int | None = None
@@ -166,9 +205,11 @@ def read_players(event: Event, rows: list[list[Any]]) -> PlayerImport:
             club=cell(row, "club"),
             town=cell(row, "town"),
             category=cell(row, "category"),
+            consent=cell(row, "consent"),
         )
         result.rows.append(item)
         category = CATEGORY_WORDS.get(header_key(item.category))
+        consent = consent_of(item.consent)
         if not item.first_name or not item.last_name:
             item.status, item.reason = "rejected", _("first and last name are required")
         elif refused := _control_character(item):
@@ -183,8 +224,14 @@ def read_players(event: Event, rows: list[list[Any]]) -> PlayerImport:
                 _("unknown category “%(value)s” (Damen, Jugend, Senioren or empty)")
                 % {"value": item.category},
             )
+        elif consent is None:
+            item.status, item.reason = (
+                "rejected",
+                _("unknown consent “%(value)s” (ja, Saison, Ort, nein or empty)")
+                % {"value": item.consent},
+            )
         else:
-            item.category = category
+            item.category, item.consent = category, consent
             key = (header_key(item.first_name), header_key(item.last_name), header_key(item.club))
             if key in seen:
                 item.status, item.reason = (
@@ -302,8 +349,9 @@ def save_players(
                 % {"n": done}
             )
     table = [
-        ["first_name", "last_name", "club", "town", "category"],
-        *[[r["first_name"], r["last_name"], r["club"], r["town"], r["category"]] for r in rows],
+        [*PLAYER_COLUMNS, "consent"],
+        # a preview made before the consent column was read has none
+        *[[*(r[n] for n in PLAYER_COLUMNS), r.get("consent", "")] for r in rows],
     ]
     checked = read_players(event, table)
     if not checked.ok:
@@ -343,6 +391,25 @@ def save_players(
         for r in checked.rows
     ]
     entries = services.register_players(event=event, players=players, user=user, reason=reason)
+    now = timezone.now()
+    services.record_consents(
+        consents=[
+            Consent(
+                player=entry.player,
+                lists="lists" in row.consent,
+                season_site="season" in row.consent,
+                town="town" in row.consent,
+                # the club's own words, on its own form: the list does not say which
+                wording=Consent.WORDING_LIST,
+                via=Consent.Via.IMPORT,
+                given_at=now,
+            )
+            for row, entry in zip(checked.rows, entries, strict=True)
+            if row.consent
+        ],
+        user=user,
+        reason=reason,
+    )
     services.record_distinct(
         pairs=[(entries[index].player_id, other) for index, others in distinct for other in others],
         user=user,

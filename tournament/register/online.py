@@ -24,7 +24,7 @@ from tournament.core import collation
 from tournament.core.audit import User, noted
 from tournament.core.errors import Refused
 from tournament.core.names import normalise
-from tournament.models import Entry, Event, Player, RegistrationAttempt, Round
+from tournament.models import Consent, Entry, Event, Player, RegistrationAttempt, Round
 from tournament.register import services
 from tournament.register.forms import likely_players
 
@@ -123,11 +123,17 @@ def note_attempt(address: str, event: Event) -> None:
 
 @transaction.atomic
 def register_online(
-    *, event: Event, player: Player, submission_key: uuid.UUID | None, user: User = None
+    *,
+    event: Event,
+    player: Player,
+    submission_key: uuid.UUID | None,
+    consent: Consent | None = None,
+    user: User = None,
 ) -> Entry:
     """Register ``player`` (as typed, not saved) online: a place while there is one, else the
     waiting list (in order of registration), else refused. The same form sent twice (its one-time
-    key) gives the entry the first send made.
+    key) gives the entry the first send made. ``consent`` (as ticked, not saved) is recorded for
+    the new player.
 
     The registration is always a player of its own: typing a known player's name, club and town
     proves nothing (the public lists show them). Where the register knows players of this name,
@@ -166,6 +172,9 @@ def register_online(
             "identity_pending": bool(likely_players(player.first_name, player.last_name)),
         },
     )
+    if consent is not None:
+        consent.player = entry.player
+        services.record_consents(consents=[consent], user=user, reason="online registration")
     return entry
 
 
@@ -226,18 +235,25 @@ def cancel(*, entry: Entry, user: User = None) -> list[Entry]:
 
 def public_list(event: Event) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """The registered players and the waiting list as the public sees them: name and club only,
-    the registered ones by name, the waiting list in its order. One query."""
+    as far as each player's consent reaches (``core.shown``), the registered ones by name, the
+    waiting list in its order. One query."""
     rows = list(
         Entry.objects.filter(event=event, status__in=[Entry.Status.ACTIVE, Entry.Status.WAITING])
         .order_by("registered_at", "start_number")
-        .values_list("status", "player__first_name", "player__last_name", "player__club")
+        .select_related("player")
+        .only(
+            "status",
+            "start_number",
+            "player__first_name",
+            "player__last_name",
+            "player__club",
+            "player__public_lists",
+            "player__public_season",
+        )
     )
-    registered = collation.by_name(
-        [r for r in rows if r[0] == Entry.Status.ACTIVE],
-        lambda r: Player(first_name=r[1], last_name=r[2]),
-    )
-    waiting = [r for r in rows if r[0] == Entry.Status.WAITING]
+    registered = collation.by_name([e for e in rows if e.is_active], lambda e: e.player)
+    waiting = [e for e in rows if e.status == Entry.Status.WAITING]
     return (
-        [(f"{first} {last}", club) for _s, first, last, club in registered],
-        [(f"{first} {last}", club) for _s, first, last, club in waiting],
+        [(e.player.public_name(e.start_number), e.player.public_club) for e in registered],
+        [(e.player.public_name(e.start_number), e.player.public_club) for e in waiting],
     )

@@ -16,15 +16,18 @@ from simple_history.utils import bulk_create_with_history
 from tournament.core.audit import User, actor, bulk_attrs, noted
 from tournament.core.errors import Refused
 from tournament.models import (
+    Consent,
     DistinctPlayers,
     Entry,
     Event,
     Player,
     PlayerAlias,
+    PrizeAssignment,
     Round,
     Team,
     versions,
 )
+from tournament.models.base import new_token
 from tournament.register.reads import withdrawal_refused
 
 # RULES.md 6: side ranking for teams of four
@@ -177,6 +180,58 @@ def correct_player(*, player: Player, values: dict[str, Any], user: User = None)
         raise Refused(" ".join(exc.messages)) from exc
     noted(current, user, "").save()
     return current
+
+
+def record_consents(*, consents: Sequence[Consent], user: User = None, reason: str = "") -> None:
+    """Record consents as given (each of a saved player), and let each player's latest consent
+    say how far the public pages show the player (``Player.public_*``); the events those players
+    play change their version, so that no cached page shows them as before. A consent whose
+    identifier is recorded already (a bundle brought again) is left out. A few queries however
+    many consents, none for none."""
+    if consents:
+        with transaction.atomic():
+            _record_consents(consents, user, reason)
+
+
+def _record_consents(consents: Sequence[Consent], user: User, reason: str) -> None:
+    known = set(
+        Consent.objects.filter(uid__in=[c.uid for c in consents]).values_list("uid", flat=True)
+    )
+    fresh = [c for c in consents if c.uid not in known]
+    if not fresh:
+        return
+    for consent in fresh:
+        consent.full_clean(exclude=["player", "uid"], validate_unique=False)
+    bulk_create_with_history(
+        fresh,
+        Consent,
+        default_user=actor(user),
+        default_change_reason=reason,
+        custom_historical_attrs=bulk_attrs(),
+    )
+    players = {c.player_id for c in fresh}
+    latest: dict[int, tuple[bool, bool, bool]] = {}
+    for player_id, *reach in (
+        Consent.objects.filter(player__in=players)
+        .order_by("given_at", "pk")
+        .values_list("player_id", "lists", "town", "season_site")
+    ):
+        latest[player_id] = tuple(reach)  # type: ignore[assignment]
+    by_reach: dict[tuple[bool, bool, bool], list[int]] = {}
+    for player_id, reach in latest.items():
+        by_reach.setdefault(reach, []).append(player_id)
+    for (lists, town, season_site), ids in by_reach.items():
+        Player.objects.filter(pk__in=ids).update(
+            public_lists=lists, town_shown=town, public_season=season_site
+        )
+    # an update sends no signal: the events whose pages name these players change here
+    for event_id in (
+        Entry.objects.filter(player__in=players)
+        .order_by()
+        .values_list("event_id", flat=True)
+        .distinct()
+    ):
+        versions.changed(event_id)
 
 
 def checkin_begun(event: Event) -> bool:
@@ -332,3 +387,58 @@ def create_pair(*, event: Event, name: str, entries: Sequence[Entry], user: User
         entry.pair = team
         noted(entry, user, "").save(update_fields=["pair"])
     return team
+
+
+# the neutral label an anonymised player keeps in the register (issue 46.4): the player's row
+# stays, so that the results, ranks and everybody's standings stay as they were
+ANONYMOUS_FIRST = "Anonym"
+
+
+@transaction.atomic
+def anonymise_player(*, player: Player, reason: str, user: User = None) -> Player:
+    """A player anonymised on request (issue 46.4): name, club and town replaced by a neutral
+    label ("Anonym 12", the player's number here) in the register, in every earlier version of
+    the player's history, and in the prize-giving lists kept of finished events; the personal
+    links issued stop (new secrets); the reason is kept in the history. The player's entries,
+    results and category stay, so every ranking stays as it was; the next publication and bundle
+    carry the label. The player's consents stay: they are the record of what was agreed."""
+    if not reason.strip():
+        raise Refused(_("Give the reason for the anonymisation (the player's request)."))
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    label = {"first_name": ANONYMOUS_FIRST, "last_name": str(player.pk), "club": "", "town": ""}
+    old = {"name": f"{player.first_name} {player.last_name}", "club": player.club}
+    for name, value in label.items():
+        setattr(player, name, value)
+    # the earlier versions first, then the version saying why, which keeps the reason
+    Player.history.filter(id=player.pk).update(**label)
+    noted(player, user, f"anonymised: {reason.strip()}").save()
+    entries = list(Entry.objects.filter(player=player))
+    for entry in entries:  # the token is no part of the history: no history row
+        Entry.objects.filter(pk=entry.pk).update(token=new_token())
+    _scrub_prize_lists({e.pk for e in entries}, old, f"{label['first_name']} {label['last_name']}")
+    return player
+
+
+def _scrub_prize_lists(entry_ids: set[int], old: dict[str, str], label: str) -> None:
+    """The prize-giving lists kept of finished events (``PrizeAssignment``, and its history)
+    name the player as they were: the label instead."""
+
+    def scrubbed(awards: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
+        changed = False
+        for award in awards:
+            for line in [*award.get("winners", []), *award.get("passed", [])]:
+                if line.get("entry") in entry_ids or line.get("name") == old["name"]:
+                    line["name"], changed = label, True
+                    if "club" in line:
+                        line["club"] = ""
+        return awards, changed
+
+    events = Entry.objects.filter(pk__in=entry_ids).values("event_id")
+    for row in PrizeAssignment.objects.filter(event__in=events):
+        awards, changed = scrubbed(row.awards)
+        if changed:
+            PrizeAssignment.objects.filter(pk=row.pk).update(awards=awards)
+    for row in PrizeAssignment.history.filter(event_id__in=events):
+        awards, changed = scrubbed(row.awards)
+        if changed:
+            PrizeAssignment.history.filter(pk=row.pk).update(awards=awards)

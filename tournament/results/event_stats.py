@@ -19,6 +19,7 @@ from django.db.models import Count, IntegerField, Max, Min, OuterRef, Q, Subquer
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast, Coalesce
 
+from tournament.core import shown
 from tournament.games.base import GameType
 from tournament.models import Event, Hand, Result
 from tournament.results import counting
@@ -225,9 +226,17 @@ def table_pace(event: Event) -> list[TablePace]:
 def _names_at(hand: EventHand) -> list[str]:
     """The players at the hand's table, by seat (one query)."""
     names = ["?"] * hand.size
-    for position, first, last in Result.objects.filter(hand_id=hand.pk).values_list(
-        "position", "entry__player__first_name", "entry__player__last_name"
+    for position, number, first, last, lists, on_site in Result.objects.filter(
+        hand_id=hand.pk
+    ).values_list(
+        "position",
+        "entry__start_number",
+        "entry__player__first_name",
+        "entry__player__last_name",
+        "entry__player__public_lists",
+        "entry__player__public_season",
     ):
         if position < hand.size:
-            names[position] = f"{first} {last}"
+            # a public page: as far as the consent reaches (``core.shown``)
+            names[position] = shown.name(first, last, lists=lists, season=on_site, number=number)
     return names

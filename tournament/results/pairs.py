@@ -81,7 +81,8 @@ class PairRow:
 
     @property
     def players(self) -> str:
-        return " & ".join(str(m.player) for m in self.members)
+        """The partners as the public pair ranking names them (``core.shown``)."""
+        return " & ".join(m.player.public_name(m.start_number) for m in self.members)
 
 
 def headings(event: Event) -> list[Any]:

@@ -14,7 +14,7 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
 from tournament import games
-from tournament.core import collation
+from tournament.core import collation, shown
 from tournament.games.base import GameType
 from tournament.models import Entry, Event, Player, Result, Round, Season, Seat, Team
 from tournament.results import pairs
@@ -293,15 +293,17 @@ def season_standings(
             withdrawn[player_id].add(event_id)
     # a subquery, not a list of ids: a season's players are thousands of parameters
     names = Player.objects.filter(pk__in=entries.values("player_id")).values_list(
-        "pk", "first_name", "last_name", "club", "uid"
+        "pk", "first_name", "last_name", "club", "uid", "public_lists", "public_season"
     )
     result = []
-    for player_id, first_name, last_name, club, uid in names:
+    for player_id, first_name, last_name, club, uid, lists, on_site in names:
         sums = season_sums(game, figures[player_id], season.best_of, summed)
+        consent = {"lists": lists, "season": on_site}
         row = {
-            "name": f"{last_name}, {first_name}",
+            # as far as the consent reaches (``core.shown``): the season's pages are all public
+            "name": shown.name(first_name, last_name, sort=True, **consent),
             "name_key": collation.name_key(last_name, first_name),
-            "club": club,
+            "club": shown.club(club, **consent),
             "uid": uid,
             # the season's result: the sum of the events' (of the best N)
             "total": figure.of_sums(sums),

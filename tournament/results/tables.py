@@ -198,14 +198,14 @@ class StandingsTable(tables.Table):
             case "name":
                 return self.render_name(entry)
             case "club":
-                return entry.player.club
+                return entry.player.public_club
         if isinstance(column, RoundColumn):
             return column.render(self.round_figures.get((entry.pk, column.number)), entry, self)
         return column.render(getattr(entry, name))
 
     def render_name(self, record: Entry) -> SafeString:
         player = record.player
-        text = self.player_link(player.uid, f"{player.last_name}, {player.first_name}")
+        text = self.player_link(player.uid, player.public_name(record.start_number, sort=True))
         if record.pk in self.provisional:
             text += self.name_tags["provisional"]
         if not record.is_active:

@@ -144,6 +144,7 @@ def event_players(request: HttpRequest, slug: str) -> HttpResponse:
                 player=form.get_player(),
                 team=form.cleaned_data.get("team") or "",
                 fee_status=form.cleaned_data.get("fee") or "",
+                consent=form.consent_given(),
                 user=request.user,
             )
         except errors.Refused as exc:

@@ -65,6 +65,7 @@ def event_register(request: HttpRequest, slug: str) -> HttpResponse:
                     event=event,
                     player=form.get_player(),
                     submission_key=form.cleaned_data["submission"],
+                    consent=form.consent_given(),
                 )
                 if entry.is_waiting:
                     messages.success(request, _("You are on the waiting list."))
@@ -175,7 +176,11 @@ def _walk_in(request: HttpRequest, event: Event, form: RegisterForm) -> HttpResp
         return None
     try:
         entry = desk.walk_in(
-            event=event, player=form.get_player(), fee_status=_desk_fee(request), user=request.user
+            event=event,
+            player=form.get_player(),
+            fee_status=_desk_fee(request),
+            consent=form.consent_given(),
+            user=request.user,
         )
     except errors.Refused as exc:
         refused(request, exc)

@@ -7,6 +7,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Count, Max, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
@@ -18,7 +19,7 @@ from django_tables2 import RequestConfig
 
 import scoring
 from tournament import access, games
-from tournament.core import collation, replica
+from tournament.core import collation, replica, shown
 from tournament.core.fields import whole_number
 from tournament.games.words import explain
 from tournament.models import (
@@ -358,6 +359,13 @@ def player_page(request: HttpRequest, uid: uuid.UUID) -> HttpResponse:
 
 
 @require_GET
+def privacy(request: HttpRequest) -> HttpResponse:
+    """The privacy notice (DSGVO Art. 13): who answers for the players' data (``settings``'
+    ``PRIVACY_CONTROLLER``), what is kept and shown, why, and the players' rights."""
+    return render(request, "tournament/privacy.html", {"controller": settings.PRIVACY_CONTROLLER})
+
+
+@require_GET
 def card_points(request: HttpRequest, slug: str) -> JsonResponse:
     """The game's card counter (Cego): counts of cards → card points, computed by the engine."""
     event = event_or_404(slug)
@@ -453,12 +461,13 @@ def _projector_json(request: HttpRequest, event: Event) -> str:
     game, rules = event.game_type, event.full_rules()
     figure = game.figure(game.projector_figure)
     provisional = provisional_entries(event)
-    fields = ("pk", "rank", "status", "player__first_name", "player__last_name", "player__club")
+    fields = ("pk", "rank", "status", "start_number", "player__first_name", "player__last_name")
+    fields += ("player__club", "player__public_lists", "player__public_season")
     found = list(Entry.objects.standings(event).values_list(*fields, figure.name))
     last = found[-1][1] if found else 1  # the rows come in rank order
     total = figure.name == "total"
     lines = []
-    for pk, rank, status, first_name, last_name, club, value in found:
+    for pk, rank, status, number, first_name, last_name, club, lists, on_site, value in found:
         marks = [
             mark
             for mark, shown in (
@@ -469,7 +478,9 @@ def _projector_json(request: HttpRequest, event: Event) -> str:
             if shown
         ]
         value = game.shown_total(value, rules) if total else value
-        lines.append([rank, f"{first_name} {last_name}", club, figure.text(value), marks])
+        consent = {"lists": lists, "season": on_site}  # as far as it reaches (``core.shown``)
+        name = shown.name(first_name, last_name, number=number, **consent)
+        lines.append([rank, name, shown.club(club, **consent), figure.text(value), marks])
     status = render_to_string(
         "tournament/includes/projector_status.html",
         {"provisional": bool(provisional), **_projector_status(event)},

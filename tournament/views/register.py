@@ -15,16 +15,18 @@ from functools import lru_cache
 from typing import Any
 
 from django.contrib import messages
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Count, Max, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament import access
 from tournament.core import collation, errors, names
 from tournament.models import Entry, Player
+from tournament.paper.player_data import player_data
 from tournament.register import reads, services
 from tournament.register.forms import PlayerForm
 from tournament.results import history, player_stats
@@ -277,3 +279,30 @@ def _entries_of(players: list[Player]) -> QuerySet[Entry]:
         .select_related("event__season")
         .order_by("-event__date", "-event__pk")
     )
+
+
+@protected
+@require_GET
+def register_player_data(request: HttpRequest, uid: uuid.UUID) -> HttpResponse:
+    """Everything held about one player (``paper.player_data``), for the player's request for
+    it: as a page to read, with the link to the same as a file."""
+    access.require_director(request)
+    player = _player_or_404(uid)
+    return render(
+        request,
+        "tournament/register/player_data.html",
+        {"player": player, "data": player_data(player)},
+    )
+
+
+@protected
+@require_GET
+def register_player_data_json(request: HttpRequest, uid: uuid.UUID) -> HttpResponse:
+    """The same as a JSON file to hand to the player (machine-readable, DSGVO Art. 15 and 20)."""
+    access.require_director(request)
+    player = _player_or_404(uid)
+    response = JsonResponse(
+        player_data(player), encoder=DjangoJSONEncoder, json_dumps_params={"indent": 1}
+    )
+    response["Content-Disposition"] = f'attachment; filename="spieler-{player.uid}.json"'
+    return response

@@ -477,15 +477,15 @@ def test_a_round_drawn_again_in_the_hall_gets_the_new_seats():
 
 
 @pytest.mark.django_db
-def test_an_export_costs_eleven_queries_however_large_the_event(django_assert_num_queries: Any):
+def test_an_export_costs_twelve_queries_however_large_the_event(django_assert_num_queries: Any):
     small = played_event(hand_count=1)
     large = played_event(hand_count=12)
     make_entries(large, 4)
     for event in (small, large):
-        # the event and season, entries with players and teams, seats, results, hands with
-        # their users, who entered the games without a user (their history), confirmations,
-        # tables, teams, rounds, draws by lot
-        with django_assert_num_queries(11):
+        # the event and season, entries with players and teams, the players' consents, seats,
+        # results, hands with their users, who entered the games without a user (their
+        # history), confirmations, tables, teams, rounds, draws by lot
+        with django_assert_num_queries(12):
             export.event_content(event)
 
 

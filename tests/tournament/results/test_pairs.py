@@ -97,7 +97,9 @@ def test_the_pair_ranking_ranks_pairs_by_matches_then_difference_then_fewer_take
     text = page_text(client.get(f"/turnier/{event.slug}/paare/rangliste/"))
 
     players = {t.name: " & ".join(str(m.player) for m in t.pair_members.all()) for t in teams}
-    rows = re.findall(r"(\d) (Paar \d) (.+?) (\d) (\d) (\d) (−?\+?\d+)(?= \d Paar| *$)", text)
+    # each row up to the next, the last one up to the page's footer
+    row = r"(\d) (Paar \d) (.+?) (\d) (\d) (\d) (−?\+?\d+)(?= \d Paar| Privacy notice *$)"
+    rows = re.findall(row, text)
     assert [(rank, name) for rank, name, *_ in rows] == [
         ("1", "Paar 1"),
         ("2", "Paar 2"),

@@ -353,7 +353,10 @@ def test_markup_in_a_players_name_is_shown_as_text(scorer: Client) -> None:
     event = make_event()
     response = scorer.post(
         reverse("event_players", args=[event.slug]),
-        register_post(first_name=SCRIPT, last_name="Mustermann", club=SCRIPT, team=SCRIPT),
+        # with the consent to the public lists: the pages show the name and club as typed
+        register_post(
+            first_name=SCRIPT, last_name="Mustermann", club=SCRIPT, team=SCRIPT, consent_lists="on"
+        ),
     )
     assert response.status_code == 302
     assert Player.objects.filter(first_name=SCRIPT, last_name="Mustermann").exists()

@@ -14,11 +14,13 @@ import re
 from typing import IO, Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from tournament.core.audit import noted
 from tournament.models import (
     Confirmation,
+    Consent,
     Entry,
     Event,
     Hand,
@@ -56,15 +58,27 @@ EVENT_FIELDS = (
     "status",
 )
 PLAYER_FIELDS = ("first_name", "last_name", "club", "town", "category")
+CONSENT_FIELDS = ("lists", "town", "season_site", "by_guardian", "wording", "via")
 
 
 def event_content(event: Event) -> dict[str, Any]:
-    """Everything the event is, as plain data (the bundle's ``content``). Ten queries whatever
-    the size of the event, eleven when a game names no user here (``_enterers``)."""
+    """Everything the event is, as plain data (the bundle's ``content``). Eleven queries
+    whatever the size of the event, twelve when a game names no user here (``_enterers``)."""
     event = Event.objects.select_related("season").get(pk=event.pk)  # as stored, not as held
     season = event.season
     entries = list(Entry.objects.filter(event=event).select_related("player", "squad", "pair"))
     number_of = {e.pk: e.start_number for e in entries}
+    # each player's consents as given (issue 46): the public pages of every installation the
+    # event reaches show the player as far as they reach
+    consents: dict[int, list[dict[str, Any]]] = {}
+    for consent in Consent.objects.filter(event_players(event)).order_by("given_at", "pk"):
+        consents.setdefault(consent.player_id, []).append(
+            {
+                "uid": str(consent.uid),
+                **{n: getattr(consent, n) for n in CONSENT_FIELDS},
+                "given_at": _when(consent.given_at),
+            }
+        )
     seats: dict[int, dict[int, int]] = {}
     sitting_out: dict[int, list[int]] = {}
     for round_id, table_id, position, entry_id in Seat.objects.filter(
@@ -148,7 +162,11 @@ def event_content(event: Event) -> dict[str, Any]:
             else None
         ),
         "players": [
-            {"uid": str(e.player.uid), **{n: getattr(e.player, n) for n in PLAYER_FIELDS}}
+            {
+                "uid": str(e.player.uid),
+                **{n: getattr(e.player, n) for n in PLAYER_FIELDS},
+                "consents": consents.get(e.player_id, []),
+            }
             for e in entries
         ],
         "teams": sorted(
@@ -190,6 +208,11 @@ def event_content(event: Event) -> dict[str, Any]:
         ],
         "lot_draws": event_content_lots(event),
     }
+
+
+def event_players(event: Event) -> Q:
+    """The rows of the players entered in ``event``, as a condition on ``player``."""
+    return Q(player__in=Entry.objects.filter(event=event).values("player_id"))
 
 
 ENTERED_BY = re.compile(r"; entered by (.+)$")

@@ -20,6 +20,7 @@ from tournament.core import audit
 from tournament.core.audit import bulk_attrs
 from tournament.models import (
     Confirmation,
+    Consent,
     Entry,
     Event,
     Hand,
@@ -35,7 +36,7 @@ from tournament.models import (
 )
 from tournament.play import events, hands, scores
 from tournament.publish.bundles import BundleError
-from tournament.publish.bundles.export import EVENT_FIELDS, event_content_lots
+from tournament.publish.bundles.export import CONSENT_FIELDS, EVENT_FIELDS, event_content_lots
 from tournament.publish.bundles.plan import (
     Plan,
     lots_of,
@@ -44,6 +45,7 @@ from tournament.publish.bundles.plan import (
     seating_of,
     without,
 )
+from tournament.register import services
 
 # --- writing an import ------------------------------------------------------------------------
 
@@ -282,7 +284,25 @@ class _Writer:
         )
         found.update(new)
         PlayerAlias.objects.bulk_create(aliases)
+        self._consents(found)
         return found
+
+    def _consents(self, players: Mapping[str, Player]) -> None:
+        """Each player's consents as the bundle carries them, recorded where new here."""
+        services.record_consents(
+            consents=[
+                Consent(
+                    uid=uuid.UUID(data["uid"]),
+                    player=players[person["uid"]],
+                    **{name: data[name] for name in CONSENT_FIELDS},
+                    given_at=_parsed(data["given_at"]),
+                )
+                for person in self.content["players"]
+                for data in person.get("consents", [])
+            ],
+            user=self.user,
+            reason=self.reason,
+        )
 
     def _event(self) -> Event:
         data = self.content["event"]

@@ -1,0 +1,214 @@
+"""Consent as given (issue 46.1): the online form, the desk, a player list and a bundle each
+record what the player agreed to be shown in public, with the words' version, when and how;
+where nothing was said, nothing is recorded. A player under 16 registers online only with a
+parent's or guardian's box ticked."""
+
+from __future__ import annotations
+
+import datetime
+import re
+import uuid
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.factories import make_entries, make_event, make_role, make_round
+from tests.helpers.imports import preview_of
+from tournament.access import ORGANISER
+from tournament.models import Consent, Entry, Event, Player
+from tournament.publish.bundles import export, read, write
+from tournament.register import imports, services
+
+pytestmark = pytest.mark.django_db
+
+
+def en() -> Client:
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client
+
+
+def register(event: Event, last: str, **ticked: str):
+    client = en()
+    page = client.get(reverse("event_register", args=[event.slug])).content.decode()
+    key = re.search(r'name="submission" value="([^"]+)"', page).group(1)
+    data = {
+        "first_name": "Mia",
+        "last_name": last,
+        "club": "CC Test",
+        "town": "Furtwangen",
+        "category": "",
+        "consent": "on",
+        "submission": key,
+        **ticked,
+    }
+    return client.post(reverse("event_register", args=[event.slug]), data)
+
+
+def reach(player: Player) -> tuple[bool, bool, bool]:
+    player.refresh_from_db()
+    return player.public_lists, player.public_season, player.town_shown
+
+
+def test_the_online_form_stores_the_consent_as_ticked_with_its_words_and_time():
+    event = make_event(registration_open=True)
+    before = timezone.now()
+    assert register(event, "Kopf", consent_season="on").status_code == 302
+    player = Player.objects.get(last_name="Kopf")
+    consent = player.consents.get()
+    assert (consent.lists, consent.season_site, consent.town, consent.by_guardian) == (
+        True,
+        True,
+        False,
+        False,
+    )
+    assert (consent.wording, consent.via) == (Consent.WORDING, Consent.Via.ONLINE)
+    assert before <= consent.given_at <= timezone.now()
+    assert reach(player) == (True, True, False)
+    assert consent.history.get().history_change_reason == "online registration"
+
+
+def test_the_form_asks_the_consents_and_the_age_it_stores():
+    event = make_event(registration_open=True)
+    page = en().get(reverse("event_register", args=[event.slug])).content.decode()
+    for name in ("consent", "consent_season", "consent_town", "under_16", "guardian"):
+        assert f'name="{name}"' in page
+
+
+def test_a_player_under_16_is_refused_without_a_parents_consent_and_registered_with_it():
+    event = make_event(registration_open=True)
+    refused = register(event, "Jung", under_16="on")
+    assert refused.status_code == 422
+    assert "registers only with a parent" in refused.content.decode()
+    assert not Entry.objects.filter(event=event).exists()
+    assert register(event, "Jung", under_16="on", guardian="on").status_code == 302
+    assert Player.objects.get(last_name="Jung").consents.get().by_guardian
+
+
+def desk(event: Event) -> Client:
+    client = en()
+    client.force_login(make_role(event, ORGANISER))
+    return client
+
+
+DESK_POST = {
+    "first_name": "Otto",
+    "last_name": "Theke",
+    "club": "",
+    "town": "",
+    "category": "",
+    "same_person": "new",
+    "fee": "",
+}
+
+
+def test_the_desk_records_no_consent_unless_it_ticks_one():
+    event = make_event()
+    desk(event).post(reverse("event_players", args=[event.slug]), DESK_POST)
+    player = Player.objects.get(last_name="Theke")
+    assert not player.consents.exists() and reach(player) == (False, False, False)
+    post = {**DESK_POST, "last_name": "Zustimmer", "consent_lists": "on", "consent_town": "on"}
+    desk(event).post(reverse("event_players", args=[event.slug]), post)
+    consent = Consent.objects.get(player__last_name="Zustimmer")
+    assert (consent.via, consent.lists, consent.season_site, consent.town) == (
+        Consent.Via.DESK,
+        True,
+        False,
+        True,
+    )
+
+
+def test_a_walk_in_at_the_check_in_brings_the_consent_ticked_there():
+    event = make_event()
+    make_entries(event, 2)
+    post = {**DESK_POST, "action": "walk_in", "consent_lists": "on"}
+    desk(event).post(reverse("checkin", args=[event.slug]), post)
+    consent = Consent.objects.get(player__last_name="Theke")
+    assert consent.via == Consent.Via.DESK and consent.lists
+
+
+HEADER = ["Vorname", "Nachname", "Verein", "Ort", "Kategorie", "Einwilligung"]
+
+
+def test_a_player_list_records_the_consent_its_column_names_and_none_where_it_is_empty():
+    event = make_event()
+    rows = [
+        HEADER,
+        ["Anna", "Liste", "CC", "", "", "ja, Saison"],
+        ["Bert", "Leer", "CC", "", "", ""],
+        ["Cora", "Nein", "CC", "", "", "nein"],
+    ]
+    preview = preview_of(event, rows)
+    assert preview.ok
+    assert imports.save_players(event, preview.payload()) == 3
+    consent = Consent.objects.get()
+    assert consent.player.last_name == "Liste"
+    assert (consent.via, consent.wording) == (Consent.Via.IMPORT, Consent.WORDING_LIST)
+    assert (consent.lists, consent.season_site, consent.town) == (True, True, False)
+
+
+def test_a_consent_cell_the_import_cannot_read_rejects_the_row():
+    preview = preview_of(make_event(), [HEADER, ["Anna", "Liste", "CC", "", "", "vielleicht"]])
+    [row] = preview.rows
+    assert row.rejected and "vielleicht" in row.reason
+
+
+def test_a_consent_travels_in_the_bundle_and_is_recorded_once_however_often_it_comes():
+    event = make_event(registration_open=True)
+    assert register(event, "Reisende", consent_season="on").status_code == 302
+    make_entries(event, 3)
+    make_round(event)
+    given = Consent.objects.get()
+    data = export.bundle_bytes(event)
+    # the hall's laptop: neither the event nor the player is known there
+    event.delete()
+    Player.objects.filter(last_name="Reisende").delete()
+    assert not Consent.objects.exists()
+    write.apply_import(read.read_bundle(data), user=None)
+    arrived = Consent.objects.get()
+    assert (arrived.uid, arrived.via, arrived.wording, arrived.given_at) == (
+        given.uid,
+        Consent.Via.ONLINE,
+        Consent.WORDING,
+        given.given_at,
+    )
+    assert reach(arrived.player) == (True, True, False)
+    write.apply_import(read.read_bundle(data), user=None)
+    assert Consent.objects.count() == 1
+
+
+def test_the_latest_consent_counts_and_a_withdrawal_is_a_consent_of_its_own():
+    [entry] = make_entries(make_event(), 1)
+    player = entry.player
+    now = timezone.now()
+
+    def given(minutes: int, lists: bool) -> Consent:
+        at = now + datetime.timedelta(minutes=minutes)
+        return Consent(
+            uid=uuid.uuid4(), player=player, lists=lists, wording="x", via="desk", given_at=at
+        )
+
+    services.record_consents(consents=[given(0, True)])
+    assert reach(player) == (True, False, False)
+    services.record_consents(consents=[given(10, False)])
+    assert reach(player) == (False, False, False)
+    # an older consent arriving later (a bundle) does not overrule the newer withdrawal
+    services.record_consents(consents=[given(5, True)])
+    assert reach(player) == (False, False, False)
+
+
+def test_recording_a_consent_changes_the_version_of_the_events_the_player_plays():
+    event = make_event()
+    [entry] = make_entries(event, 1)
+    before = Event.objects.get(pk=event.pk).version
+    services.record_consents(
+        consents=[
+            Consent(
+                player=entry.player, lists=True, wording="x", via="desk", given_at=timezone.now()
+            )
+        ]
+    )
+    assert Event.objects.get(pk=event.pk).version != before
