@@ -73,11 +73,13 @@ GAMES = {
 
 
 def players_xlsx(rows: list[tuple[str, str, str]]) -> bytes:
+    """The club's list of players, with the consent each gave on the club's paper form to be
+    named with the club in the event's lists and on the season's website (issue 46)."""
     workbook = Workbook()
     sheet = workbook.active
-    sheet.append(["Vorname", "Nachname", "Verein", "Ort", "Kategorie"])
+    sheet.append(["Vorname", "Nachname", "Verein", "Ort", "Kategorie", "Einwilligung"])
     for first, last, club in rows:
-        sheet.append([first, last, club, "Schwarzwald", ""])
+        sheet.append([first, last, club, "Schwarzwald", "", "ja, Saison"])
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
