@@ -4,12 +4,9 @@
 # /srv/cego with the app's settings (/etc/cego/cego.env: DATABASE_URL, DJANGO_CACHE_URL, ...).
 #
 # The restored events carry the versions they had in the dump, and the page cache and the
-# phones may hold pages of exactly those versions that are not the dump's data (a page computed
-# while a game was being saved keeps the version read before it). So, as its last steps, every
-# event and season gets a new version, as a write gives it (tournament/models/versions.py: the
-# clock's microseconds, a version nobody has seen: no old ETag gets a 304), and the page cache
-# is emptied (the tables' sheets and the players' pages are keyed by what they show, not by the
-# event's version). Any failure stops it with a non-zero status; the restore itself is one
+# phones may hold pages of exactly those versions that are not the dump's data. So, as its last
+# step, `manage.py renew_versions` gives every event and season a new version (no old ETag gets
+# a 304) and empties the page cache (no kept page outlives the restore). Any failure stops it with a non-zero status; the restore itself is one
 # transaction, so a dump that fails halfway leaves the database as it was.
 # Usage: deploy/restore.sh DUMP
 set -euo pipefail
@@ -20,15 +17,5 @@ cd "$(dirname -- "$0")/.."
 # a file pg_restore cannot read is refused before anything is dropped
 pg_restore --list "$dump" >/dev/null
 pg_restore --clean --if-exists --no-owner --single-transaction --dbname "$DATABASE_URL" "$dump"
-.venv/bin/python manage.py shell -c '
-from django.core.cache import cache
-from django.db import transaction
-from tournament.models import Event, Season, versions
-with transaction.atomic(), versions.at_the_end():
-    for pk in Event.objects.values_list("pk", flat=True):
-        versions.changed(pk)
-    for pk in Season.objects.values_list("pk", flat=True):
-        versions.season_changed(pk)
-cache.clear()
-'
+.venv/bin/python manage.py renew_versions
 echo "restored $dump"

@@ -67,4 +67,7 @@ class Command(BaseCommand):
             )
         if restored.returncode != 0 or not database.exists():
             raise CommandError(f"Litestream could not restore {database} from {folder}.")
+        # the copy's versions may be those of pages the phones and the cache keep from the first
+        # laptop with data the copy lacks: new ones, and no kept page
+        call_command("renew_versions", stdout=self.stdout)
         self.stdout.write(self.style.SUCCESS(f"Restored {database} from {folder}"))
