@@ -510,18 +510,25 @@ def _projector_status(event: Event) -> dict[str, Any]:
 
 @require_GET
 def where_do_i_sit(request: HttpRequest, slug: str) -> HttpResponse:
-    """A player types part of their name and sees table and seat of the current round."""
+    """A player types part of their name, or their start number, and sees table and seat of the
+    current round. A name finds only players who agreed to be named in the public lists (issue
+    46): otherwise anyone could learn by guessing a name that a person plays and their start
+    number; a player without that consent finds their seat by the start number."""
     event = event_or_404(slug)
     rnd = _current_round(event)
     query = request.GET.get("q", "").strip()[:100]
     seats: list[Seat] = []
-    if rnd and len(query) >= 2:
+    if rnd and (len(query) >= 2 or query.isdigit()):
         words = query.split()
         found = Seat.objects.for_round(rnd)
         for word in words:
+            if word.isdigit():
+                found = found.filter(entry__start_number=int(word[:9]))
+                continue
             found = found.filter(
                 Q(entry__player__last_name__icontains=word)
-                | Q(entry__player__first_name__icontains=word)
+                | Q(entry__player__first_name__icontains=word),
+                entry__player__public_lists=True,
             )
         found = found.order_by("entry__player__last_name", "entry__player__first_name")[:20]
         seats = collation.by_name(found, lambda s: s.entry.player)

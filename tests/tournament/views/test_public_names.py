@@ -74,7 +74,7 @@ def public_urls(entry: Entry) -> list[str]:
         reverse("player", args=[entry.player.uid]),
         reverse("season", args=[event.season.slug]),
         reverse("print_season", args=[event.season.slug]),
-        reverse("where_do_i_sit", args=[event.slug]) + "?q=Gise",
+        reverse("where_do_i_sit", args=[event.slug]) + f"?q={entry.start_number}",
         reverse("event_statistics", args=[event.slug]),
         reverse("event_xlsx", args=[event.slug]),
         reverse("season_xlsx", args=[event.season.slug]),
@@ -167,3 +167,17 @@ def test_the_published_season_names_only_who_agreed_to_the_website(tmp_path: Pat
     # the app's own pages still name the player afterwards (the page cache keeps them apart)
     live = en().get(reverse("event_standings", args=[secret.event.slug])).content.decode()
     assert SECRET["last_name"] in live
+
+
+def test_where_do_i_sit_finds_a_player_without_consent_by_start_number_not_by_name():
+    # a guessed name must not tell anyone that the person plays, nor their number
+    secret, other = played_with(public_lists=False, public_season=False)
+    url = reverse("where_do_i_sit", args=[secret.event.slug])
+    by_name = en().get(url, {"q": "Gisela"}).content.decode()
+    assert f"No. {secret.start_number}" not in by_name and "G. G." not in by_name
+    assert "Nobody called" in by_name
+    by_number = en().get(url, {"q": str(secret.start_number)}).content.decode()
+    assert f"G. G. (No. {secret.start_number})" in by_number and "Table 1" in by_number
+    # who agreed is found by name as before
+    named = en().get(url, {"q": other.player.last_name}).content.decode()
+    assert other.player.last_name in named
