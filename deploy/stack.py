@@ -180,6 +180,10 @@ class Stack:
         )
         recipe["GUNICORN_WORKERS"] = str(self.workers)
         recipe["GUNICORN_THREADS"] = str(self.threads)
+        # the association's details, which the recipe puts in for the CHANGE-MEs
+        recipe["CEGO_PRIVACY_CONTROLLER"] = "Cego-Verband Schwarzwald e.V."
+        recipe["CEGO_PRIVACY_ADDRESS"] = "Marktplatz 1, 78120 Furtwangen"
+        recipe["CEGO_PRIVACY_EMAIL"] = "datenschutz@example.org"
         return recipe
 
     def settings(self, port: int | None = None) -> dict[str, str]:
