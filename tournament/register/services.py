@@ -209,7 +209,13 @@ def _record_consents(consents: Sequence[Consent], user: User, reason: str) -> No
         default_change_reason=reason,
         custom_historical_attrs=bulk_attrs(),
     )
-    players = {c.player_id for c in fresh}
+    _follow_latest_consents({c.player_id for c in fresh})
+
+
+def _follow_latest_consents(players: set[int]) -> None:
+    """Each of ``players`` shown on the public pages as far as their latest consent reaches
+    (``Player.public_lists``, ``town_shown``, ``public_season``), and the events whose pages
+    name them changed."""
     latest: dict[int, tuple[bool, bool, bool]] = {}
     for player_id, *reach in (
         Consent.objects.filter(player__in=players)
@@ -345,7 +351,14 @@ def merge_players(*, keep: Player, remove: Player, user: User = None) -> Player:
     # ``remove`` (or one of its earlier identifiers) finds ``keep`` (tournament.register.identity)
     PlayerAlias.objects.filter(player=remove).update(player=keep)
     PlayerAlias.objects.create(uid=remove.uid, player=keep, decided_by=f"{reason}"[:150])
+    # the consents either of them gave are the person's: the latest counts (the online form's,
+    # when the desk joins a registration to the known player)
+    for consent in Consent.objects.filter(player=remove):
+        consent.player = keep
+        noted(consent, user, reason).save(update_fields=["player"])
     noted(remove, user, reason).delete()
+    _follow_latest_consents({keep.pk})
+    keep.refresh_from_db()
     return keep
 
 

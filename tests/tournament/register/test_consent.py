@@ -212,3 +212,20 @@ def test_recording_a_consent_changes_the_version_of_the_events_the_player_plays(
         ]
     )
     assert Event.objects.get(pk=event.pk).version != before
+
+
+def test_the_desk_joining_an_online_registration_to_the_known_player_keeps_the_consent():
+    # Mia registers online; the register knew her already (entered at the desk last season,
+    # without a consent); the desk says "the same person": her consent of today is hers
+    known = Player.objects.create(
+        first_name="Mia", last_name="Kaltenbach", club="CC Test", public_lists=False
+    )
+    event = make_event(registration_open=True)
+    register(event, "Kaltenbach", consent_season="on")
+    online = Entry.objects.get(event=event).player
+    assert online.pk != known.pk and reach(online) == (True, True, False)
+    services.merge_players(keep=known, remove=online)
+    assert reach(known) == (True, True, False)
+    assert Consent.objects.filter(player=known, lists=True, season_site=True).count() == 1
+    standings = en().get(reverse("event_participants", args=[event.slug])).content.decode()
+    assert "Kaltenbach" in standings
