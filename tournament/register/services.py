@@ -28,7 +28,7 @@ from tournament.models import (
     versions,
 )
 from tournament.models.base import new_token
-from tournament.register.reads import withdrawal_refused
+from tournament.register.reads import never_played, withdrawal_refused
 
 # RULES.md 6: side ranking for teams of four
 SQUAD_SIZE = 4
@@ -425,6 +425,28 @@ def anonymise_player(*, player: Player, reason: str, user: User = None) -> Playe
         Entry.objects.filter(pk=entry.pk).update(token=new_token())
     _scrub_prize_lists({e.pk for e in entries}, old, f"{label['first_name']} {label['last_name']}")
     return player
+
+
+# the reason the history keeps for a player forgotten because they never played (issue 46.5)
+NEVER_PLAYED = "registered, never played; the event is finished"
+
+
+def forget_never_played(*, user: User = None) -> list[Player]:
+    """The players who registered and never played, every event of theirs finished
+    (``reads.never_played``), anonymised as on request (``anonymise_player``), each in its own
+    transaction: no event needs their name, club and town any more (issue 46.5, retention). The
+    players anonymised, with their new names."""
+    return [
+        anonymise_player(player=player, reason=NEVER_PLAYED, user=user)
+        for player in never_played()
+        if not is_anonymised(player)
+    ]
+
+
+def is_anonymised(player: Player) -> bool:
+    """Whether the player bears the label already (``anonymous_label``)."""
+    label = anonymous_label(player)
+    return (player.first_name, player.last_name) == (label["first_name"], label["last_name"])
 
 
 def _scrub_prize_lists(entry_ids: set[int], old: dict[str, str], label: str) -> None:
