@@ -1,5 +1,5 @@
-"""Reads of registration: where an entry sits in a round, whether it may be withdrawn now, and
-which players of one name are known to be two people."""
+"""Reads of registration: where an entry sits in a round, whether it may be withdrawn now,
+which players of one name are known to be two people, and who registered and never played."""
 
 from __future__ import annotations
 
