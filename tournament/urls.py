@@ -69,6 +69,11 @@ urlpatterns = [
         name="register_player_data_json",
     ),
     path(
+        "spielerverzeichnis/<uuid:uid>/anonymisieren/",
+        register.register_anonymise,
+        name="register_anonymise",
+    ),
+    path(
         "spielerverzeichnis/<uuid:uid>/zusammenfuehren/",
         register.register_merge,
         name="register_merge",

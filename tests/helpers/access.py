@@ -84,6 +84,11 @@ DIRECTOR_PAGES: dict[str, Callable[[World], tuple[str, str]]] = {
         f'value="{w.player.last_name}"',
     ),
     "register_merge": lambda w: (reverse("register_merge", args=[w.player.uid]), 'name="q"'),
+    # what anonymising does, and the reason asked (issue 46.4); the POST is among the writes
+    "register_anonymise": lambda w: (
+        reverse("register_anonymise", args=[w.player.uid]),
+        'name="reason"',
+    ),
     # everything held about a player, for their request (issue 46.3): a page and its file
     "register_player_data": lambda w: (
         reverse("register_player_data", args=[w.player.uid]),
@@ -443,6 +448,20 @@ def remove_cash_item() -> Write:
     return Write(reverse("cash_item_remove", args=[event.slug, item.pk]), {}, happened)
 
 
+def anonymise_player() -> Write:
+    """A director anonymises a player on the player's request (issue 46.4)."""
+    entry = make_entries(make_event(), 1)[0]
+    player = entry.player
+
+    def happened(response: HttpResponse) -> None:
+        player.refresh_from_db()
+        assert (player.first_name, player.last_name) == ("Anonym", str(player.pk))
+        assert response["Location"] == reverse("register_player", args=[player.uid])
+
+    url = reverse("register_anonymise", args=[player.uid])
+    return Write(url, {"reason": "Bitte per E-Mail"}, happened)
+
+
 def remove_missing() -> Write:
     # check-in has begun: one player came, the other registered and did not
     event = make_event()
@@ -499,6 +518,7 @@ WRITES: list[tuple[str, Callable[[], Write]]] = [
     ("fee_set", set_fee),
     ("cash_item_remove", remove_cash_item),
     ("remove_missing", remove_missing),
+    ("register_anonymise", anonymise_player),
 ]
 
 
@@ -509,5 +529,13 @@ WRITE_IDS = [make.__name__ for _name, make in WRITES]
 POST_ONLY = [
     (name, make)
     for name, make in WRITES
-    if name not in ("table", "hand_edit", "entry_remove", "player_edit", "player_merge")
+    if name
+    not in (
+        "table",
+        "hand_edit",
+        "entry_remove",
+        "player_edit",
+        "player_merge",
+        "register_anonymise",
+    )
 ]

@@ -46,6 +46,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tournament.core import shown
 from tournament.core.audit import noted as _noted
 from tournament.core.errors import Refused
 from tournament.models import Entry, Event, Prize, PrizeAssignment, PrizeSettings
@@ -93,12 +94,15 @@ class Winner:
 @dataclass
 class Passed:
     """A player in line for a prize who does not get it, and the prize they have instead (its
-    ranking and place)."""
+    ranking and place). ``entry`` is there while the assignment is computed; a stored
+    assignment keeps the entry's id (one stored before it did: none)."""
 
     name: str
     rank: int
     ranking: str
     place: int
+    entry: Entry | None = None
+    entry_id: int | None = None
 
     @property
     def text(self) -> str:
@@ -230,7 +234,9 @@ def _player_awards(
 
     def passed(entry: Entry, ranking: str) -> Passed:
         prize = named[held[_key(entry, ranking, several)]]
-        return Passed(entry.player.sort_name, entry.rank, prize.ranking, prize.place)
+        return Passed(
+            entry.player.sort_name, entry.rank, prize.ranking, prize.place, entry, entry.pk
+        )
 
     awards = []
     for i, prize in enumerate(named):
@@ -373,15 +379,57 @@ def _prize_key(prize: Prize | None) -> tuple[int, str, str] | None:
     return None if prize is None else (prize.amount_cents, prize.goods, prize.sponsor)
 
 
-def prize_giving(event: Event) -> PrizeGiving:
+def prize_giving(event: Event, *, public: bool = False) -> PrizeGiving:
     """Who wins which prize, in the order the prizes are handed out. A finished event's as it was
     stored when it was finished (one query); otherwise, and for an event finished before
-    assignments were stored, computed from the current standings (``computed_prize_giving``)."""
+    assignments were stored, computed from the current standings (``computed_prize_giving``).
+    ``public``: the players named as public pages name them (``publicly_named``)."""
+    giving = None
     if event.status == Event.Status.FINISHED:
         stored = PrizeAssignment.objects.filter(event=event).first()
         if stored is not None:
-            return _from_stored(stored)
-    return computed_prize_giving(event)
+            giving = _from_stored(stored)
+    if giving is None:
+        giving = computed_prize_giving(event)
+    return publicly_named(giving) if public else giving
+
+
+def publicly_named(giving: PrizeGiving) -> PrizeGiving:
+    """``giving`` as the public reads it (the list on the projector, and for everybody but the
+    organiser): a player with the consent to the public lists as the list names them, any other
+    by the neutral label (``core.shown``: initials and start number) and without the club. A
+    stored list reads its players' consents (one query); a computed one has them. A team keeps
+    its name, its members named as the team ranking names them."""
+    # a player passed over holds the named prize the line names: its winner, where a list
+    # stored before the passed players' entries were kept does not say who it is
+    holder = {
+        (a.prize.ranking, a.prize.place): a.winners[0].entry_id
+        for a in giving.awards
+        if len(a.winners) == 1
+    }
+    lines: list[Winner | Passed] = []
+    for award in giving.awards:
+        lines += [w for w in award.winners if w.entry_id is not None]
+        for passed in award.passed:
+            passed.entry_id = passed.entry_id or holder.get((passed.ranking, passed.place))
+            lines.append(passed)
+    entries = {line.entry.pk: line.entry for line in lines if line.entry is not None}
+    missing = {line.entry_id for line in lines if line.entry_id is not None} - entries.keys()
+    if missing:
+        entries |= Entry.objects.select_related("player").in_bulk(missing)
+    for line in lines:
+        entry = entries.get(line.entry_id) if line.entry_id is not None else None
+        if entry is not None and shown.named(entry.player.public_lists, entry.player.public_season):
+            continue  # as the list names them
+        if entry is None:
+            # not found (removed since): the initials of the name kept, nothing more
+            last, _comma, first = line.name.partition(", ")
+            line.name = shown.initials(first, last)
+        else:
+            line.name = entry.player.public_name(entry.start_number, sort=True)
+        if isinstance(line, Winner):
+            line.club = ""
+    return giving
 
 
 def computed_prize_giving(event: Event) -> PrizeGiving:
@@ -434,7 +482,13 @@ def _stored_awards(giving: PrizeGiving) -> list[dict[str, Any]]:
                 for w in award.winners
             ],
             "passed": [
-                {"name": p.name, "rank": p.rank, "ranking": p.ranking, "place": p.place}
+                {
+                    "name": p.name,
+                    "rank": p.rank,
+                    "ranking": p.ranking,
+                    "place": p.place,
+                    "entry": p.entry_id,
+                }
                 for p in award.passed
             ],
         }
@@ -457,7 +511,10 @@ def _from_stored(stored: PrizeAssignment) -> PrizeGiving:
                 Winner(name=w["name"], club=w["club"], rank=w["rank"], entry_id=w["entry"])
                 for w in row["winners"]
             ],
-            [Passed(p["name"], p["rank"], p["ranking"], p["place"]) for p in row["passed"]],
+            [
+                Passed(p["name"], p["rank"], p["ranking"], p["place"], entry_id=p.get("entry"))
+                for p in row["passed"]
+            ],
         )
         for row in stored.awards
     ]

@@ -37,6 +37,7 @@ from django.db.models import Sum
 
 from tournament.core import collation
 from tournament.models import Entry, Event, Result, Seat, Table
+from tournament.play.sheets import seat_name
 
 # the most players (after pairs are settled) the exact search takes while still answering at
 # once; its time quadruples with every two more (``python bench/rating.py``, figures in
@@ -157,11 +158,13 @@ def _settle(members: Sequence[int], balances: Sequence[int]) -> list[Transfer]:
 
 @dataclass
 class Line:
-    """One player's balance: ``points`` (or chips) won or lost, ``cents`` in money."""
+    """One player's balance: ``points`` (or chips) won or lost, ``cents`` in money; ``name``:
+    the player as the page names them."""
 
     player: Any
     points: int
     cents: int
+    name: str = ""
 
 
 @dataclass
@@ -191,8 +194,9 @@ def is_money_game(event: Event) -> bool:
     return bool(event.point_value_cents) and event.game_type.zero_sum
 
 
-def table_settlement(table: Table) -> Settlement:
-    """The table's round in money, seats in order (two queries)."""
+def table_settlement(table: Table, *, public: bool = False) -> Settlement:
+    """The table's round in money, seats in order (two queries). ``public``: the players named
+    as far as their consent reaches, as the table's public sheet names them."""
     value = table.round.event.point_value_cents
     points = dict(
         Result.objects.filter(table=table, counts=True)
@@ -202,7 +206,12 @@ def table_settlement(table: Table) -> Settlement:
     )
     seats = Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
     lines = [
-        Line(seat.entry.player, points.get(seat.position, 0), points.get(seat.position, 0) * value)
+        Line(
+            seat.entry.player,
+            points.get(seat.position, 0),
+            points.get(seat.position, 0) * value,
+            seat_name(seat, public=public),
+        )
         for seat in seats
     ]
     found = settle(lines)
@@ -220,7 +229,7 @@ def event_settlement(event: Event) -> Settlement:
         .annotate(points=Sum("seats__points"))  # each seat's counting results, summed
         .order_by("player__last_name", "player__first_name", "start_number")
     )
-    lines = [Line(e.player, e.points or 0, (e.points or 0) * value) for e in entries]
+    lines = [Line(e.player, e.points or 0, (e.points or 0) * value, str(e.player)) for e in entries]
     lines.sort(key=lambda line: -line.points)
     return settle(lines)
 
@@ -251,7 +260,9 @@ def tables_settlements(event: Event) -> list[tuple[Any, list[Settlement]]]:
             tables[seat.table_id] = seat.table
             rounds[-1][1].append(seat.table_id)  # type: ignore[arg-type]
         points = sums.get((seat.table_id, seat.position), 0)
-        lines_of[seat.table_id].append(Line(seat.entry.player, points, points * value))
+        lines_of[seat.table_id].append(
+            Line(seat.entry.player, points, points * value, str(seat.entry.player))
+        )
     result = []
     for rnd, table_ids in rounds:
         settled = []

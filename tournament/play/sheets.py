@@ -15,6 +15,14 @@ from tournament.games.words import describe_hand
 from tournament.models import Hand, Seat, Table
 
 
+def seat_name(seat: Seat, *, public: bool) -> str:
+    """The seat's player as the sheet names them: by name on the scorer's page and the table's
+    phones, as far as the player's consent reaches where the public reads the sheet
+    (``Player.public_name``: else initials and start number)."""
+    player = seat.entry.player
+    return player.public_name(seat.entry.start_number) if public else str(player)
+
+
 def dealer_for(number: int, size: int) -> int:
     """The deal passes round the table: hand 1 is dealt by seat 0 (``GameType.dealer``, for a
     game whose deal does not follow the hand before)."""
@@ -90,9 +98,10 @@ class TableSheet:
         }
 
 
-def read_sheets(tables: Iterable[Table]) -> list[TableSheet]:
+def read_sheets(tables: Iterable[Table], *, public: bool = False) -> list[TableSheet]:
     """The sheets of ``tables`` (all of one event, with ``round__event`` loaded): three queries
-    however many tables."""
+    however many tables. ``public``: the players named as public pages name them (the sheet
+    as everybody without a role reads it, the printed sheets), in the games' words too."""
     tables = list(tables)
     if not tables:
         return []
@@ -116,7 +125,7 @@ def read_sheets(tables: Iterable[Table]) -> list[TableSheet]:
         hands[hand.table_id].append(hand)
     sheets = []
     for table in tables:
-        players = [str(s.entry.player) for s in seats[table.pk]]
+        players = [seat_name(s, public=public) for s in seats[table.pk]]
         sheet = TableSheet(table, seats[table.pk], players, wanted=event.hands_for(table.size))
         running = [0] * table.size
         played: list[tuple[dict[str, Any], list[SeatResult]]] = []
@@ -159,9 +168,9 @@ def read_sheets(tables: Iterable[Table]) -> list[TableSheet]:
     return sheets
 
 
-def read_sheet(table: Table) -> TableSheet:
+def read_sheet(table: Table, *, public: bool = False) -> TableSheet:
     """One table's sheet (three queries)."""
-    return read_sheets([table])[0]
+    return read_sheets([table], public=public)[0]
 
 
 def confirmation_state(table: Table, players: list[str]) -> dict[str, Any]:

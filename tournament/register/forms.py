@@ -10,10 +10,11 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from tournament.core.fields import REASON_LENGTH
 from tournament.core.names import NameIndex
 from tournament.core.validators import single_line
 from tournament.models import Consent, Entry, EntryFee, Event, Player
-from tournament.register.services import PLAYER_FIELDS
+from tournament.register.services import ANONYMISED_BECAUSE, PLAYER_FIELDS
 
 
 class PlayerForm(forms.ModelForm):
@@ -24,6 +25,17 @@ class PlayerForm(forms.ModelForm):
     def values(self) -> dict[str, Any]:
         """The validated fields, for ``services.correct_player``."""
         return {name: self.cleaned_data[name] for name in self.Meta.fields}
+
+
+class AnonymiseForm(forms.Form):
+    """The reason a director anonymises a player (the player's request: when, how it came),
+    kept in the player's history after the words saying what happened."""
+
+    reason = forms.CharField(
+        label=_("Reason"),
+        max_length=REASON_LENGTH - len(ANONYMISED_BECAUSE),
+        validators=[single_line],
+    )
 
 
 class RegisterForm(forms.Form):

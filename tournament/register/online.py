@@ -98,6 +98,14 @@ def address_key(address: str) -> str:
     return hashlib.sha256(f"registration:{address}".encode()).hexdigest()[:32]
 
 
+def forget_attempts(since: datetime | None = None) -> int:
+    """Delete the kept digests of the forms sent before ``since`` (by default: before the limit's
+    window), which the limit no longer counts; how many."""
+    since = since or timezone.now() - WINDOW
+    deleted, _kinds = RegistrationAttempt.objects.filter(at__lt=since).delete()
+    return deleted
+
+
 def note_attempt(address: str, event: Event) -> None:
     """Count a registration form for ``event`` sent from ``address``; refuse beyond ``LIMIT`` per
     ``WINDOW``. Kept in the database (one table every app server shares), a row per form, old
@@ -107,7 +115,7 @@ def note_attempt(address: str, event: Event) -> None:
     since = timezone.now() - WINDOW
     with transaction.atomic():
         Event.objects.select_for_update().only("pk").get(pk=event.pk)
-        RegistrationAttempt.objects.filter(at__lt=since).delete()
+        forget_attempts(since)
         sent = RegistrationAttempt.objects.filter(address=key, at__gte=since).count()
         if sent >= LIMIT:
             raise TooMany(

@@ -1,5 +1,5 @@
-"""Reads of registration: where an entry sits in a round, whether it may be withdrawn now, and
-which players of one name are known to be two people."""
+"""Reads of registration: where an entry sits in a round, whether it may be withdrawn now,
+which players of one name are known to be two people, and who registered and never played."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from collections import defaultdict
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from tournament.models import DistinctPlayers, Entry, Round, Seat
+from tournament.models import DistinctPlayers, Entry, Event, Player, Round, Seat
 
 
 def seat_at_a_table(entry: Entry, *statuses: str) -> Seat | None:
@@ -79,3 +79,16 @@ def kept_apart(players: Collection[int]) -> Apart:
     ):
         drawn[player_id].add(event_id)
     return Apart(decided, {pk: frozenset(events) for pk, events in drawn.items()})
+
+
+def never_played() -> QuerySet[Player]:
+    """Players who registered and never played (issue 46.5): each of their entries is in a
+    finished event and never sat at a table (cancelled, left on the waiting list, did not
+    come). No event needs their name, club and town any more. One query."""
+    entries = Entry.objects.filter(player=OuterRef("pk"))
+    return (
+        Player.objects.filter(Exists(entries))
+        .exclude(Exists(entries.played()))
+        .exclude(Exists(entries.exclude(event__status=Event.Status.FINISHED)))
+        .order_by("pk")
+    )

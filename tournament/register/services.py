@@ -28,7 +28,7 @@ from tournament.models import (
     versions,
 )
 from tournament.models.base import new_token
-from tournament.register.reads import withdrawal_refused
+from tournament.register.reads import never_played, withdrawal_refused
 
 # RULES.md 6: side ranking for teams of four
 SQUAD_SIZE = 4
@@ -405,6 +405,14 @@ def create_pair(*, event: Event, name: str, entries: Sequence[Entry], user: User
 # the neutral label an anonymised player keeps in the register (issue 46.4): the player's row
 # stays, so that the results, ranks and everybody's standings stay as they were
 ANONYMOUS_FIRST = "Anonym"
+# the history row of an anonymisation: these words, then the director's reason
+ANONYMISED_BECAUSE = "anonymised: "
+
+
+def anonymous_label(player: Player) -> dict[str, str]:
+    """What an anonymised player's name, club and town become: "Anonym 12", the player's number
+    here, no club, no town."""
+    return {"first_name": ANONYMOUS_FIRST, "last_name": str(player.pk), "club": "", "town": ""}
 
 
 @transaction.atomic
@@ -418,13 +426,13 @@ def anonymise_player(*, player: Player, reason: str, user: User = None) -> Playe
     if not reason.strip():
         raise Refused(_("Give the reason for the anonymisation (the player's request)."))
     player = Player.objects.select_for_update().get(pk=player.pk)
-    label = {"first_name": ANONYMOUS_FIRST, "last_name": str(player.pk), "club": "", "town": ""}
-    old = {"name": f"{player.first_name} {player.last_name}", "club": player.club}
+    label = anonymous_label(player)
+    old = {"name": f"{player.first_name} {player.last_name}", "sort_name": player.sort_name}
     for name, value in label.items():
         setattr(player, name, value)
     # the earlier versions first, then the version saying why, which keeps the reason
     Player.history.filter(id=player.pk).update(**label)
-    noted(player, user, f"anonymised: {reason.strip()}").save()
+    noted(player, user, f"{ANONYMISED_BECAUSE}{reason.strip()}").save()
     entries = list(Entry.objects.filter(player=player))
     for entry in entries:  # the token is no part of the history: no history row
         Entry.objects.filter(pk=entry.pk).update(token=new_token())
@@ -432,18 +440,45 @@ def anonymise_player(*, player: Player, reason: str, user: User = None) -> Playe
     return player
 
 
+# the reason the history keeps for a player forgotten because they never played (issue 46.5)
+NEVER_PLAYED = "registered, never played; the event is finished"
+
+
+def forget_never_played(*, user: User = None) -> list[Player]:
+    """The players who registered and never played, every event of theirs finished
+    (``reads.never_played``), anonymised as on request (``anonymise_player``), each in its own
+    transaction: no event needs their name, club and town any more (issue 46.5, retention). The
+    players anonymised, with their new names."""
+    return [
+        anonymise_player(player=player, reason=NEVER_PLAYED, user=user)
+        for player in never_played()
+        if not is_anonymised(player)
+    ]
+
+
+def is_anonymised(player: Player) -> bool:
+    """Whether the player bears the label already (``anonymous_label``)."""
+    label = anonymous_label(player)
+    return (player.first_name, player.last_name) == (label["first_name"], label["last_name"])
+
+
 def _scrub_prize_lists(entry_ids: set[int], old: dict[str, str], label: str) -> None:
     """The prize-giving lists kept of finished events (``PrizeAssignment``, and its history)
-    name the player as they were: the label instead."""
+    name the player as they were: the label instead. A line names the player by entry, or (a
+    player passed over, in a list kept before it kept their entry) by the name as the list
+    writes it, last name first; a team's line names its members in the club's place."""
+    names = {old["name"], old["sort_name"]}
 
     def scrubbed(awards: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
         changed = False
         for award in awards:
             for line in [*award.get("winners", []), *award.get("passed", [])]:
-                if line.get("entry") in entry_ids or line.get("name") == old["name"]:
+                if line.get("entry") in entry_ids or line.get("name") in names:
                     line["name"], changed = label, True
                     if "club" in line:
                         line["club"] = ""
+                elif old["name"] in line.get("club", ""):
+                    line["club"], changed = line["club"].replace(old["name"], label), True
         return awards, changed
 
     events = Entry.objects.filter(pk__in=entry_ids).values("event_id")

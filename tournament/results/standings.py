@@ -165,7 +165,9 @@ def team_standings(event: Event) -> list[dict[str, Any]]:
 
 
 def _member(entry: Entry) -> str:
-    return str(entry.player) if entry.is_active else f"{entry.player} ({_('withdrawn')})"
+    """A team member as the public team ranking names them (``Player.public_name``)."""
+    name = entry.player.public_name(entry.start_number)
+    return name if entry.is_active else f"{name} ({_('withdrawn')})"
 
 
 def round_tables(rnd: Round) -> list[dict[str, Any]]:

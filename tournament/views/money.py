@@ -141,12 +141,16 @@ def _rounds_played(event: Event) -> int:
     return event.rounds.filter(status=Round.Status.CLOSED).count()
 
 
-def _giving_for(request: HttpRequest, event: Event) -> prizes.PrizeGiving:
+def _giving_for(
+    request: HttpRequest, event: Event, *, projector: bool = False
+) -> prizes.PrizeGiving:
     """The prize-giving list is public once the event is finished; before that the organiser
-    sees it as a preview."""
-    if event.status != Event.Status.FINISHED:
+    sees it as a preview. The organiser's own list names everybody; the public's, and the
+    projector's for the whole hall, name the players as far as their consent reaches."""
+    organiser = access.can_organise(request.user, event)
+    if event.status != Event.Status.FINISHED and not organiser:
         access.require(request, event, ORGANISER)
-    return prizes.prize_giving(event)
+    return prizes.prize_giving(event, public=projector or not organiser)
 
 
 @protected
@@ -154,10 +158,11 @@ def prize_giving(request: HttpRequest, slug: str) -> HttpResponse:
     """The prize-giving list in the order the prizes are handed out, last prize first; on the
     screen, on the projector (``?beamer=1``: big type) or on paper (``print_prize_giving``)."""
     event = event_or_404(slug)
-    giving = _giving_for(request, event)
+    projector = request.GET.get("beamer") == "1"
+    giving = _giving_for(request, event, projector=projector)
     template = (
         "tournament/money/prize_giving_projector.html"
-        if request.GET.get("beamer") == "1"
+        if projector
         else "tournament/money/prize_giving.html"
     )
     return render(request, template, {"event": event, "giving": giving})

@@ -39,7 +39,9 @@ def print_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
     For the event's organisers and scorers each sheet carries its table link as a QR code and as
     text, at the address phones in the hall use (``addresses``); the public sheets have neither,
-    since a table link enters and confirms games without a login."""
+    since a table link enters and confirms games without a login. A sheet lies on its table for
+    the hall to read, whoever printed it: it names the players as far as their consent reaches
+    (``core.shown``), as the seating list on the wall does."""
     rnd = round_or_404(slug, number)
     event = rnd.event
     with_links = access.can_score(request.user, event)
@@ -52,7 +54,7 @@ def print_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             raise Http404
     game, rules = event.game_type, event.full_rules()
     sheets = []
-    for sheet in read_sheets(tables):
+    for sheet in read_sheets(tables, public=True):
         table = sheet.table
         # a line for every hand of the round, filled in as far as the sheet goes
         count = max(event.hands_for(table.size) or 24, len(sheet.rows))
@@ -84,7 +86,10 @@ def print_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         sheets.append(
             {
                 "table": table,
-                "seats": [(seat, game.seat_group(seat.position)) for seat in sheet.seats],
+                "seats": [
+                    (seat, game.seat_group(seat.position), name)
+                    for seat, name in zip(sheet.seats, sheet.players, strict=True)
+                ],
                 "rows": rows,
                 "totals": sheet.totals,
                 "has_hands": bool(sheet.rows),

@@ -1,4 +1,5 @@
-"""The rating page (issue 16): each game's rating list, beside the official standings. Public."""
+"""The rating page (issue 16): each game's rating list, beside the official standings. Public:
+it names the players as far as their consent reaches (``Player.public_name``)."""
 
 from __future__ import annotations
 

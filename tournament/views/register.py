@@ -28,7 +28,7 @@ from tournament.core import collation, errors, names
 from tournament.models import Entry, Player
 from tournament.paper.player_data import player_data
 from tournament.register import reads, services
-from tournament.register.forms import PlayerForm
+from tournament.register.forms import AnonymiseForm, PlayerForm
 from tournament.results import history, player_stats
 from tournament.views.common import corrected_player, protected
 
@@ -174,6 +174,44 @@ def register_player(request: HttpRequest, uid: uuid.UUID) -> HttpResponse:
             ),
             "changes": history.for_player(player),
             "twins": likely_twins([player]).get(player.pk, []),
+        },
+    )
+
+
+@protected
+@require_http_methods(["GET", "POST"])
+def register_anonymise(request: HttpRequest, uid: uuid.UUID) -> HttpResponse:
+    """Anonymise a player on their request (``services.anonymise_player``): the page says what
+    happens and what stays, and asks the reason; its button does it."""
+    access.require_director(request)
+    player = _player_or_404(uid)
+    form = AnonymiseForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            done = services.anonymise_player(
+                player=player, reason=form.cleaned_data["reason"], user=request.user
+            )
+        except errors.Refused as exc:
+            messages.error(request, str(exc))
+        else:
+            # the message names the label only: the old name is not kept in the session either
+            messages.success(
+                request,
+                _(
+                    "The player is anonymised: now %(label)s. Publish the season again, so that "
+                    "its website forgets the name too."
+                )
+                % {"label": done},
+            )
+            return redirect("register_player", uid=done.uid)
+    return render(
+        request,
+        "tournament/register/anonymise.html",
+        {
+            "player": player,
+            "form": form,
+            "label": "{first_name} {last_name}".format(**services.anonymous_label(player)),
+            "entries": player.entries.count(),
         },
     )
 

@@ -17,7 +17,10 @@ from tournament.views.common import event_or_404, protected, table_or_404
 def table_settlement(request: HttpRequest, pk: int) -> HttpResponse:
     table = table_or_404(pk)
     event = table.round.event
-    found = settlement.table_settlement(table) if settlement.is_money_game(event) else None
+    # public like the table's sheet: the players as far as their consent reaches, whoever reads
+    found = (
+        settlement.table_settlement(table, public=True) if settlement.is_money_game(event) else None
+    )
     return render(
         request,
         "tournament/settlement_table.html",

@@ -35,10 +35,11 @@ from tournament.views.common import (
 )
 
 
-def sheet_context(table: Table) -> dict[str, Any]:
+def sheet_context(table: Table, *, public: bool = False) -> dict[str, Any]:
     """The paper sheet on screen: a row per hand with each seat's result and running totals;
-    for a sheet handed in and not yet confirmed, who has confirmed it and who has not."""
-    context = read_sheet(table).context()
+    for a sheet handed in and not yet confirmed, who has confirmed it and who has not.
+    ``public``: the players named as far as their consent reaches (``play.sheets.seat_name``)."""
+    context = read_sheet(table, public=public).context()
     if table.submitted_at and not table.confirmed_at:
         context.update(confirmation_state(table, context["players"]))
     return context
@@ -89,7 +90,7 @@ def _public_sheet(request: HttpRequest, table: Table) -> HttpResponse:
 
     def context() -> dict[str, Any]:
         return {
-            **sheet_context(table),
+            **sheet_context(table, public=True),
             "may_score": False,
             "may_organise": False,
             "counter": card_counter(game),

@@ -1,6 +1,7 @@
 """A player anonymised on request (issue 46.4): the name, club and town are gone from the
-register, every page, a fresh bundle, the published season and the history, the personal link
-stops, and every ranking stays as it was."""
+register, every page, a fresh bundle, the published season, the kept prize-giving lists and the
+history, the personal link stops, and every ranking stays as it was; a director does it on the
+register's player page, with a reason."""
 
 from __future__ import annotations
 
@@ -9,12 +10,24 @@ import io
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import cego, make_entries, make_event, make_player, make_round, make_season
-from tournament.models import Entry, Player
+from tests.factories import (
+    cego,
+    make_entries,
+    make_event,
+    make_player,
+    make_round,
+    make_season,
+    make_user,
+)
+from tests.helpers.db import no_writes
+from tests.helpers.money import played, prize
+from tournament.models import Entry, Player, Prize, PrizeAssignment
+from tournament.money import prizes
 from tournament.play import hands
 from tournament.publish.bundles import BundleError, export, read, write
 from tournament.register import services
@@ -98,3 +111,61 @@ def test_a_bundle_that_brings_the_player_back_does_not_undo_the_anonymisation():
     assert (player.first_name, player.last_name) == ("Anonym", str(player.pk))
     # nor does the bundle bring the old name back as a second player
     assert not Player.objects.filter(last_name=last).exists()
+
+
+def test_a_director_anonymises_a_player_on_the_register_page_with_a_reason():
+    # a finished event whose kept prize-giving list names the player twice: the overall prize
+    # won, the women's prize passed over
+    event, entries = played([90, -30, -30, -30], [60, -10, -20, -30], finish=False)
+    first, last, club, town = OLD
+    player = Player.objects.get(pk=entries[0].player_id)
+    Player.objects.filter(pk=player.pk).update(
+        first_name=first, last_name=last, club=club, town=town, category=Player.Category.WOMEN
+    )
+    prize(event, 1, 5000)
+    prize(event, 1, goods="Blumen", ranking=Prize.Ranking.WOMEN)
+    prizes.finish_event(event=event)
+    kept = PrizeAssignment.objects.get(event=event)
+    assert repr(kept.awards).count(last) == 2
+    # kept before a passed-over player's line kept the entry: found by the name
+    for award in kept.awards:
+        for line in award["passed"]:
+            del line["entry"]
+    kept.save()
+    giving_url = reverse("prize_giving", args=[event.slug])
+    before = standings_of(event)
+
+    director = Client()
+    director.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    director.force_login(make_user())
+    url = reverse("register_anonymise", args=[player.uid])
+    page = director.get(reverse("register_player", args=[player.uid])).content.decode()
+    assert f'href="{url}"' in page and "Anonymise…" in page
+    confirm = director.get(url).content.decode()
+    assert f"“Anonym {player.pk}”" in confirm
+    assert "The player's personal links stop working." in confirm
+
+    with no_writes():  # no reason, no anonymisation
+        refused = director.post(url, {"reason": " "})
+    assert refused.status_code == 200 and "This field is required." in refused.content.decode()
+
+    done = director.post(url, {"reason": "Bitte per E-Mail vom 3.12."}, follow=True)
+    assert done.redirect_chain == [(reverse("register_player", args=[player.uid]), 302)]
+    text = done.content.decode()
+    assert f"The player is anonymised: now Anonym {player.pk}." in text
+    assert last not in text
+    player.refresh_from_db()
+    assert (player.first_name, player.last_name, player.club, player.town) == (
+        "Anonym",
+        str(player.pk),
+        "",
+        "",
+    )
+    assert standings_of(event) == before
+    kept.refresh_from_db()
+    for text in (repr(kept.awards), Client().get(giving_url).content.decode()):
+        for word in OLD:
+            assert word not in text
+    change = Player.history.filter(id=player.pk).latest("history_date")
+    assert change.history_change_reason == "anonymised: Bitte per E-Mail vom 3.12."
+    assert change.history_user.username == "director"

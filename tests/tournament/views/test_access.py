@@ -327,6 +327,13 @@ PAGES = [
         "get",
         lambda w: f"/turnier/{w.event.slug}/spieler/{entry_of(w).pk}/zusammenfuehren/",
     ),
+    # a player's name taken off everything: every event's, so a director's
+    (
+        "anonymise a player",
+        "director",
+        "get",
+        lambda w: f"/spielerverzeichnis/{w.player.uid}/anonymisieren/",
+    ),
     ("add round", "organiser", "post", lambda w: f"/turnier/{w.event.slug}/durchgang/neu/"),
     ("close round", "organiser", "post", lambda w: f"/turnier/{w.event.slug}/durchgang/1/close/"),
     (

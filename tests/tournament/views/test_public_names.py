@@ -1,13 +1,17 @@
 """Public pages name a player only as far as the consent reaches (issue 46.1): without a
 recorded consent to the public lists a neutral label (initials and start number) and no club,
 on every public page and print, in the projector's lines and in the published season; the
-season's website needs the consent to it too; the town only with its own consent. The
-director's own pages name everybody."""
+season's website needs the consent to it too; the town only with its own consent. The table's
+sheet as the public reads it, the printed table sheets (whoever prints them: they lie on the
+tables), the table's settlement, the rating, the team ranking and the public prize-giving (its
+projector too) ask the same. The director's own pages name everybody: the list of players, the
+scorer's sheet, the organiser's prize-giving list and its print."""
 
 from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 import openpyxl
 import pytest
@@ -26,9 +30,10 @@ from tests.factories import (
     make_round,
     make_season,
 )
-from tournament.access import ORGANISER
-from tournament.models import Consent, Entry
-from tournament.play import hands
+from tournament.access import ORGANISER, SCORER
+from tournament.models import Consent, Entry, Event, Player, Prize, PrizeAssignment, Table, Team
+from tournament.money import prizes
+from tournament.play import confirmations, hands, rounds
 from tournament.register import services
 
 pytestmark = pytest.mark.django_db
@@ -181,3 +186,125 @@ def test_where_do_i_sit_finds_a_player_without_consent_by_start_number_not_by_na
     # who agreed is found by name as before
     named = en().get(url, {"q": other.player.last_name}).content.decode()
     assert other.player.last_name in named
+
+
+def closed_money_round(**consent: bool) -> tuple[Entry, Table]:
+    """A Cego event played for money (10 cents a point), its one round closed: the secret
+    player (with ``consent``, a woman, in a team of four) won it with 90; the secret player's
+    entry and table."""
+    event = make_event(hands_per_round={"*": 1}, rounds_planned=1, point_value_cents=10)
+    secret = services.register_player(
+        event=event, player=make_player(**SECRET, **consent, category=Player.Category.WOMEN)
+    )
+    others = make_entries(event, 7)
+    squad = Team.objects.create(event=event, name="Die Stillen", kind=Team.Kind.SQUAD)
+    Entry.objects.filter(pk__in=[secret.pk, *(e.pk for e in others[:3])]).update(squad=squad)
+    rnd = make_round(event)
+    for table in rnd.tables.order_by("number"):
+        position = table.seats.filter(entry=secret).values_list("position", flat=True).first()
+        if position is None:
+            totals = [60, -10, -20, -30]
+        else:
+            totals = [-30, -30, -30, -30]
+            totals[position] = 90
+        hands.record_totals(table=table, totals=totals)
+        confirmations.confirm_table(table=table)
+    rounds.close_round(round=rnd)
+    table = Table.objects.get(round=rnd, seats__entry=secret)
+    return Entry.objects.get(pk=secret.pk), table
+
+
+def sheet_urls(entry: Entry, table: Table) -> list[str]:
+    """The table's public sheet, its printed sheets, its settlement, the rating and the team
+    ranking."""
+    slug = entry.event.slug
+    return [
+        reverse("table", args=[table.pk]),
+        reverse("print_sheets", args=[slug, 1]),
+        reverse("print_sheets", args=[slug, 1]) + f"?table={table.number}",
+        reverse("table_settlement", args=[table.pk]),
+        reverse("rating"),
+        reverse("event_teams", args=[slug]),
+    ]
+
+
+def test_the_table_sheet_its_print_its_settlement_the_rating_and_teams_name_by_consent():
+    secret, table = closed_money_round(public_lists=False, public_season=False)
+    label = f"G. G. (No. {secret.start_number})"
+    for url in sheet_urls(secret, table):
+        page = read(url)
+        for word in SECRET.values():
+            assert word not in page, (url, word)
+        # the rating has no start number: the initials alone
+        assert (label if url != reverse("rating") else "G. G.") in page, url
+    # the others, who agreed, are named as before
+    sheet = read(reverse("table", args=[table.pk]))
+    neighbour = table.seats.exclude(entry=secret).select_related("entry__player").first()
+    assert str(neighbour.entry.player) in sheet
+
+
+def test_a_printed_sheet_names_by_consent_whoever_prints_it_and_the_scorers_page_names_all():
+    secret, table = closed_money_round(public_lists=False)
+    scorer = en()
+    scorer.force_login(make_role(secret.event, SCORER))
+    printed = scorer.get(reverse("print_sheets", args=[secret.event.slug, 1])).content.decode()
+    assert SECRET["last_name"] not in printed
+    assert f"G. G. (No. {secret.start_number})" in printed
+    page = scorer.get(reverse("table", args=[table.pk])).content.decode()
+    assert f"{SECRET['first_name']} {SECRET['last_name']}" in page
+
+
+def finished_with_prizes(**consent: bool) -> Entry:
+    """The money round's event with an overall and a women's first prize, finished (its
+    assignment stored): the secret player wins the overall prize and is passed over for the
+    women's, which she does not need."""
+    secret, _table = closed_money_round(**consent)
+    event = secret.event
+    Prize.objects.create(event=event, ranking=Prize.Ranking.OVERALL, place=1, amount_cents=5000)
+    Prize.objects.create(event=event, ranking=Prize.Ranking.WOMEN, place=1, goods="Blumen")
+    prizes.finish_event(event=event)
+    return secret
+
+
+def prize_pages(entry: Entry) -> list[str]:
+    url = reverse("prize_giving", args=[entry.event.slug])
+    return [url, url + "?beamer=1", reverse("print_prize_giving", args=[entry.event.slug])]
+
+
+@pytest.mark.parametrize("stored", [True, False], ids=["stored", "computed"])
+def test_the_public_prize_giving_names_by_consent_and_the_organisers_list_names_all(stored):
+    secret = finished_with_prizes(public_lists=False, public_season=False)
+    if not stored:  # an event finished before the lists were kept: computed when shown
+        PrizeAssignment.objects.filter(event=secret.event).delete()
+    label = "Geheimnisvoll, Gisela"
+    shown_as = f"G. G. (No. {secret.start_number})"
+    for url in prize_pages(secret):
+        page = read(url)
+        for word in SECRET.values():
+            assert word not in page, (url, word)
+        assert f"{shown_as} (rank 1) has the 1st overall prize" in page, url
+    organiser = en()
+    organiser.force_login(make_role(secret.event, ORGANISER))
+    for url in prize_pages(secret):
+        page = organiser.get(url).content.decode()
+        if "beamer" in url:  # the projector shows the whole hall
+            assert label not in page and shown_as in page
+        else:
+            assert label in page and SECRET["club"] in page, url
+
+
+def test_the_public_prize_giving_names_who_agreed_as_the_list_was_kept():
+    secret = finished_with_prizes()  # name and club agreed to
+    page = read(prize_pages(secret)[0])
+    assert "Geheimnisvoll, Gisela" in page and SECRET["club"] in page
+
+
+def test_the_kept_list_read_for_the_public_costs_two_queries_however_many_prizes(
+    django_assert_num_queries: Any,
+):
+    secret = finished_with_prizes(public_lists=False)
+    event = Event.objects.get(pk=secret.event_id)
+    # Expect 2 queries: the kept list, the entries it names with their players
+    with django_assert_num_queries(2):
+        giving = prizes.prize_giving(event, public=True)
+    assert giving.stored
