@@ -57,8 +57,8 @@ def walk_in(
     """A walk-in registered, present and (if the desk says so) paid, with the consent given at
     the desk (None: none recorded), in one write."""
     entry = checkin.walk_in(event=event, player=player, user=user)
-    if consent is not None:
-        consent.player = entry.player
-        services.record_consents(consents=[consent], user=user, reason="consent given at the desk")
+    services.record_entry_consent(
+        entry=entry, consent=consent, user=user, reason="consent given at the desk"
+    )
     _fee(entry, fee_status, user)
     return entry

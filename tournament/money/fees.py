@@ -133,9 +133,9 @@ def register_entry(
     entry = services.register_players(
         event=event, players=[player], team=team, user=user, fields=present
     )[0]
-    if consent is not None:
-        consent.player = entry.player
-        services.record_consents(consents=[consent], user=user, reason="consent given at the desk")
+    services.record_entry_consent(
+        entry=entry, consent=consent, user=user, reason="consent given at the desk"
+    )
     if fee_status and fee_status != EntryFee.Status.OPEN:
         set_entry_fee(entry=entry, status=fee_status, user=user)
     return entry

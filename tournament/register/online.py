@@ -180,9 +180,9 @@ def register_online(
             "identity_pending": bool(likely_players(player.first_name, player.last_name)),
         },
     )
-    if consent is not None:
-        consent.player = entry.player
-        services.record_consents(consents=[consent], user=user, reason="online registration")
+    services.record_entry_consent(
+        entry=entry, consent=consent, user=user, reason="online registration"
+    )
     return entry
 
 

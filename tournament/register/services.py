@@ -193,6 +193,16 @@ def record_consents(*, consents: Sequence[Consent], user: User = None, reason: s
             _record_consents(consents, user, reason)
 
 
+def record_entry_consent(
+    *, entry: Entry, consent: Consent | None, user: User = None, reason: str
+) -> None:
+    """The consent given with a registration (online, at the desk), as the entry's player's;
+    None: none was given, nothing is recorded."""
+    if consent is not None:
+        consent.player = entry.player
+        record_consents(consents=[consent], user=user, reason=reason)
+
+
 def _record_consents(consents: Sequence[Consent], user: User, reason: str) -> None:
     known = set(
         Consent.objects.filter(uid__in=[c.uid for c in consents]).values_list("uid", flat=True)
