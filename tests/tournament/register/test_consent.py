@@ -13,10 +13,10 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tests.factories import make_entries, make_event, make_role, make_round, make_user
-from tests.helpers.imports import preview_of
+from tests.helpers.imports import preview_of, upload, xlsx_file
 from tournament.access import ORGANISER
 from tournament.models import Consent, Entry, Event, Player
 from tournament.publish.bundles import export, read, write
@@ -133,7 +133,7 @@ def test_a_walk_in_at_the_check_in_brings_the_consent_ticked_there():
 HEADER = ["Vorname", "Nachname", "Verein", "Ort", "Kategorie", "Einwilligung"]
 
 
-def test_a_player_list_records_the_consent_its_column_names_and_none_where_it_is_empty():
+def test_a_player_list_records_the_consent_its_column_names_nein_as_none_and_empty_as_nothing():
     event = make_event()
     rows = [
         HEADER,
@@ -144,10 +144,59 @@ def test_a_player_list_records_the_consent_its_column_names_and_none_where_it_is
     preview = preview_of(event, rows)
     assert preview.ok
     assert imports.save_players(event, preview.payload()) == 3
-    consent = Consent.objects.get()
-    assert consent.player.last_name == "Liste"
-    assert (consent.via, consent.wording) == (Consent.Via.IMPORT, Consent.WORDING_LIST)
-    assert (consent.lists, consent.season_site, consent.town) == (True, True, False)
+    given = Consent.objects.order_by("player__last_name")
+    assert [c.player.last_name for c in given] == ["Liste", "Nein"]
+    for consent in given:
+        assert (consent.via, consent.wording) == (Consent.Via.IMPORT, Consent.WORDING_LIST)
+    yes, no = given
+    assert (yes.lists, yes.season_site, yes.town) == (True, True, False)
+    assert (no.lists, no.season_site, no.town) == (False, False, False)
+
+
+def known_with_consent(last_name: str) -> Player:
+    """A player of the register who agreed online to the lists (last season)."""
+    assert register(make_event(registration_open=True), last_name).status_code == 302
+    player = Player.objects.get(last_name=last_name)
+    assert reach(player) == (True, False, False)
+    return player
+
+
+@pytest.mark.parametrize(
+    ("cell", "withdrawn"), [("nein", True), ("", False)], ids=["nein", "empty"]
+)
+def test_a_list_saying_nein_for_a_known_player_withdraws_the_consent_an_empty_cell_keeps_it(
+    director: Client, cell: str, withdrawn: bool
+):
+    player = known_with_consent("Kehrtwende")
+    event = make_event()
+    url = reverse("import_players", args=[event.slug])
+    rows = [HEADER, ["Mia", "Kehrtwende", "CC Test", "Furtwangen", "", cell]]
+    response = upload(director, url, "spieler.xlsx", xlsx_file(rows))
+    [row] = response.context["preview"].rows
+    assert row.status == "matched"
+    page = response.content.decode()
+    assert ("<td>none (nein)</td>" in page) is withdrawn
+    director.post(url, {"action": "confirm", "payload": response.context["payload"]})
+    assert Entry.objects.filter(event=event, player=player).exists()
+    assert reach(player) == ((False, False, False) if withdrawn else (True, False, False))
+    assert Consent.objects.filter(player=player).count() == (2 if withdrawn else 1)
+
+
+def test_the_preview_says_the_consent_in_words():
+    preview = preview_of(
+        make_event(),
+        [
+            HEADER,
+            ["Anna", "Alles", "CC", "", "", "Ja / Saison / Wohnort"],
+            ["Bert", "Keine", "CC", "", "", "Nein"],
+            ["Cora", "Leer", "CC", "", "", ""],
+            ["Dora", "Beides", "CC", "", "", "ja, nein"],
+        ],
+    )
+    with translation.override("de"):
+        labels = [row.consent_label for row in preview.rows]
+    assert labels == ["Listen, Saison-Website, Wohnort", "keine (nein)", "", "ja, nein"]
+    assert preview.rows[3].rejected  # "ja" and "nein" at once says nothing certain
 
 
 def test_a_consent_cell_the_import_cannot_read_rejects_the_row():
