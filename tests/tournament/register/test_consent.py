@@ -193,9 +193,9 @@ def test_the_preview_says_the_consent_in_words():
             ["Dora", "Beides", "CC", "", "", "ja, nein"],
         ],
     )
-    with translation.override("de"):
+    with translation.override("en"):
         labels = [row.consent_label for row in preview.rows]
-    assert labels == ["Listen, Saison-Website, Wohnort", "keine (nein)", "", "ja, nein"]
+    assert labels == ["lists, season website, town", "none (nein)", "", "ja, nein"]
     assert preview.rows[3].rejected  # "ja" and "nein" at once says nothing certain
 
 
