@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from tournament import access
 from tournament.core import collation, errors, names, shown
 from tournament.models import Entry, Player
-from tournament.paper.player_data import player_data
+from tournament.paper.player_data import player_data, readable
 from tournament.register import reads, services
 from tournament.register.forms import AnonymiseForm, ConsentForm, PlayerForm
 from tournament.results import history, player_stats
@@ -376,7 +376,7 @@ def register_player_data(request: HttpRequest, uid: uuid.UUID) -> HttpResponse:
     return render(
         request,
         "tournament/register/player_data.html",
-        {"player": player, "data": player_data(player)},
+        {"player": player, "data": readable(player_data(player))},
     )
 
 
