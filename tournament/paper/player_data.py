@@ -24,7 +24,7 @@ from django.db.models import Field, Model, Q
 from django.utils import formats, timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from tournament.core import formatting
 from tournament.models import (
@@ -227,7 +227,7 @@ WORDS = {
     "inflicted": gettext_lazy("Defeat points dealt out"),
     "matches_won": gettext_lazy("Matches won"),
     "games_lost": gettext_lazy("Games lost"),
-    "counts": gettext_lazy("counts"),
+    "counts": pgettext_lazy("result", "counts"),
     "rank": gettext_lazy("Rank"),
     "name": gettext_lazy("Name"),
     "club": gettext_lazy("Club"),
