@@ -59,6 +59,11 @@ urlpatterns = [
     path("spielerverzeichnis/", register.register, name="register"),
     path("spielerverzeichnis/<uuid:uid>/", register.register_player, name="register_player"),
     path(
+        "spielerverzeichnis/<uuid:uid>/einwilligung/",
+        register.register_consent,
+        name="register_consent",
+    ),
+    path(
         "spielerverzeichnis/<uuid:uid>/daten/",
         register.register_player_data,
         name="register_player_data",

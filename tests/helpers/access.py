@@ -462,6 +462,20 @@ def anonymise_player() -> Write:
     return Write(url, {"reason": "Bitte per E-Mail"}, happened)
 
 
+def withdraw_consent() -> Write:
+    """A director records a player's withdrawal of the consent (issue 46): nothing ticked."""
+    entry = make_entries(make_event(), 1)[0]
+    player = entry.player
+
+    def happened(response: HttpResponse) -> None:
+        player.refresh_from_db()
+        assert not player.public_lists
+        assert response["Location"] == reverse("register_player", args=[player.uid])
+
+    url = reverse("register_consent", args=[player.uid])
+    return Write(url, {"consent-reason": "per E-Mail"}, happened)
+
+
 def remove_missing() -> Write:
     # check-in has begun: one player came, the other registered and did not
     event = make_event()
@@ -519,6 +533,7 @@ WRITES: list[tuple[str, Callable[[], Write]]] = [
     ("cash_item_remove", remove_cash_item),
     ("remove_missing", remove_missing),
     ("register_anonymise", anonymise_player),
+    ("register_consent", withdraw_consent),
 ]
 
 

@@ -69,3 +69,19 @@ def name(
 def club(club: str, *, lists: bool, season: bool) -> str:
     """The club as a public page writes it: nothing without the consent."""
     return club if named(lists, season) else ""
+
+
+def reach(*, first_name: str, last_name: str, lists: bool, season: bool, town: bool) -> str:
+    """What the public pages show of a player whose consent covers ``lists``, ``season`` (the
+    season's website) and ``town``, in a sentence for the director: the town and the website
+    only with the name in the lists, as ``name`` and ``club`` decide."""
+    if not lists:
+        return _("The public pages show the player only as %(label)s, without club and town.") % {
+            "label": initials(first_name, last_name)
+        }
+    shown = [_("name and club in the event's public lists")]
+    if town:
+        shown.append(_("town on the player page"))
+    if season:
+        shown.append(_("on the season's published website"))
+    return _("The public pages show: %(what)s.") % {"what": ", ".join(shown)}

@@ -85,6 +85,13 @@ class Player(models.Model):
         )
 
     @property
+    def has_public_page(self) -> bool:
+        """Whether the player's public page exists, and the public pages link to it: only where
+        they may name the player (``core.shown.named``; on the season's website, with the
+        consent to the website too). A player they call by initials has no page."""
+        return shown.named(self.public_lists, self.public_season)
+
+    @property
     def public_club(self) -> str:
         return shown.club(self.club, lists=self.public_lists, season=self.public_season)
 

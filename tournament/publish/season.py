@@ -21,7 +21,8 @@ Layout of the output folder::
     de/index.html               season standings; de/saison-damen.html, ... its side rankings
     de/turnier/<event>/index.html   the event; rangliste.html (-damen, ...), mannschaften.html,
                                 durchgang-<n>.html (results by table), durchgang-<n>-sitzplan.html
-    de/spieler/index.html       the season's players; de/spieler/<uid>.html a player
+    de/spieler/index.html       the season's players; de/spieler/<uid>.html a player who
+                                agreed to the lists and the season's website (no one else)
     de/datenschutz.html         the privacy notice (who answers for the players' data)
     en/...                      the same pages in English
 """
@@ -43,6 +44,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.staticfiles import finders
+from django.db.models import QuerySet
 from django.template.loader import render_to_string
 from django.test import RequestFactory
 from django.urls import resolve, reverse
@@ -113,10 +115,17 @@ def season_pages(season: Season) -> list[Page]:
                 Page(reverse("round_seating", args=args), f"{round_file}-sitzplan.html"),
                 Page(reverse("round_results", args=args), f"{round_file}.html"),
             ]
-    played = Entry.objects.filter(event__season=season).played().values("player_id")
-    for uid in Player.objects.filter(pk__in=played).order_by("pk").values_list("uid", flat=True):
+    for uid in _with_pages(season).order_by("pk").values_list("uid", flat=True):
         pages.append(Page(reverse("player", args=[uid]), f"{PLAYER_FOLDER}{uid}.html"))
     return pages
+
+
+def _with_pages(season: Season) -> QuerySet[Player]:
+    """The season's players who have a page in the publication: who played, and agreed to the
+    public lists and to the season's website (``Player.has_public_page`` on the site). No page,
+    and so no link, for anyone else: a link to a page not published keeps only its text."""
+    played = Entry.objects.filter(event__season=season).played().values("player_id")
+    return Player.objects.filter(pk__in=played, public_lists=True, public_season=True)
 
 
 def _with(path: str, **query: str) -> str:
@@ -347,10 +356,9 @@ def _framed(
 
 
 def _players_page(season: Season, language: str, when: datetime.datetime) -> str:
-    """The season's players in German name order, each linked to their page: the way to every
-    player's page, whatever the standings link."""
-    played = Entry.objects.filter(event__season=season).played().values("player_id")
-    players = collation.by_name(Player.objects.filter(pk__in=played), lambda p: p)
+    """The season's players who have a page, in German name order, each linked to it: the way
+    to every player's page, whatever the standings link."""
+    players = collation.by_name(_with_pages(season), lambda p: p)
     content = render_to_string("publish/players.html", {"season": season, "players": players})
     return _framed(season, PLAYERS, language, _("Players"), mark_safe(content), when)
 

@@ -38,6 +38,40 @@ class AnonymiseForm(forms.Form):
     )
 
 
+class ConsentForm(forms.ModelForm):
+    """A consent as the player states it now, at the desk or by mail (issue 46): the boxes ticked
+    are what it covers, none ticked is a withdrawal (a consent that covers nothing). Recorded as
+    given at the desk, now, in the words of ``Consent.WORDING``; the note says how it came."""
+
+    reason = forms.CharField(
+        label=_("Reason"),
+        max_length=REASON_LENGTH,
+        validators=[single_line],
+        help_text=_("How the player said it, e.g. at the desk, or by e-mail of 3 May."),
+    )
+
+    class Meta:
+        model = Consent
+        fields = ["lists", "season_site", "town", "by_guardian"]
+        # the desk's words for the same boxes (``RegisterForm``)
+        labels = {
+            "lists": _("name and club in the event's public lists"),
+            "season_site": _("on the season's published website"),
+            "town": _("town on the player page"),
+        }
+
+    def __init__(self, *args: Any, player: Player, **kwargs: Any) -> None:
+        consent = Consent(
+            player=player,
+            wording=Consent.WORDING,
+            via=Consent.Via.DESK,
+            given_at=timezone.now(),
+        )
+        # on the player's page beside the player form, whose town is another field
+        kwargs.setdefault("prefix", "consent")
+        super().__init__(*args, instance=consent, **kwargs)
+
+
 class RegisterForm(forms.Form):
     """Register an existing player, or a new one by name.
 

@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext_lazy
 
 from tournament.core import errors
 from tournament.core.names import NameIndex, name_key
@@ -52,8 +52,18 @@ CATEGORY_WORDS = {
     "s": "senioren",
 }
 
+NO_CONSENT = "none"  # a list's "nein": a consent that covers nothing
+CONSENT_LABELS = {
+    "lists": pgettext_lazy("consent", "lists"),
+    "season": pgettext_lazy("consent", "season website"),
+    "town": pgettext_lazy("consent", "town"),
+    NO_CONSENT: pgettext_lazy("consent", "none (nein)"),
+}
+
 # what a list's consent column may say the player agreed to (issue 46): name and club in the
-# public lists, the published season website, the town; several words in one cell
+# public lists, the published season website, the town; several words in one cell. "nein" says
+# the player agreed to nothing: a consent that covers nothing, which withdraws an earlier one;
+# an empty cell says nothing, and nothing is recorded
 CONSENT_WORDS = {
     "ja": "lists",
     "yes": "lists",
@@ -66,16 +76,20 @@ CONSENT_WORDS = {
     "ort": "town",
     "wohnort": "town",
     "town": "town",
-    "nein": "",
-    "no": "",
+    "nein": NO_CONSENT,
+    "no": NO_CONSENT,
+    "keine": NO_CONSENT,
+    "none": NO_CONSENT,
 }
 CONSENT_ORDER = ("lists", "season", "town")
 PLAYER_COLUMNS = ("first_name", "last_name", "club", "town", "category")
 
 
 def consent_of(text: str) -> str | None:
-    """The consent a list's cell names, as the words of ``CONSENT_ORDER`` joined by commas
-    ("" for none), or None when the cell holds a word that means none of them."""
+    """The consent a list's cell names, as the words of ``CONSENT_ORDER`` joined by commas;
+    ``NO_CONSENT`` where it says "nein" (a consent that covers nothing), "" where it is empty
+    (none recorded); None when the cell holds a word that means none of them, or says "nein"
+    beside a consent."""
     found = set()
     for word in re.split(r"[\s,;/+]+", text.strip().lower()):
         if not word:
@@ -83,9 +97,25 @@ def consent_of(text: str) -> str | None:
         meaning = CONSENT_WORDS.get(word)
         if meaning is None:
             return None
-        if meaning:
-            found.add(meaning)
+        found.add(meaning)
+    if NO_CONSENT in found:
+        return NO_CONSENT if found == {NO_CONSENT} else None
     return ",".join(name for name in CONSENT_ORDER if name in found)
+
+
+def covered(code: str) -> dict[str, bool]:
+    """What a consent of ``consent_of`` covers, as the consent's fields (``NO_CONSENT``:
+    nothing)."""
+    names = set(code.split(","))
+    return {"lists": "lists" in names, "season_site": "season" in names, "town": "town" in names}
+
+
+def consent_label(code: str) -> str:
+    """A consent of ``consent_of`` in words, for the preview: "lists, season website, town",
+    "none (nein)", or "" where the list records none."""
+    if code == NO_CONSENT:
+        return str(CONSENT_LABELS[NO_CONSENT])
+    return ", ".join(str(CONSENT_LABELS[name]) for name in code.split(",") if name)
 
 
 @dataclass
@@ -96,7 +126,8 @@ class PlayerRow:
     club: str = ""
     town: str = ""
     category: str = ""
-    # the consent the list records (``consent_of``: "lists,season,town", "" for none)
+    # the consent the list records (``consent_of``: "lists,season,town", NO_CONSENT for "nein",
+    # "" for none)
     consent: str = ""
     status: str = "new"  # new, matched, rejected
     reason: str = ""
@@ -111,6 +142,13 @@ class PlayerRow:
     @property
     def rejected(self) -> bool:
         return self.status == "rejected"
+
+    @property
+    def consent_label(self) -> str:
+        """The consent in words (``consent_label``), or as the file wrote it where it means
+        nothing the import knows (the row is refused)."""
+        code = consent_of(self.consent)  # a code read already reads as itself
+        return self.consent if code is None else consent_label(code)
 
     @property
     def category_label(self) -> str:
@@ -396,9 +434,7 @@ def save_players(
         consents=[
             Consent(
                 player=entry.player,
-                lists="lists" in row.consent,
-                season_site="season" in row.consent,
-                town="town" in row.consent,
+                **covered(row.consent),
                 # the club's own words, on its own form: the list does not say which
                 wording=Consent.WORDING_LIST,
                 via=Consent.Via.IMPORT,

@@ -1,5 +1,6 @@
 """Reads of registration: where an entry sits in a round, whether it may be withdrawn now,
-which players of one name are known to be two people, and who registered and never played."""
+which players of one name are known to be two people, who registered and never played, and the
+consents a player gave."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ from collections import defaultdict
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils.translation import gettext as _
 
-from tournament.models import DistinctPlayers, Entry, Event, Player, Round, Seat
+from tournament.models import Consent, DistinctPlayers, Entry, Event, Player, Round, Seat
 
 
 def seat_at_a_table(entry: Entry, *statuses: str) -> Seat | None:
@@ -91,4 +92,15 @@ def never_played() -> QuerySet[Player]:
         .exclude(Exists(entries.played()))
         .exclude(Exists(entries.exclude(event__status=Event.Status.FINISHED)))
         .order_by("pk")
+    )
+
+
+def consents_of(player: Player) -> QuerySet[Consent]:
+    """The player's consents, the one that counts first (the latest given), each with the note
+    it was recorded with (``note``: the reason its history's first row keeps). One query."""
+    recorded = Consent.history.filter(id=OuterRef("pk"), history_type="+").order_by("history_id")
+    return (
+        Consent.objects.filter(player=player)
+        .annotate(note=Subquery(recorded.values("history_change_reason")[:1]))
+        .order_by("-given_at", "-pk")
     )

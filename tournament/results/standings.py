@@ -306,7 +306,8 @@ def season_standings(
             "name": shown.name(first_name, last_name, sort=True, **consent),
             "name_key": collation.name_key(last_name, first_name),
             "club": shown.club(club, **consent),
-            "uid": uid,
+            # the link to the player's page, where there is one (``Player.has_public_page``)
+            "uid": uid if shown.named(lists, on_site) else None,
             # the season's result: the sum of the events' (of the best N)
             "total": figure.of_sums(sums),
             "key": ranking_key(game, sums),

@@ -205,7 +205,12 @@ class StandingsTable(tables.Table):
 
     def render_name(self, record: Entry) -> SafeString:
         player = record.player
-        text = self.player_link(player.uid, player.public_name(record.start_number, sort=True))
+        name = player.public_name(record.start_number, sort=True)
+        # a player called by initials has no public page to link to
+        if player.has_public_page:
+            text = self.player_link(player.uid, name)
+        else:
+            text = mark_safe(escape(name))  # the name escaped
         if record.pk in self.provisional:
             text += self.name_tags["provisional"]
         if not record.is_active:

@@ -3,13 +3,10 @@ so that a number reads the same on pages, print sheets, the projector and in Exc
 
 from __future__ import annotations
 
-import datetime
 import json
 from typing import Any
 
 from django import template
-from django.core.serializers.json import DjangoJSONEncoder
-from django.utils import formats, timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
@@ -24,29 +21,6 @@ def shown_name(entry: Any, sort: str = "") -> str:
     """An entry's player as public pages name them (``core.shown``): the name with the
     consent, else the initials and the start number; ``"sort"``: last name first."""
     return entry.player.public_name(entry.start_number, sort=sort == "sort")
-
-
-@register.filter
-def data_rows(item: Any) -> list[tuple[str, str]]:
-    """A record of a player's data (``paper.player_data``) as (field, text) pairs: a list of
-    values numbered, a nested record or list as its JSON text, a time in the reader's way."""
-    if isinstance(item, dict):
-        pairs = list(item.items())
-    else:
-        pairs = [(str(n), value) for n, value in enumerate(item, start=1)]
-    return [(str(key), _data_text(value)) for key, value in pairs]
-
-
-def _data_text(value: Any) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, dict | list | tuple):
-        return json.dumps(value, cls=DjangoJSONEncoder, ensure_ascii=False)
-    if isinstance(value, datetime.datetime):
-        return formats.date_format(timezone.localtime(value), "SHORT_DATETIME_FORMAT")
-    if isinstance(value, datetime.date):
-        return formats.date_format(value, "SHORT_DATE_FORMAT")
-    return str(value)
 
 
 @register.filter

@@ -349,8 +349,12 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def player_page(request: HttpRequest, uid: uuid.UUID) -> HttpResponse:
     """A player's public page: every event played, across seasons, with rank and result; each
-    season's course as a chart; per game the hands played and what the cards said (issue 16)."""
+    season's course as a chart; per game the hands played and what the cards said (issue 16).
+    Only for a player the public pages may name (issue 46): for any other, whoever asks, the
+    page is not found, as if the player were unknown; a director finds them in the register."""
     player = get_object_or_404(Player, uid=uid)
+    if not player.has_public_page:
+        raise Http404
     return render(
         request,
         "tournament/player_page.html",

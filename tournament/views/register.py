@@ -1,6 +1,6 @@
 """The directors' player register (issue 15): every player of every event and season, searched
-by name (spelling variants too), club and town; a player corrected, two players merged, and each
-player's events across seasons.
+by name (spelling variants too), club and town; a player corrected, two players merged, a
+player's consent recorded or withdrawn (issue 46), and each player's events across seasons.
 
 Directors only (``access.is_director``): a player is one person across every event, so a
 correction or a merge here reaches beyond any one organiser's event. An organiser corrects the
@@ -21,14 +21,14 @@ from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournament import access
-from tournament.core import collation, errors, names
+from tournament.core import collation, errors, names, shown
 from tournament.models import Entry, Player
-from tournament.paper.player_data import player_data
+from tournament.paper.player_data import player_data, readable
 from tournament.register import reads, services
-from tournament.register.forms import AnonymiseForm, PlayerForm
+from tournament.register.forms import AnonymiseForm, ConsentForm, PlayerForm
 from tournament.results import history, player_stats
 from tournament.views.common import corrected_player, protected
 
@@ -155,19 +155,66 @@ def _player_or_404(uid: uuid.UUID) -> Player:
 @require_http_methods(["GET", "POST"])
 def register_player(request: HttpRequest, uid: uuid.UUID) -> HttpResponse:
     """One player: correct name, club, town and category (for every event, kept in the history),
-    the events played across seasons, and the players who are probably the same person."""
+    the consents given and a new one recorded, the events played across seasons, and the players
+    who are probably the same person."""
     access.require_director(request)
     player = _player_or_404(uid)
     form = PlayerForm(request.POST or None, instance=player)
     if (saved := corrected_player(request, form)) is not None:
         return redirect("register_player", uid=saved.uid)
     player.refresh_from_db()  # the heading shows the saved name, not the rejected one
+    return _player_page(request, player, form=form, consent_form=ConsentForm(player=player))
+
+
+@protected
+@require_POST
+def register_consent(request: HttpRequest, uid: uuid.UUID) -> HttpResponse:
+    """Record a player's consent as the player states it now, at the desk or by mail
+    (``services.record_consents``): what the public pages show of the player follows at once,
+    and the message says what that is. None ticked is a withdrawal."""
+    access.require_director(request)
+    player = _player_or_404(uid)
+    form = ConsentForm(request.POST, player=player)
+    if not form.is_valid():
+        return _player_page(request, player, form=PlayerForm(instance=player), consent_form=form)
+    on_the_website = player.public_lists and player.public_season
+    services.record_consents(
+        consents=[form.save(commit=False)],
+        user=request.user,
+        reason=form.cleaned_data["reason"],
+    )
+    player.refresh_from_db()
+    said = [_("Consent recorded."), _reach(player)]
+    if on_the_website and not (player.public_lists and player.public_season):
+        said.append(
+            _("The season's published website names the player until it is published again.")
+        )
+    messages.success(request, " ".join(said))
+    return redirect("register_player", uid=player.uid)
+
+
+def _reach(player: Player) -> str:
+    return shown.reach(
+        first_name=player.first_name,
+        last_name=player.last_name,
+        lists=player.public_lists,
+        season=player.public_season,
+        town=player.town_shown,
+    )
+
+
+def _player_page(
+    request: HttpRequest, player: Player, *, form: PlayerForm, consent_form: ConsentForm
+) -> HttpResponse:
     return render(
         request,
         "tournament/register/player.html",
         {
             "player": player,
             "form": form,
+            "consents": reads.consents_of(player),
+            "reach": _reach(player),
+            "consent_form": consent_form,
             # with the seats' counting sums
             "entries": _entries_of([player]).annotate(
                 total=Coalesce(Sum("seats__points"), Value(0))
@@ -329,7 +376,7 @@ def register_player_data(request: HttpRequest, uid: uuid.UUID) -> HttpResponse:
     return render(
         request,
         "tournament/register/player_data.html",
-        {"player": player, "data": player_data(player)},
+        {"player": player, "data": readable(player_data(player))},
     )
 
 

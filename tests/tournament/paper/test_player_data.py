@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -90,3 +91,28 @@ def test_the_director_reads_the_page_and_downloads_the_file(player, client: Clie
     download = client.get(reverse("register_player_data_json", args=[player.uid]))
     assert download["Content-Disposition"].startswith("attachment;")
     assert json.loads(download.content)["player"]["uid"] == str(player.uid)
+
+
+def test_the_page_heads_each_value_with_its_name_and_writes_it_as_a_person_reads_it(
+    player, client: Client
+):
+    client.force_login(make_user("direktor"))
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    text = client.get(reverse("register_player_data", args=[player.uid])).content.decode()
+    # the fields' own names are the file's, never the page's
+    for name in ("season_site", "by_guardian", "history_type", "public_lists", "start_number"):
+        assert name not in text, name
+    assert ">True<" not in text and ">False<" not in text
+    for heading in ("Given by a parent or guardian", "Wording version", "Start number", "When"):
+        assert f">{heading}</th>" in text, heading
+    assert "<td>online registration form</td>" in text  # the consent's way, in words
+    assert "<td>yes</td>" in text and "<td>no</td>" in text
+    assert "<td>paid cash</td>" in text and "€12.00" in text
+    assert "<td>entered</td>" in text and "<td>changed</td>" in text  # the history's kinds
+    # the file keeps the names and the values as stored
+    download = json.loads(
+        client.get(reverse("register_player_data_json", args=[player.uid])).content
+    )
+    consent = download["consents"][0]
+    assert consent["season_site"] is False and consent["via"] == "online"
+    assert download["entries"][0]["fee"]["paid_cents"] == 1200

@@ -13,10 +13,10 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
-from tests.factories import make_entries, make_event, make_role, make_round
-from tests.helpers.imports import preview_of
+from tests.factories import make_entries, make_event, make_role, make_round, make_user
+from tests.helpers.imports import preview_of, upload, xlsx_file
 from tournament.access import ORGANISER
 from tournament.models import Consent, Entry, Event, Player
 from tournament.publish.bundles import export, read, write
@@ -133,7 +133,7 @@ def test_a_walk_in_at_the_check_in_brings_the_consent_ticked_there():
 HEADER = ["Vorname", "Nachname", "Verein", "Ort", "Kategorie", "Einwilligung"]
 
 
-def test_a_player_list_records_the_consent_its_column_names_and_none_where_it_is_empty():
+def test_a_player_list_records_the_consent_its_column_names_nein_as_none_and_empty_as_nothing():
     event = make_event()
     rows = [
         HEADER,
@@ -144,10 +144,59 @@ def test_a_player_list_records_the_consent_its_column_names_and_none_where_it_is
     preview = preview_of(event, rows)
     assert preview.ok
     assert imports.save_players(event, preview.payload()) == 3
-    consent = Consent.objects.get()
-    assert consent.player.last_name == "Liste"
-    assert (consent.via, consent.wording) == (Consent.Via.IMPORT, Consent.WORDING_LIST)
-    assert (consent.lists, consent.season_site, consent.town) == (True, True, False)
+    given = Consent.objects.order_by("player__last_name")
+    assert [c.player.last_name for c in given] == ["Liste", "Nein"]
+    for consent in given:
+        assert (consent.via, consent.wording) == (Consent.Via.IMPORT, Consent.WORDING_LIST)
+    yes, no = given
+    assert (yes.lists, yes.season_site, yes.town) == (True, True, False)
+    assert (no.lists, no.season_site, no.town) == (False, False, False)
+
+
+def known_with_consent(last_name: str) -> Player:
+    """A player of the register who agreed online to the lists (last season)."""
+    assert register(make_event(registration_open=True), last_name).status_code == 302
+    player = Player.objects.get(last_name=last_name)
+    assert reach(player) == (True, False, False)
+    return player
+
+
+@pytest.mark.parametrize(
+    ("cell", "withdrawn"), [("nein", True), ("", False)], ids=["nein", "empty"]
+)
+def test_a_list_saying_nein_for_a_known_player_withdraws_the_consent_an_empty_cell_keeps_it(
+    director: Client, cell: str, withdrawn: bool
+):
+    player = known_with_consent("Kehrtwende")
+    event = make_event()
+    url = reverse("import_players", args=[event.slug])
+    rows = [HEADER, ["Mia", "Kehrtwende", "CC Test", "Furtwangen", "", cell]]
+    response = upload(director, url, "spieler.xlsx", xlsx_file(rows))
+    [row] = response.context["preview"].rows
+    assert row.status == "matched"
+    page = response.content.decode()
+    assert ("<td>none (nein)</td>" in page) is withdrawn
+    director.post(url, {"action": "confirm", "payload": response.context["payload"]})
+    assert Entry.objects.filter(event=event, player=player).exists()
+    assert reach(player) == ((False, False, False) if withdrawn else (True, False, False))
+    assert Consent.objects.filter(player=player).count() == (2 if withdrawn else 1)
+
+
+def test_the_preview_says_the_consent_in_words():
+    preview = preview_of(
+        make_event(),
+        [
+            HEADER,
+            ["Anna", "Alles", "CC", "", "", "Ja / Saison / Wohnort"],
+            ["Bert", "Keine", "CC", "", "", "Nein"],
+            ["Cora", "Leer", "CC", "", "", ""],
+            ["Dora", "Beides", "CC", "", "", "ja, nein"],
+        ],
+    )
+    with translation.override("en"):
+        labels = [row.consent_label for row in preview.rows]
+    assert labels == ["lists, season website, town", "none (nein)", "", "ja, nein"]
+    assert preview.rows[3].rejected  # "ja" and "nein" at once says nothing certain
 
 
 def test_a_consent_cell_the_import_cannot_read_rejects_the_row():
@@ -229,3 +278,87 @@ def test_the_desk_joining_an_online_registration_to_the_known_player_keeps_the_c
     assert Consent.objects.filter(player=known, lists=True, season_site=True).count() == 1
     standings = en().get(reverse("event_participants", args=[event.slug])).content.decode()
     assert "Kaltenbach" in standings
+
+
+# --- the director records a consent stated later: a withdrawal, a change ----------------------
+
+
+def director() -> Client:
+    client = en()
+    client.force_login(make_user())
+    return client
+
+
+def consented_player() -> tuple[Entry, Player]:
+    """A played event's entry whose player agreed online to the lists and the season's website,
+    and the player."""
+    event = make_event(registration_open=True)
+    assert register(event, "Widerruf", consent_season="on").status_code == 302
+    make_entries(event, 3)
+    make_round(event)
+    entry = Entry.objects.get(event=event, player__last_name="Widerruf")
+    return entry, entry.player
+
+
+def state(player: Player, reason: str = "per E-Mail vom 3. Mai", **ticked: str):
+    """The director records on the register's player page what the player says now."""
+    data = {"consent-reason": reason, **{f"consent-{box}": "on" for box in ticked}}
+    return director().post(reverse("register_consent", args=[player.uid]), data, follow=True)
+
+
+def test_the_players_page_shows_the_consent_that_counts_and_a_form_for_a_new_one():
+    _entry, player = consented_player()
+    page = director().get(reverse("register_player", args=[player.uid])).content.decode()
+    assert "online registration form" in page and "counts" in page
+    assert "The public pages show: name and club in the event&#x27;s public lists, on the" in page
+    for box in ("lists", "season_site", "town", "by_guardian", "reason"):
+        assert f'name="consent-{box}"' in page
+
+
+def test_a_withdrawal_at_the_desk_takes_the_name_off_the_public_pages_at_once():
+    entry, player = consented_player()
+    standings = reverse("event_standings", args=[entry.event.slug])
+    assert "Widerruf" in en().get(standings).content.decode()
+    response = state(player)  # nothing ticked: the consent is withdrawn
+    page = response.content.decode()
+    assert response.redirect_chain[-1][0] == reverse("register_player", args=[player.uid])
+    assert "Consent recorded. The public pages show the player only as M. W." in page
+    # the season's published website was allowed: it keeps the name until published again
+    assert "until it is published again" in page
+    public = en().get(standings).content.decode()
+    assert "Widerruf" not in public and f"M. W. (No. {entry.start_number})" in public
+    assert reach(player) == (False, False, False)
+    latest, _earlier = Consent.objects.filter(player=player).order_by("-given_at")
+    assert (latest.lists, latest.season_site, latest.town, latest.by_guardian) == (
+        False,
+        False,
+        False,
+        False,
+    )
+    assert (latest.via, latest.wording) == (Consent.Via.DESK, Consent.WORDING)
+    assert latest.history.get().history_change_reason == "per E-Mail vom 3. Mai"
+    assert latest.history.get().history_user.username == "director"
+    # the page lists both, the withdrawal first, with its reason
+    assert page.index("per E-Mail vom 3. Mai") < page.index("online registration form")
+
+
+def test_a_consent_given_later_at_the_desk_shows_the_town_too():
+    _entry, player = consented_player()
+    player.town = "Furtwangen"
+    player.save()
+    page = state(player, "am Turniertisch", lists="on", town="on", by_guardian="on")
+    said = "The public pages show: name and club in the event&#x27;s public lists, town on the "
+    assert said in page.content.decode()
+    assert reach(player) == (True, False, True)
+    assert Consent.objects.filter(player=player).latest("given_at").by_guardian
+    public = en().get(reverse("player", args=[player.uid])).content.decode()
+    assert "Furtwangen" in public
+
+
+def test_a_consent_without_a_reason_is_not_recorded():
+    _entry, player = consented_player()
+    response = state(player, reason="")
+    assert response.status_code == 200
+    assert "This field is required." in response.content.decode()
+    assert Consent.objects.filter(player=player).count() == 1
+    assert reach(player) == (True, True, False)

@@ -334,6 +334,13 @@ PAGES = [
         "get",
         lambda w: f"/spielerverzeichnis/{w.player.uid}/anonymisieren/",
     ),
+    # a player's consent, recorded or withdrawn: it reaches every event's pages
+    (
+        "record a consent",
+        "director",
+        "post",
+        lambda w: f"/spielerverzeichnis/{w.player.uid}/einwilligung/",
+    ),
     ("add round", "organiser", "post", lambda w: f"/turnier/{w.event.slug}/durchgang/neu/"),
     ("close round", "organiser", "post", lambda w: f"/turnier/{w.event.slug}/durchgang/1/close/"),
     (

@@ -29,6 +29,7 @@ from tests.factories import (
     make_role,
     make_round,
     make_season,
+    make_user,
 )
 from tournament.access import ORGANISER, SCORER
 from tournament.models import Consent, Entry, Event, Player, Prize, PrizeAssignment, Table, Team
@@ -104,19 +105,45 @@ def read(url: str) -> str:
 def test_without_a_consent_every_public_page_shows_the_initials_and_start_number_only():
     secret, other = played_with(public_lists=False, public_season=False)
     label = f"G. G. (No. {secret.start_number})"
+    player_page = reverse("player", args=[secret.player.uid])
     for url in public_urls(secret):
+        if url == player_page:  # none for a player the pages may not name
+            assert en().get(url).status_code == 404
+            continue
         page = read(url)
         for word in SECRET.values():
             assert word not in page, (url, word)
         if "statistik" in url:
             continue  # names only the notable games' players, if any
-        # the player's page and the season have no start number: the initials alone
+        # the season has no start number: the initials alone
         assert label in page or "G. G." in page, url
         if not any(part in url for part in ("saison", "/spieler/", "excel")):
             assert label in page, url
     # the others, who agreed, are named as before
     standings = en().get(reverse("event_standings", args=[other.event.slug])).content.decode()
     assert other.player.last_name in standings
+
+
+def test_a_player_without_a_consent_has_no_public_page_and_no_public_page_links_one():
+    secret, other = played_with(public_lists=False, public_season=False)
+    page = reverse("player", args=[secret.player.uid])
+    director = en()
+    director.force_login(make_user())
+    assert en().get(page).status_code == 404
+    assert director.get(page).status_code == 404  # a director finds the player in the register
+    for url in [*public_urls(secret), reverse("rating")]:
+        assert page not in read(url), url
+    # who agreed has a page, linked from the standings and the season
+    mine = reverse("player", args=[other.player.uid])
+    assert en().get(mine).status_code == 200
+    for url in (
+        reverse("event_standings", args=[other.event.slug]),
+        reverse("season", args=[other.event.season.slug]),
+    ):
+        assert mine in read(url), url
+    # the register links the public page only where there is one
+    register = director.get(reverse("register_player", args=[secret.player.uid])).content.decode()
+    assert page not in register
 
 
 def test_the_directors_list_of_players_names_everybody():
@@ -169,6 +196,10 @@ def test_the_published_season_names_only_who_agreed_to_the_website(tmp_path: Pat
     for word in SECRET.values():
         assert word not in text, word
     assert other.player.last_name in text
+    # a page only for who agreed to the website, and no link to one that is not there
+    assert not (tmp_path / "de" / "spieler" / f"{secret.player.uid}.html").exists()
+    assert (tmp_path / "de" / "spieler" / f"{other.player.uid}.html").exists()
+    assert f"{secret.player.uid}.html" not in text
     # the app's own pages still name the player afterwards (the page cache keeps them apart)
     live = en().get(reverse("event_standings", args=[secret.event.slug])).content.decode()
     assert SECRET["last_name"] in live
@@ -237,6 +268,7 @@ def test_the_table_sheet_its_print_its_settlement_the_rating_and_teams_name_by_c
             assert word not in page, (url, word)
         # the rating has no start number: the initials alone
         assert (label if url != reverse("rating") else "G. G.") in page, url
+        assert reverse("player", args=[secret.player.uid]) not in page, url
     # the others, who agreed, are named as before
     sheet = read(reverse("table", args=[table.pk]))
     neighbour = table.seats.exclude(entry=secret).select_related("entry__player").first()
