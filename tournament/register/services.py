@@ -28,6 +28,7 @@ from tournament.models import (
     versions,
 )
 from tournament.models.base import new_token
+from tournament.models.events import BundleUpload
 from tournament.register.reads import never_played, withdrawal_refused
 
 # RULES.md 6: side ranking for teams of four
@@ -431,10 +432,10 @@ def anonymise_player(*, player: Player, reason: str, user: User = None) -> Playe
     label ("Anonym 12", the player's number here) in the register, in every earlier version of
     the player's history (of the players merged into this one too: the same person), in the
     reasons of the merges that name the player, and in the prize-giving lists kept of finished
-    events; the personal links issued stop (new secrets); the reason is kept in the history. The
-    player's entries, results and category stay, so every ranking stays as it was; the next
-    publication and bundle carry the label. The player's consents stay: they are the record of
-    what was agreed."""
+    events; the event bundles uploaded for an import are dropped; the personal links issued
+    stop (new secrets); the reason is kept in the history. The player's entries, results and
+    category stay, so every ranking stays as it was; the next publication and bundle carry the
+    label. The player's consents stay: they are the record of what was agreed."""
     if not reason.strip():
         raise Refused(_("Give the reason for the anonymisation (the player's request)."))
     player = Player.objects.select_for_update().get(pk=player.pk)
@@ -464,6 +465,10 @@ def anonymise_player(*, player: Player, reason: str, user: User = None) -> Playe
         ],
     )
     _scrub_prize_lists({e.pk for e in entries}, old, new_name)
+    # the bundles uploaded on the import page are kept for the preview's confirmation, and until
+    # the next upload after that: any of them may carry the old name; a preview waiting for its
+    # confirmation asks for its file again
+    BundleUpload.objects.all().delete()
     return player
 
 
