@@ -129,10 +129,20 @@ def every_table() -> dict[str, str]:
     assert set(registered_models.values()) <= set(models)
     return {
         f"table {model._meta.db_table}": "\n".join(
-            repr(row) for row in model._base_manager.values()
+            written_out(row) for row in model._base_manager.values()
         )
         for model in models
     }
+
+
+def written_out(row: dict[str, Any]) -> str:
+    """A table's row as text, a binary column's file (an uploaded bundle) as it reads."""
+    return repr(
+        {
+            name: file_text("", bytes(value)) if isinstance(value, bytes | memoryview) else value
+            for name, value in row.items()
+        }
+    )
 
 
 # --- 1. anonymised: the name is nowhere, the standings stay --------------------------------------
@@ -339,6 +349,11 @@ def test_an_anonymised_player_is_in_no_page_file_or_table_and_the_standings_stay
     prize(second_event, 1, goods="Präsentkorb")
     totals = {player.pk: 50, others[0].pk: -30, others[1].pk: 20, others[2].pk: -40}
     play_and_finish(second_event, totals)
+    # a copy of its bundle uploaded again on the import page: the preview has nothing to import
+    file = io.BytesIO(desk.get(reverse("event_bundle", args=[second_event.slug])).content)
+    file.name = "vergessen-17.cego.json.gz"
+    preview = desk.post(reverse("bundle_import"), {"file": file})
+    assert "this bundle is imported already" in page_text(preview)
 
     before = events_standings(season)
     season_before = season_standings(season)
