@@ -507,7 +507,7 @@ def _scrub_reasons(names: set[str], label: str, columns: list[tuple[QuerySet, st
     """A merge's reason names both players ("merged: player 9 (Anna Maier) into player 5 (Anna
     Meier)"), in the history of the player, of the entries and consents that moved, and in the
     identifier the merge left (``PlayerAlias.decided_by``): the label instead of each name, the
-    longest first (the whole of "Anna Maria Maier" before "Anna Maier" could match a part)."""
+    longest first (the whole of "Anna Maiers" before "Anna Maier" could match a part of it)."""
     spelled = sorted(names, key=len, reverse=True)
     for rows, column in columns:
         for pk, text in rows.exclude(**{column: None}).values_list("pk", column):
