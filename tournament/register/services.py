@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from simple_history.utils import bulk_create_with_history
@@ -28,6 +28,7 @@ from tournament.models import (
     versions,
 )
 from tournament.models.base import new_token
+from tournament.models.events import BundleUpload
 from tournament.register.reads import never_played, withdrawal_refused
 
 # RULES.md 6: side ranking for teams of four
@@ -429,24 +430,45 @@ def anonymous_label(player: Player) -> dict[str, str]:
 def anonymise_player(*, player: Player, reason: str, user: User = None) -> Player:
     """A player anonymised on request (issue 46.4): name, club and town replaced by a neutral
     label ("Anonym 12", the player's number here) in the register, in every earlier version of
-    the player's history, and in the prize-giving lists kept of finished events; the personal
-    links issued stop (new secrets); the reason is kept in the history. The player's entries,
-    results and category stay, so every ranking stays as it was; the next publication and bundle
-    carry the label. The player's consents stay: they are the record of what was agreed."""
+    the player's history (of the players merged into this one too: the same person), in the
+    reasons of the merges that name the player, and in the prize-giving lists kept of finished
+    events; the event bundles uploaded for an import are dropped; the personal links issued
+    stop (new secrets); the reason is kept in the history. The player's entries, results and
+    category stay, so every ranking stays as it was; the next publication and bundle carry the
+    label. The player's consents stay: they are the record of what was agreed."""
     if not reason.strip():
         raise Refused(_("Give the reason for the anonymisation (the player's request)."))
     player = Player.objects.select_for_update().get(pk=player.pk)
     label = anonymous_label(player)
+    new_name = f"{label['first_name']} {label['last_name']}"
     old = {"name": f"{player.first_name} {player.last_name}", "sort_name": player.sort_name}
+    # the players merged into this one were the same person: their history is the player's too
+    merged = PlayerAlias.objects.filter(player=player).values("uid")
+    history = Player.history.filter(Q(id=player.pk) | Q(uid__in=merged))
+    names = _names_in(history) | {old["name"], old["sort_name"]}
     for name, value in label.items():
         setattr(player, name, value)
     # the earlier versions first, then the version saying why, which keeps the reason
-    Player.history.filter(id=player.pk).update(**label)
+    history.update(**label)
     noted(player, user, f"{ANONYMISED_BECAUSE}{reason.strip()}").save()
     entries = list(Entry.objects.filter(player=player))
     for entry in entries:  # the token is no part of the history: no history row
         Entry.objects.filter(pk=entry.pk).update(token=new_token())
-    _scrub_prize_lists({e.pk for e in entries}, old, f"{label['first_name']} {label['last_name']}")
+    _scrub_reasons(
+        names,
+        new_name,
+        [
+            (history, "history_change_reason"),
+            (Entry.history.filter(id__in=[e.pk for e in entries]), "history_change_reason"),
+            (Consent.history.filter(player_id=player.pk), "history_change_reason"),
+            (PlayerAlias.objects.filter(player=player), "decided_by"),
+        ],
+    )
+    _scrub_prize_lists({e.pk for e in entries}, old, new_name)
+    # the bundles uploaded on the import page are kept for the preview's confirmation, and until
+    # the next upload after that: any of them may carry the old name; a preview waiting for its
+    # confirmation asks for its file again
+    BundleUpload.objects.all().delete()
     return player
 
 
@@ -470,6 +492,30 @@ def is_anonymised(player: Player) -> bool:
     """Whether the player bears the label already (``anonymous_label``)."""
     label = anonymous_label(player)
     return (player.first_name, player.last_name) == (label["first_name"], label["last_name"])
+
+
+def _names_in(history: QuerySet) -> set[str]:
+    """Every name a player's history rows hold, as a reason writes it ("Anna Maier") and as a
+    list sorts it ("Maier, Anna")."""
+    names = set()
+    for first, last in history.values_list("first_name", "last_name").distinct():
+        names |= {f"{first} {last}".strip(), f"{last}, {first}".strip(", ")}
+    return {name for name in names if name}
+
+
+def _scrub_reasons(names: set[str], label: str, columns: list[tuple[QuerySet, str]]) -> None:
+    """A merge's reason names both players ("merged: player 9 (Anna Maier) into player 5 (Anna
+    Meier)"), in the history of the player, of the entries and consents that moved, and in the
+    identifier the merge left (``PlayerAlias.decided_by``): the label instead of each name, the
+    longest first (the whole of "Anna Maiers" before "Anna Maier" could match a part of it)."""
+    spelled = sorted(names, key=len, reverse=True)
+    for rows, column in columns:
+        for pk, text in rows.exclude(**{column: None}).values_list("pk", column):
+            scrubbed = text
+            for name in spelled:
+                scrubbed = scrubbed.replace(name, label)
+            if scrubbed != text:
+                rows.filter(pk=pk).update(**{column: scrubbed})
 
 
 def _scrub_prize_lists(entry_ids: set[int], old: dict[str, str], label: str) -> None:

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.factories import (
     cego,
@@ -26,7 +27,7 @@ from tests.factories import (
 )
 from tests.helpers.db import no_writes
 from tests.helpers.money import played, prize
-from tournament.models import Entry, Player, Prize, PrizeAssignment
+from tournament.models import Consent, Entry, Player, PlayerAlias, Prize, PrizeAssignment
 from tournament.money import prizes
 from tournament.play import hands
 from tournament.publish.bundles import BundleError, export, read, write
@@ -169,3 +170,27 @@ def test_a_director_anonymises_a_player_on_the_register_page_with_a_reason():
     change = Player.history.filter(id=player.pk).latest("history_date")
     assert change.history_change_reason == "anonymised: Bitte per E-Mail vom 3.12."
     assert change.history_user.username == "director"
+
+
+def test_the_players_merged_into_the_anonymised_one_leave_no_name_in_any_history():
+    # the same person, registered twice and merged: the twin's history and the merge's reasons
+    # named her ("merged: player 9 (Walburga Wegwunschs) into player 5 (Walburga Wegwunsch)")
+    first, last, club, town = OLD
+    known = make_player(first_name=first, last_name=last, club=club, town=town)
+    services.register_player(event=make_event(), player=known)
+    twin = make_player(first_name=first, last_name=f"{last}s", club="Zwischenverein Vergessen")
+    services.register_player(event=make_event(), player=twin)
+    consent = Consent(player=twin, lists=True, wording="x", via="desk", given_at=timezone.now())
+    services.record_consents(consents=[consent])
+    services.merge_players(keep=known, remove=twin)
+    services.anonymise_player(player=known, reason="Bitte")
+    kept = [
+        *Player.history.values_list("first_name", "last_name", "club", "town"),
+        *Player.history.values_list("history_change_reason", flat=True),
+        *Entry.history.values_list("history_change_reason", flat=True),
+        *Consent.history.values_list("history_change_reason", flat=True),
+        *PlayerAlias.objects.values_list("decided_by", flat=True),
+    ]
+    assert f"merged: player {twin.pk} (Anonym {known.pk}) into player {known.pk}" in repr(kept)
+    for word in (*OLD, "Zwischenverein"):
+        assert word not in repr(kept)
