@@ -480,7 +480,12 @@ def test_systemd_accepts_the_units(tmp_path):
     ours = [p for p in DEPLOY.glob("cego*") if p.suffix in (".service", ".timer")]
     for path in ours:
         shutil.copy(path, installed)
-    for program in ("/srv/cego/deploy/backup.sh", "/srv/cego/.venv/bin/gunicorn", "/bin/echo"):
+    for program in (
+        "/srv/cego/deploy/backup.sh",
+        "/srv/cego/.venv/bin/gunicorn",
+        "/srv/cego/.venv/bin/python",
+        "/bin/echo",
+    ):
         target = root / program.lstrip("/")
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(shutil.which(program.rsplit("/", 1)[1]) or "/bin/true", target)
