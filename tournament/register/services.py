@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.contrib.admin.models import LogEntry
+from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max, Q, QuerySet
@@ -431,9 +433,10 @@ def anonymise_player(*, player: Player, reason: str, user: User = None) -> Playe
     """A player anonymised on request (issue 46.4): name, club and town replaced by a neutral
     label ("Anonym 12", the player's number here) in the register, in every earlier version of
     the player's history (of the players merged into this one too: the same person), in the
-    reasons of the merges that name the player, and in the prize-giving lists kept of finished
-    events; the event bundles uploaded for an import are dropped; the personal links issued
-    stop (new secrets); the reason is kept in the history. The player's entries, results and
+    reasons of the merges that name the player, in the prize-giving lists kept of finished
+    events and in the Django admin's list of its changes; the event bundles uploaded for an
+    import are dropped; the personal links issued stop (new secrets); the reason is kept in the
+    history. The player's entries, results and
     category stay, so every ranking stays as it was; the next publication and bundle carry the
     label. The player's consents stay: they are the record of what was agreed."""
     if not reason.strip():
@@ -462,6 +465,9 @@ def anonymise_player(*, player: Player, reason: str, user: User = None) -> Playe
             (Entry.history.filter(id__in=[e.pk for e in entries]), "history_change_reason"),
             (Consent.history.filter(player_id=player.pk), "history_change_reason"),
             (PlayerAlias.objects.filter(player=player), "decided_by"),
+            # the admin's list of recent actions names what was changed there
+            (_admin_log(Player, [player.pk]), "object_repr"),
+            (_admin_log(Entry, [e.pk for e in entries]), "object_repr"),
         ],
     )
     _scrub_prize_lists({e.pk for e in entries}, old, new_name)
@@ -492,6 +498,14 @@ def is_anonymised(player: Player) -> bool:
     """Whether the player bears the label already (``anonymous_label``)."""
     label = anonymous_label(player)
     return (player.first_name, player.last_name) == (label["first_name"], label["last_name"])
+
+
+def _admin_log(model: type, pks: list[int]) -> QuerySet[LogEntry]:
+    """The Django admin's records of its changes to these rows of ``model``."""
+    return LogEntry.objects.filter(
+        content_type=ContentType.objects.get_for_model(model),
+        object_id__in=[str(pk) for pk in pks],
+    )
 
 
 def _names_in(history: QuerySet) -> set[str]:

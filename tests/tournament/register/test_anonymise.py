@@ -194,3 +194,24 @@ def test_the_players_merged_into_the_anonymised_one_leave_no_name_in_any_history
     assert f"merged: player {twin.pk} (Anonym {known.pk}) into player {known.pk}" in repr(kept)
     for word in (*OLD, "Zwischenverein"):
         assert word not in repr(kept)
+
+
+def test_a_change_made_in_the_admin_does_not_keep_the_name_in_its_recent_actions():
+    """The admin lists its recent changes by the row's name: anonymising reaches them too."""
+    from django.contrib.admin.models import LogEntry
+    from django.contrib.auth import get_user_model
+
+    first, last, club, town = OLD
+    player = make_player(first_name=first, last_name=last, club=club, town=town)
+    admin = Client()
+    admin.force_login(get_user_model().objects.create_superuser("root", "", "pw-for-tests-only"))
+    change = reverse("admin:tournament_player_change", args=[player.pk])
+    form = {"first_name": first, "last_name": last, "club": "Zwischenverein", "town": town}
+    assert admin.post(change, {**form, "category": "", "_save": "1"}).status_code == 302
+    assert last in admin.get(reverse("admin:index")).content.decode()
+    services.anonymise_player(player=player, reason="Bitte vom 3.12.")
+    recent = admin.get(reverse("admin:index")).content.decode()
+    assert f"Anonym {player.pk}" in recent
+    for word in OLD:
+        assert word not in recent
+    assert not any(last in text for text in LogEntry.objects.values_list("object_repr", flat=True))
