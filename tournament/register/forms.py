@@ -121,6 +121,10 @@ class RegisterForm(forms.Form):
         required=False, label=_("on the season's published website")
     )
     consent_town = forms.BooleanField(required=False, label=_("town on the player page"))
+    # a junior under 16 at the desk: the parent or guardian beside them gives it (DSGVO Art. 8)
+    consent_guardian = forms.BooleanField(
+        required=False, label=_("given by a parent or guardian (a player under 16)")
+    )
 
     def __init__(self, *args: Any, event: Event | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -177,7 +181,8 @@ class RegisterForm(forms.Form):
         )
 
     def consent_given(self) -> Consent | None:
-        """The consent the desk ticked, now, not saved yet; None when none is ticked."""
+        """The consent the desk ticked, now, not saved yet; None when none of what it covers is
+        ticked (the guardian's box alone records nothing)."""
         data = self.cleaned_data
         ticked = [data.get(f"consent_{name}") for name in ("lists", "season", "town")]
         if not any(ticked):
@@ -187,6 +192,7 @@ class RegisterForm(forms.Form):
             lists=lists,
             season_site=season_site,
             town=town,
+            by_guardian=bool(data.get("consent_guardian")),
             wording=Consent.WORDING,
             via=Consent.Via.DESK,
             given_at=timezone.now(),

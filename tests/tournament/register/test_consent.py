@@ -121,6 +121,20 @@ def test_the_desk_records_no_consent_unless_it_ticks_one():
     )
 
 
+def test_a_junior_at_the_desk_is_recorded_with_the_consent_the_guardian_gave():
+    event = make_event()
+    page = desk(event).get(reverse("event_players", args=[event.slug])).content.decode()
+    assert "given by a parent or guardian (a player under 16)" in page
+    post = {**DESK_POST, "consent_lists": "on", "consent_guardian": "on"}
+    desk(event).post(reverse("event_players", args=[event.slug]), post)
+    consent = Consent.objects.get(player__last_name="Theke")
+    assert (consent.lists, consent.by_guardian) == (True, True)
+    # the guardian's box alone says nothing the public may show: none recorded
+    alone = {**DESK_POST, "last_name": "Vormund", "consent_guardian": "on"}
+    desk(event).post(reverse("event_players", args=[event.slug]), alone)
+    assert not Consent.objects.filter(player__last_name="Vormund").exists()
+
+
 def test_a_walk_in_at_the_check_in_brings_the_consent_ticked_there():
     event = make_event()
     make_entries(event, 2)
