@@ -58,9 +58,18 @@ class ConsentForm(forms.ModelForm):
             "lists": _("name and club in the event's public lists"),
             "season_site": _("on the season's published website"),
             "town": _("town on the player page"),
+            "by_guardian": _("given by a parent or guardian (a player under 16)"),
         }
 
-    def __init__(self, *args: Any, player: Player, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, player: Player, current: Consent | None = None, **kwargs: Any
+    ) -> None:
+        # the boxes start as the consent that counts now: a change unticks or ticks one box
+        if current is not None:
+            kwargs.setdefault(
+                "initial",
+                {name: getattr(current, name) for name in self._meta.fields},
+            )
         consent = Consent(
             player=player,
             wording=Consent.WORDING,

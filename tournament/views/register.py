@@ -163,7 +163,7 @@ def register_player(request: HttpRequest, uid: uuid.UUID) -> HttpResponse:
     if (saved := corrected_player(request, form)) is not None:
         return redirect("register_player", uid=saved.uid)
     player.refresh_from_db()  # the heading shows the saved name, not the rejected one
-    return _player_page(request, player, form=form, consent_form=ConsentForm(player=player))
+    return _player_page(request, player, form=form)
 
 
 @protected
@@ -204,15 +204,22 @@ def _reach(player: Player) -> str:
 
 
 def _player_page(
-    request: HttpRequest, player: Player, *, form: PlayerForm, consent_form: ConsentForm
+    request: HttpRequest,
+    player: Player,
+    *,
+    form: PlayerForm,
+    consent_form: ConsentForm | None = None,
 ) -> HttpResponse:
+    consents = list(reads.consents_of(player))
+    if consent_form is None:
+        consent_form = ConsentForm(player=player, current=consents[0] if consents else None)
     return render(
         request,
         "tournament/register/player.html",
         {
             "player": player,
             "form": form,
-            "consents": reads.consents_of(player),
+            "consents": consents,
             "reach": _reach(player),
             "consent_form": consent_form,
             # with the seats' counting sums

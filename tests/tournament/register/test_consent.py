@@ -327,6 +327,9 @@ def test_the_players_page_shows_the_consent_that_counts_and_a_form_for_a_new_one
     assert "The public pages show: name and club in the event&#x27;s public lists, on the" in page
     for box in ("lists", "season_site", "town", "by_guardian", "reason"):
         assert f'name="consent-{box}"' in page
+    # the boxes start as the consent that counts: lists and website ticked, town not
+    ticked = set(re.findall(r'<input type="checkbox" name="consent-(\w+)"[^>]*checked', page))
+    assert ticked == {"lists", "season_site"}
 
 
 def test_a_withdrawal_at_the_desk_takes_the_name_off_the_public_pages_at_once():
