@@ -36,10 +36,10 @@ def make_role(event: Event, role: str, username: str | None = None) -> Any:
     return user
 
 
-def make_player(**kwargs: Any) -> Player:
+def new_player(**kwargs: Any) -> Player:
     """A player who agreed to be named in public, in the lists and on the season's website (as
-    a recorded consent leaves a player, ``register.services.record_consents``); a test of the
-    neutral label passes ``public_lists=False``."""
+    a recorded consent leaves a player, ``register.services.record_consents``), not saved yet; a
+    test of the neutral label passes ``public_lists=False``."""
     n = next(_counter)
     defaults = {
         "first_name": f"Vorname{n}",
@@ -48,7 +48,14 @@ def make_player(**kwargs: Any) -> Player:
         "public_lists": True,
         "public_season": True,
     }
-    return Player.objects.create(**{**defaults, **kwargs})
+    return Player(**{**defaults, **kwargs})
+
+
+def make_player(**kwargs: Any) -> Player:
+    """``new_player``, saved."""
+    player = new_player(**kwargs)
+    player.save()
+    return player
 
 
 def make_season(**kwargs: Any) -> Season:
@@ -68,10 +75,11 @@ def make_event(game: str = "cego", **kwargs: Any) -> Event:
 
 
 def make_entries(event: Event, count: int, **player_kwargs: Any) -> list[Entry]:
-    return [
-        register_services.register_player(event=event, player=make_player(**player_kwargs))
-        for _ in range(count)
-    ]
+    """``count`` new players entered in the event, numbered on, as the desk registers a list of
+    new names (``register_players``: the players and entries written in bulk)."""
+    return register_services.register_players(
+        event=event, players=[new_player(**player_kwargs) for _ in range(count)]
+    )
 
 
 def make_round(event: Event, *, seed: int = 1, start: bool = True) -> Round:
