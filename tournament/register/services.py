@@ -3,6 +3,7 @@ reinstated and removed, fixed pairs. Each is one function, one transaction."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -400,12 +401,15 @@ def record_distinct(*, pairs: Sequence[tuple[int, int]], user: User = None) -> i
 @transaction.atomic
 def create_pair(*, event: Event, name: str, entries: Sequence[Entry], user: User = None) -> Team:
     """Register two players as a fixed Ziege pair: they always sit opposite each other. Each
-    entry's history names the pair and ``user``."""
+    entry's history names the pair and ``user``. A pair given no name is numbered ("Paar 3"):
+    its name is shown on the public pages as it is, and the partners' names beside it only as
+    far as their consent reaches (issue 46), so a name made of their last names would name
+    them beyond it."""
     if len(entries) != 2 or entries[0] == entries[1]:
         raise Refused(_("A Ziege pair is two different players."))
     if any(e.pair_id for e in entries):
         raise Refused(_("One of the players is already in a pair."))
-    name = name.strip() or " / ".join(e.player.last_name for e in entries)
+    name = name.strip() or _next_pair_name(event)
     if Team.objects.filter(event=event, kind=Team.Kind.PAIR, name=name).exists():
         raise Refused(_("A pair called %(name)s already exists.") % {"name": name})
     team = Team.objects.create(event=event, name=name, kind=Team.Kind.PAIR)
@@ -413,6 +417,17 @@ def create_pair(*, event: Event, name: str, entries: Sequence[Entry], user: User
         entry.pair = team
         noted(entry, user, "").save(update_fields=["pair"])
     return team
+
+
+def _next_pair_name(event: Event) -> str:
+    """The first "Paar N" the event's pairs do not bear yet, N counted on from their number."""
+    taken = set(
+        Team.objects.filter(event=event, kind=Team.Kind.PAIR).values_list("name", flat=True)
+    )
+    number = len(taken) + 1
+    while (name := _("Pair %(number)s") % {"number": number}) in taken:
+        number += 1
+    return name
 
 
 # the neutral label an anonymised player keeps in the register (issue 46.4): the player's row
@@ -449,6 +464,7 @@ def anonymise_player(*, player: Player, reason: str, user: User = None) -> Playe
     merged = PlayerAlias.objects.filter(player=player).values("uid")
     history = Player.history.filter(Q(id=player.pk) | Q(uid__in=merged))
     names = _names_in(history) | {old["name"], old["sort_name"]}
+    last_names = set(history.values_list("last_name", flat=True)) | {player.last_name}
     for name, value in label.items():
         setattr(player, name, value)
     # the earlier versions first, then the version saying why, which keeps the reason
@@ -471,6 +487,7 @@ def anonymise_player(*, player: Player, reason: str, user: User = None) -> Playe
         ],
     )
     _scrub_prize_lists({e.pk for e in entries}, old, new_name)
+    _scrub_pair_names(player, last_names, new_name)
     # the bundles uploaded on the import page are kept for the preview's confirmation, and until
     # the next upload after that: any of them may carry the old name; a preview waiting for its
     # confirmation asks for its file again
@@ -506,6 +523,20 @@ def _admin_log(model: type, pks: list[int]) -> QuerySet[LogEntry]:
         content_type=ContentType.objects.get_for_model(model),
         object_id__in=[str(pk) for pk in pks],
     )
+
+
+def _scrub_pair_names(player: Player, last_names: set[str], label: str) -> None:
+    """A Ziege pair's name may be made of the partners' last names ("Maier / Huber", as pairs
+    given no name once were): the label instead of each of the player's last names, as a whole
+    word. The pairs keep no history."""
+    words = sorted((n for n in last_names if n.strip()), key=len, reverse=True)
+    if not words:
+        return
+    pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, words)) + r")(?!\w)")
+    for team in Team.objects.filter(kind=Team.Kind.PAIR, pair_members__player=player):
+        renamed = pattern.sub(label, team.name)
+        if renamed != team.name:
+            Team.objects.filter(pk=team.pk).update(name=renamed)
 
 
 def _names_in(history: QuerySet) -> set[str]:

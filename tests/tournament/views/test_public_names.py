@@ -9,12 +9,14 @@ scorer's sheet, the organiser's prize-giving list and its print."""
 
 from __future__ import annotations
 
+import importlib
 import io
 from pathlib import Path
 from typing import Any
 
 import openpyxl
 import pytest
+from django.apps import apps as django_apps
 from django.conf import settings
 from django.core.management import call_command
 from django.test import Client
@@ -340,3 +342,41 @@ def test_the_kept_list_read_for_the_public_costs_two_queries_however_many_prizes
     with django_assert_num_queries(2):
         giving = prizes.prize_giving(event, public=True)
     assert giving.stored
+
+
+def test_a_pair_given_no_name_is_numbered_and_names_no_partner_beyond_the_consent():
+    """A Ziege pair registered without a name was named after the partners' last names, which
+    the pair ranking and the seating show as it is: numbered now, the partners' names beside it
+    as far as their consent reaches; an anonymised partner leaves no trace in a pair's name."""
+    from tests.helpers.pairs import play_pairs_round
+
+    event = make_event("ziege", pairing=Event.Pairing.FIXED, hands_per_round={"4": 2})
+    first, second, third, fourth = make_entries(event, 4, public_lists=False)
+    Player.objects.filter(pk=first.player_id).update(last_name=SECRET["last_name"])
+    director = make_user()
+    pair = services.create_pair(event=event, name="", entries=[first, second], user=director)
+    other = services.create_pair(event=event, name="", entries=[third, fourth], user=director)
+    assert (pair.name, other.name) == ("Pair 1", "Pair 2")
+    play_pairs_round(make_round(event, seed=3), [pair, other])
+    for url in (
+        reverse("event_pairs", args=[event.slug]),
+        reverse("round_seating", args=[event.slug, 1]),
+    ):
+        page = en().get(url).content.decode()
+        assert "Pair 1" in page and SECRET["last_name"] not in page, url
+
+    # a pair named after its partners before: numbered by the migration, a typed name kept
+    migration = importlib.import_module("tournament.migrations.0032_pair_names")
+    last = Player.objects.get(pk=second.player_id).last_name
+    Team.objects.filter(pk=pair.pk).update(name=f"{SECRET['last_name']} / {last}")
+    Team.objects.filter(pk=other.pk).update(name="Die Zwei")
+    migration.numbered_pairs(django_apps, None)
+    assert set(Team.objects.filter(event=event).values_list("name", flat=True)) == {
+        "Paar 1",
+        "Die Zwei",
+    }
+
+    # a name the director typed with the partner's name in it loses it when they are anonymised
+    Team.objects.filter(pk=pair.pk).update(name=f"Team {SECRET['last_name']}")
+    services.anonymise_player(player=first.player, reason="Bitte vom 3.12.")
+    assert Team.objects.get(pk=pair.pk).name == f"Team Anonym {first.player_id}"
