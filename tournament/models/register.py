@@ -162,7 +162,9 @@ class Consent(models.Model):
 
     class Via(models.TextChoices):
         ONLINE = "online", _("online registration form")
-        DESK = "desk", _("at the desk")
+        # the desk's boxes, and the register's player page (what the player said at the desk,
+        # by letter or by e-mail: the note kept with it says which)
+        DESK = "desk", _("by the organiser (at the desk, by letter or e-mail)")
         IMPORT = "import", _("player list import")
         BUNDLE = "bundle", _("event bundle")
 

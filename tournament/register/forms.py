@@ -65,10 +65,11 @@ class ConsentForm(forms.ModelForm):
         self, *args: Any, player: Player, current: Consent | None = None, **kwargs: Any
     ) -> None:
         # the boxes start as the consent that counts now: a change unticks or ticks one box
+        # (not who gave it: a grown player's own word is not a guardian's)
         if current is not None:
             kwargs.setdefault(
                 "initial",
-                {name: getattr(current, name) for name in self._meta.fields},
+                {name: getattr(current, name) for name in ("lists", "season_site", "town")},
             )
         consent = Consent(
             player=player,

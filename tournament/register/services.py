@@ -473,17 +473,24 @@ def anonymise_player(*, player: Player, reason: str, user: User = None) -> Playe
     entries = list(Entry.objects.filter(player=player))
     for entry in entries:  # the token is no part of the history: no history row
         Entry.objects.filter(pk=entry.pk).update(token=new_token())
+    # the player's rows as they were (the players merged into this one included: their entries
+    # and consents moved here, an entry removed before is in the history only)
+    player_ids = set(history.values_list("id", flat=True))
+    entry_ids = set(Entry.history.filter(player_id__in=player_ids).values_list("id", flat=True))
+    consents = Consent.objects.filter(player=player).values("pk")
+    aliases = PlayerAlias.objects.filter(player=player)
     _scrub_reasons(
         names,
         new_name,
         [
             (history, "history_change_reason"),
-            (Entry.history.filter(id__in=[e.pk for e in entries]), "history_change_reason"),
-            (Consent.history.filter(player_id=player.pk), "history_change_reason"),
-            (PlayerAlias.objects.filter(player=player), "decided_by"),
+            (Entry.history.filter(id__in=entry_ids), "history_change_reason"),
+            (Consent.history.filter(id__in=consents), "history_change_reason"),
+            (aliases, "decided_by"),
             # the admin's list of recent actions names what was changed there
-            (_admin_log(Player, [player.pk]), "object_repr"),
-            (_admin_log(Entry, [e.pk for e in entries]), "object_repr"),
+            (_admin_log(Player, player_ids), "object_repr"),
+            (_admin_log(Entry, entry_ids), "object_repr"),
+            (_admin_log(PlayerAlias, set(aliases.values_list("pk", flat=True))), "object_repr"),
         ],
     )
     _scrub_prize_lists({e.pk for e in entries}, old, new_name)
@@ -517,7 +524,7 @@ def is_anonymised(player: Player) -> bool:
     return (player.first_name, player.last_name) == (label["first_name"], label["last_name"])
 
 
-def _admin_log(model: type, pks: list[int]) -> QuerySet[LogEntry]:
+def _admin_log(model: type, pks: set[int]) -> QuerySet[LogEntry]:
     """The Django admin's records of its changes to these rows of ``model``."""
     return LogEntry.objects.filter(
         content_type=ContentType.objects.get_for_model(model),

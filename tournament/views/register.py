@@ -177,7 +177,7 @@ def register_consent(request: HttpRequest, uid: uuid.UUID) -> HttpResponse:
     form = ConsentForm(request.POST, player=player)
     if not form.is_valid():
         return _player_page(request, player, form=PlayerForm(instance=player), consent_form=form)
-    on_the_website = player.public_lists and player.public_season
+    site_before = _on_the_website(player)
     services.record_consents(
         consents=[form.save(commit=False)],
         user=request.user,
@@ -185,12 +185,21 @@ def register_consent(request: HttpRequest, uid: uuid.UUID) -> HttpResponse:
     )
     player.refresh_from_db()
     said = [_("Consent recorded."), _reach(player)]
-    if on_the_website and not (player.public_lists and player.public_season):
+    named, town = _on_the_website(player)
+    if site_before[0] and not named:
         said.append(
             _("The season's published website names the player until it is published again.")
         )
+    elif site_before[1] and not town:
+        said.append(_("The season's published website shows the town until it is published again."))
     messages.success(request, " ".join(said))
     return redirect("register_player", uid=player.uid)
+
+
+def _on_the_website(player: Player) -> tuple[bool, bool]:
+    """Whether the season's published website names the player, and shows their town."""
+    named = player.public_lists and player.public_season
+    return named, named and player.town_shown
 
 
 def _reach(player: Player) -> str:

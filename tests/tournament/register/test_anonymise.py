@@ -209,6 +209,13 @@ def test_a_change_made_in_the_admin_does_not_keep_the_name_in_its_recent_actions
     form = {"first_name": first, "last_name": last, "club": "Zwischenverein", "town": town}
     assert admin.post(change, {**form, "category": "", "_save": "1"}).status_code == 302
     assert last in admin.get(reverse("admin:index")).content.decode()
+    # the same person registered twice, changed in the admin too, then merged into the player
+    twin = make_player(first_name=first, last_name=f"{last}s", club=club, town=town)
+    twin_change = reverse("admin:tournament_player_change", args=[twin.pk])
+    twin_form = {**form, "last_name": f"{last}s", "club": club}
+    assert admin.post(twin_change, {**twin_form, "category": "", "_save": "1"}).status_code == 302
+    assert f"{last}s" in admin.get(reverse("admin:index")).content.decode()  # its message read
+    services.merge_players(keep=player, remove=twin)
     services.anonymise_player(player=player, reason="Bitte vom 3.12.")
     recent = admin.get(reverse("admin:index")).content.decode()
     assert f"Anonym {player.pk}" in recent

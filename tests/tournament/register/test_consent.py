@@ -379,3 +379,17 @@ def test_a_consent_without_a_reason_is_not_recorded():
     assert "This field is required." in response.content.decode()
     assert Consent.objects.filter(player=player).count() == 1
     assert reach(player) == (True, True, False)
+
+
+def test_a_town_withdrawn_says_the_website_shows_it_until_published_again():
+    _entry, player = consented_player()
+    state(player, "am Turniertisch", lists="on", season_site="on", town="on")
+    page = state(player, "per E-Mail", lists="on", season_site="on").content.decode()
+    assert "shows the town until it is published again" in page
+    assert "names the player until" not in page
+
+
+def test_after_a_consent_refused_the_correction_form_still_corrects_the_player():
+    _entry, player = consented_player()
+    refused = state(player, reason="").content.decode()
+    assert f'action="{reverse("register_player", args=[player.uid])}"' in refused
