@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max, Q, QuerySet
@@ -451,9 +452,9 @@ def anonymise_player(*, player: Player, reason: str, user: User = None) -> Playe
     reasons of the merges that name the player, in the prize-giving lists kept of finished
     events and in the Django admin's list of its changes; the event bundles uploaded for an
     import are dropped; the personal links issued stop (new secrets); the reason is kept in the
-    history. The player's entries, results and
-    category stay, so every ranking stays as it was; the next publication and bundle carry the
-    label. The player's consents stay: they are the record of what was agreed."""
+    history. The player's entries, results and category stay, so every ranking stays as it was;
+    the next publication and bundle carry the label, and the page cache is emptied. The
+    player's consents stay: they are the record of what was agreed."""
     if not reason.strip():
         raise Refused(_("Give the reason for the anonymisation (the player's request)."))
     player = Player.objects.select_for_update().get(pk=player.pk)
@@ -499,6 +500,9 @@ def anonymise_player(*, player: Player, reason: str, user: User = None) -> Playe
     # the next upload after that: any of them may carry the old name; a preview waiting for its
     # confirmation asks for its file again
     BundleUpload.objects.all().delete()
+    # the cached pages of the versions before hold the old name until they expire (an hour):
+    # none of them is read again, and none is kept either
+    transaction.on_commit(cache.clear)
     return player
 
 

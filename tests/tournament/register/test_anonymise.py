@@ -222,3 +222,22 @@ def test_a_change_made_in_the_admin_does_not_keep_the_name_in_its_recent_actions
     for word in OLD:
         assert word not in recent
     assert not any(last in text for text in LogEntry.objects.values_list("object_repr", flat=True))
+
+
+def test_no_page_cached_with_the_old_name_outlives_the_anonymisation(
+    django_capture_on_commit_callbacks,
+):
+    from django.core.cache import cache
+
+    first, last, club, town = OLD
+    event = make_event()
+    player = make_player(first_name=first, last_name=last, club=club, town=town)
+    services.register_player(event=event, player=player)
+    make_entries(event, 3)
+    standings = reverse("event_participants", args=[event.slug])
+    assert last in Client().get(standings).content.decode()
+    cache.set("a page of the version before", f"{first} {last}")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.anonymise_player(player=player, reason="Bitte vom 3.12.")
+    assert cache.get("a page of the version before") is None
+    assert last not in Client().get(standings).content.decode()
