@@ -265,7 +265,10 @@ def read_players(event: Event, rows: list[list[Any]]) -> PlayerImport:
         elif consent is None:
             item.status, item.reason = (
                 "rejected",
-                _("unknown consent “%(value)s” (ja, Saison, Ort, nein or empty)")
+                _(
+                    "consent “%(value)s” not understood: ja, Saison, Ort (several in one cell), "
+                    "nein alone, or empty"
+                )
                 % {"value": item.consent},
             )
         else:

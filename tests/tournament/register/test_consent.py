@@ -217,6 +217,10 @@ def test_a_consent_cell_the_import_cannot_read_rejects_the_row():
     preview = preview_of(make_event(), [HEADER, ["Anna", "Liste", "CC", "", "", "vielleicht"]])
     [row] = preview.rows
     assert row.rejected and "vielleicht" in row.reason
+    # "nein" beside a consent says two things: refused with the same words
+    preview = preview_of(make_event(), [HEADER, ["Anna", "Liste", "CC", "", "", "ja, nein"]])
+    [row] = preview.rows
+    assert row.rejected and "nein alone" in row.reason
 
 
 def test_a_consent_travels_in_the_bundle_and_is_recorded_once_however_often_it_comes():
