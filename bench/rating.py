@@ -79,13 +79,13 @@ def build(events: int) -> None:
 def exact_search() -> None:
     """The exact search's time by the number of players left after pairs: where
     settlement.EXACT_LIMIT stops it."""
-    from tournament.money.settlement import _zero_sum_groups
+    from tournament.money.settlement import zero_sum_groups
 
     for n in (8, 10, 12, 14, 16, 18):
         rng = random.Random(n)
         values = [rng.randrange(-500, 500) * 10 for _ in range(n - 1)]
         values.append(-sum(values))
-        took = median_ms(lambda values=values: _zero_sum_groups(values), 3)
+        took = median_ms(lambda values=values: zero_sum_groups(values), 3)
         print(f"exact search over {n} players: {took:.0f} ms")
 
 

@@ -77,13 +77,13 @@ def fewest_transfers(balances: Sequence[int]) -> tuple[list[Transfer], bool]:
             transfers.append(Transfer(i, j, -balances[i]))
     rest = [i for i in open_ if i not in paired]
     if len(rest) <= EXACT_LIMIT:
-        for group in _zero_sum_groups([balances[i] for i in rest]):
+        for group in zero_sum_groups([balances[i] for i in rest]):
             transfers += _settle([rest[k] for k in group], balances)
         return transfers, True
     return transfers + _settle(rest, balances), False
 
 
-def _zero_sum_groups(values: Sequence[int]) -> list[list[int]]:
+def zero_sum_groups(values: Sequence[int]) -> list[list[int]]:
     """A partition of ``values`` (indices) into the most groups that each add up to zero.
 
     ``best[mask]``: the most zero-sum groups the players in ``mask`` can be split into, where a
