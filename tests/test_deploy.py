@@ -22,7 +22,7 @@ from django.test import Client, override_settings
 
 from deploy.stack import unit_settings
 from tests.factories import make_event, make_user
-from tests.helpers.processes import clean_env, free_port
+from tests.helpers.processes import clean_env, free_port, planned_serve
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -206,14 +206,7 @@ def test_make_serve_allows_the_laptops_addresses_an_ipv6_one_in_brackets(tmp_pat
     hostname = tmp_path / "hostname"  # this laptop's `hostname -I`
     hostname.write_text("#!/bin/sh\necho '192.168.1.20 fd00::2 2001:db8::7 '\n")
     hostname.chmod(0o755)
-    planned = subprocess.run(
-        ["make", "--no-print-directory", "-n", "-o", "venv", "serve"],
-        cwd=ROOT,
-        env=clean_env(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    ).stdout
+    planned = planned_serve()
     line = next(x for x in planned.splitlines() if x.startswith("DJANGO_ALLOWED_HOSTS="))
     shown = subprocess.run(
         ["sh", "-c", line.rstrip(" \\") + " env"],

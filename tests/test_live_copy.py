@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from tests.helpers.processes import answers, clean_env, free_port
+from tests.helpers.processes import answers, clean_env, free_port, planned_serve
 from tournament.core import replica
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -146,19 +146,6 @@ def test_make_serve_keeps_a_live_copy_that_make_restore_brings_back(tmp_path):
     assert restored.returncode == 0, restored.stdout + restored.stderr
     assert players(second) == expected
     assert not list(second.parent.glob("*.before-restore-*"))  # nothing was in its way
-
-
-def planned_serve(**variables: str) -> str:
-    """The commands `make serve` would run with these make variables (a dry run)."""
-    return subprocess.run(
-        ["make", "--no-print-directory", "-n", "-o", "venv", "serve"]
-        + [f"{name}={value}" for name, value in variables.items()],
-        cwd=ROOT,
-        env=clean_env(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    ).stdout
 
 
 def test_without_a_folder_make_serve_runs_gunicorn_alone():

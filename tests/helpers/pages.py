@@ -49,19 +49,24 @@ def field_error(content: str, field: str) -> str:
     return match.group(1)
 
 
+def workbook_cells(content: bytes) -> list[str]:
+    """Every filled cell of every sheet of an Excel workbook, as text, sheet by sheet and row
+    by row: what a person reading the file reads."""
+    book = openpyxl.load_workbook(io.BytesIO(content), read_only=True)
+    return [
+        str(value)
+        for sheet in book.worksheets
+        for row in sheet.iter_rows(values_only=True)
+        for value in row
+        if value is not None
+    ]
+
+
 def shows(response: HttpResponse, text: str) -> bool:
     """The text is on the page, in the JSON, or in a cell of the downloaded workbook."""
     kind = response["Content-Type"]
     if "spreadsheetml" in kind:
-        book = openpyxl.load_workbook(io.BytesIO(response.content), read_only=True)
-        cells = (
-            str(value)
-            for sheet in book.worksheets
-            for row in sheet.iter_rows(values_only=True)
-            for value in row
-            if value is not None
-        )
-        return any(text in cell for cell in cells)
+        return any(text in cell for cell in workbook_cells(response.content))
     if kind.startswith("application/json"):
         return text in response.content.decode()
     return escape(text) in response.content.decode()

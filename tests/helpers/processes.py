@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
 import urllib.request
+from pathlib import Path
 
 
 def clean_env(**env: str) -> dict[str, str]:
@@ -28,3 +30,19 @@ def answers(url: str) -> bool:
             return response.status == 200
     except OSError:
         return False
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def planned_serve(**variables: str) -> str:
+    """The commands `make serve` would run with these make variables (a dry run)."""
+    return subprocess.run(
+        ["make", "--no-print-directory", "-n", "-o", "venv", "serve"]
+        + [f"{name}={value}" for name, value in variables.items()],
+        cwd=ROOT,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout

@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-import openpyxl
 import pytest
 from django.apps import apps
 from django.conf import settings
@@ -37,7 +36,7 @@ from simple_history.models import registered_models
 from tests.factories import make_player, make_season, make_user
 from tests.helpers.forms import cego_post, register_post
 from tests.helpers.money import prize
-from tests.helpers.pages import page_text
+from tests.helpers.pages import page_text, workbook_cells
 from tournament.models import Consent, Entry, Event, Player, Season
 from tournament.money import prizes
 from tournament.play import confirmations, hands, rounds
@@ -88,14 +87,7 @@ def file_text(name: str, content: bytes) -> str:
             return "\n".join(
                 f"{inner}\n{file_text(inner, archive.read(inner))}" for inner in archive.namelist()
             )
-        book = openpyxl.load_workbook(io.BytesIO(content), read_only=True)
-        return "\n".join(
-            str(value)
-            for sheet in book.worksheets
-            for row in sheet.iter_rows(values_only=True)
-            for value in row
-            if value is not None
-        )
+        return "\n".join(workbook_cells(content))
     if content[:2] == b"\x1f\x8b":
         return file_text(name.removesuffix(".gz"), gzip.decompress(content))
     text = content.decode("utf-8", errors="replace")

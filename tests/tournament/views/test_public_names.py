@@ -14,7 +14,6 @@ import io
 from pathlib import Path
 from typing import Any
 
-import openpyxl
 import pytest
 from django.apps import apps as django_apps
 from django.conf import settings
@@ -33,6 +32,7 @@ from tests.factories import (
     make_season,
     make_user,
 )
+from tests.helpers.pages import workbook_cells
 from tournament.access import ORGANISER, SCORER
 from tournament.models import Consent, Entry, Event, Player, Prize, PrizeAssignment, Table, Team
 from tournament.money import prizes
@@ -93,14 +93,7 @@ def read(url: str) -> str:
     """What the public reads at ``url``: the page, or every cell of the workbook."""
     response = en().get(url)
     if "spreadsheetml" in response["Content-Type"]:
-        book = openpyxl.load_workbook(io.BytesIO(response.content), read_only=True)
-        return "\n".join(
-            str(value)
-            for sheet in book.worksheets
-            for row in sheet.iter_rows(values_only=True)
-            for value in row
-            if value is not None
-        )
+        return "\n".join(workbook_cells(response.content))
     return response.content.decode()
 
 
