@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
-from tournament.models import Consent, Entry, Event, Player, Round, Season, Table, Team
+from tournament.models import Consent, Entry, Event, Player, Round, Season, Table, Team, versions
 from tournament.play import confirmations, events, hands, rounds
 from tournament.register import services as register_services
 
@@ -88,8 +88,11 @@ def _run_event(
 
 
 @transaction.atomic
+@versions.at_the_end()
 def load_demo(*, reset: bool = False) -> bool:
-    """Create the demo season once (``reset`` replaces it). Returns False when it already exists."""
+    """Create the demo season once (``reset`` replaces it). Returns False when it already exists.
+    One transaction: the events' and the season's versions are written once, at its end, not
+    with each of its thousand games."""
     existing = Season.objects.filter(slug=DEMO_SEASON).first()
     if existing and not reset:
         return False

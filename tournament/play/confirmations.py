@@ -12,13 +12,14 @@ from django.utils.translation import gettext as _
 
 from tournament.core.audit import User, actor, noted
 from tournament.core.errors import Refused
-from tournament.models import Confirmation, Entry, Round, Seat, Table
+from tournament.models import Confirmation, Entry, Round, Seat, Table, versions
 from tournament.models.events import SEAT_SUMS
 from tournament.play.locks import check_table_open, locked_table
 from tournament.play.sheets import read_sheet
 
 
 @transaction.atomic
+@versions.at_the_end()
 def submit_table(*, table: Table, user: User = None) -> Table:
     """The table hands in its round: the players then confirm it, each from the table link. From
     the link there is no user: the history names the table link (``audit``)."""
@@ -110,6 +111,7 @@ def _refuse_unless_confirmable(table: Table) -> None:
 
 
 @transaction.atomic
+@versions.at_the_end()
 def confirm_as_player(*, entry: Entry) -> Table:
     """A player confirms their own seat of the handed-in sheet through their personal link
     (issue 29): tied to the person, whichever phone opens the link, so a player whose phone died
@@ -146,6 +148,7 @@ ON_THE_PLAYERS_WORD = "on the player's word"
 
 
 @transaction.atomic
+@versions.at_the_end()
 def confirm_on_word(*, table: Table, position: int, user: User = None) -> Table:
     """A scorer confirms one player's seat of the handed-in sheet on the player's word (a player
     without a phone, or without their personal link): the confirmation and its history row name
@@ -172,6 +175,7 @@ def confirm_on_word(*, table: Table, position: int, user: User = None) -> Table:
 
 
 @transaction.atomic
+@versions.at_the_end()
 def confirm_table(*, table: Table, user: User = None) -> Table:
     """A scorer confirms the whole sheet (e.g. the paper list was signed by everyone)."""
     table = locked_table(table)
@@ -194,6 +198,7 @@ def confirm_table(*, table: Table, user: User = None) -> Table:
 
 
 @transaction.atomic
+@versions.at_the_end()
 def reopen_table(*, table: Table, reason: str, user: User = None) -> Table:
     """Take a handed-in sheet back so that games can be added; the confirmations start again."""
     if not reason.strip():

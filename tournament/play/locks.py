@@ -72,10 +72,12 @@ def _table_locked(table: Table, round_and_event: str) -> Table:
         tables = Table.objects.select_for_update(of=("self",))
     else:
         tables = Table.objects.all()
-    found = tables.select_related("round__event").filter(pk=table.pk).first()
-    if found is None:
-        raise Table.DoesNotExist(f"table {table.pk}")
-    return found
+    # ``get`` asks for no order: ``first`` would sort by the table's ordering, which runs
+    # through the round's and the event's, for the one row its key finds
+    try:
+        return tables.select_related("round__event").get(pk=table.pk)
+    except Table.DoesNotExist:
+        raise Table.DoesNotExist(f"table {table.pk}") from None
 
 
 # the round's and the event's rows of a table's round, locked before the table's (PostgreSQL)

@@ -15,12 +15,13 @@ from simple_history.utils import bulk_create_with_history
 
 from tournament.core.audit import User, actor, bulk_attrs, noted
 from tournament.core.errors import Refused
-from tournament.models import Entry, Event, Round, Seat, Table, Team
+from tournament.models import Entry, Event, Round, Seat, Table, Team, versions
 from tournament.play import draw as drawing
 from tournament.play.reads import removal_refused, unfinished_tables
 
 
 @transaction.atomic
+@versions.at_the_end()
 def add_round(*, event: Event) -> Round:
     if event.status == Event.Status.FINISHED:
         # a round added to a finished event would change its final standings and prizes
@@ -47,6 +48,7 @@ def _history(rnd: Round) -> tuple[Counter[frozenset[int]], Counter[int]]:
 
 
 @transaction.atomic
+@versions.at_the_end()
 def draw_round(*, round: Round, seed: int | None = None, user: User = None) -> Round:
     """Draw the seats of a round (again, while no hand is played). Random but reproducible: the seed
     is stored, and drawing with the same seed gives the same tables."""
@@ -152,6 +154,7 @@ def draw_round(*, round: Round, seed: int | None = None, user: User = None) -> R
 
 
 @transaction.atomic
+@versions.at_the_end()
 def swap_pairs(*, round: Round, first: Team, second: Team, user: User = None) -> Round:
     """Fixed Ziege pairs: one pair takes the other's places before play starts (a pair that sits
     out takes the other's table, the other sits out); partners stay opposite each other."""
@@ -198,6 +201,7 @@ def _seated_tables(rnd: Round) -> list[list[int]]:
 
 
 @transaction.atomic
+@versions.at_the_end()
 def swap_seats(*, round: Round, first: Entry, second: Entry, user: User = None) -> Round:
     """Swap two players' seats (or a seated player and one who sits out) before play starts; both
     seats' history names ``user``."""
@@ -237,6 +241,7 @@ def swap_seats(*, round: Round, first: Entry, second: Entry, user: User = None) 
 
 
 @transaction.atomic
+@versions.at_the_end()
 def start_round(*, round: Round) -> Round:
     rnd = Round.objects.select_for_update().get(pk=round.pk)
     if rnd.status != Round.Status.SEATED:
@@ -247,6 +252,7 @@ def start_round(*, round: Round) -> Round:
 
 
 @transaction.atomic
+@versions.at_the_end()
 def close_round(*, round: Round) -> Round:
     """Close a round when every table has played its hands (or is voided)."""
     rnd = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
@@ -275,6 +281,7 @@ def _delete_seating(rnd: Round, user: User, reason: str) -> None:
 
 
 @transaction.atomic
+@versions.at_the_end()
 def remove_round(*, round: Round, user: User = None) -> Event:
     """Remove the event's last round while it has not started (``removal_refused``): a round
     added by mistake, or one more than the day has time for (an event is finished only when

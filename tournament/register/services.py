@@ -45,6 +45,7 @@ PLAYER_FIELDS = ("first_name", "last_name", "club", "town", "category")
 
 
 @transaction.atomic
+@versions.at_the_end()
 def register_players(
     *,
     event: Event,
@@ -281,6 +282,7 @@ def move_up(*, event: Event, user: User = None) -> list[Entry]:
 
 
 @transaction.atomic
+@versions.at_the_end()
 def withdraw_entry(*, entry: Entry, user: User = None, reason: str = "") -> Entry:
     """Withdraw a player: the results so far stay, later draws leave the player out. Before the
     first draw the place goes to the first on the waiting list."""
@@ -297,6 +299,7 @@ def withdraw_entry(*, entry: Entry, user: User = None, reason: str = "") -> Entr
 
 
 @transaction.atomic
+@versions.at_the_end()
 def reinstate_entry(*, entry: Entry, user: User = None) -> Entry:
     entry.status = Entry.Status.ACTIVE
     noted(entry, user, "").save(update_fields=["status"])
@@ -304,6 +307,7 @@ def reinstate_entry(*, entry: Entry, user: User = None) -> Entry:
 
 
 @transaction.atomic
+@versions.at_the_end()
 def remove_entry(*, entry: Entry, user: User = None) -> None:
     """Delete an entry registered by mistake. Only before the event's first draw: from then on
     the entry is part of a draw and is withdrawn instead (it then keeps what it played)."""
@@ -400,6 +404,7 @@ def record_distinct(*, pairs: Sequence[tuple[int, int]], user: User = None) -> i
 
 
 @transaction.atomic
+@versions.at_the_end()
 def create_pair(*, event: Event, name: str, entries: Sequence[Entry], user: User = None) -> Team:
     """Register two players as a fixed Ziege pair: they always sit opposite each other. Each
     entry's history names the pair and ``user``. A pair given no name is numbered ("Paar 3"):
