@@ -11,7 +11,7 @@ import time
 import pytest
 from openpyxl import Workbook, load_workbook
 
-from tests.browser.conftest import PHONE, fits, log_in, shoot
+from tests.browser.conftest import PHONE, fits, log_in, next_phone, shoot
 from tests.factories import cego, make_entries, make_event, make_round, make_user
 from tournament.models import Entry, Event, Hand, Table
 from tournament.play import hands
@@ -109,13 +109,15 @@ def test_a_table_link_on_a_phone_enters_three_games_and_every_player_confirms_on
     # the table link confirms no seat (issue 43): every player confirms on their personal link
     assert phone.locator(".confirm button").count() == 0
     assert phone.locator(".confirm p:has-text('noch nicht bestätigt')").count() == 4
+    # each on their own phone (``next_phone``: the server tells phones apart by their cookies)
+    other = browser.new_context(viewport=PHONE, locale="de-DE", is_mobile=True)
+    other_phone = other.new_page()
     for seat in table.seats.order_by("position").select_related("entry"):
-        other = browser.new_context(viewport=PHONE, locale="de-DE", is_mobile=True)
-        other_phone = other.new_page()
+        next_phone(other_phone)
         other_phone.goto(f"{base}{seat.entry.get_link_url()}")
         with other_phone.expect_navigation():
             other_phone.click("form[action$='/confirm/'] button")
-        other.close()
+    other.close()
     phone.reload()
     phone.wait_for_selector(".banner.ok")
     shoot(phone, "table-link-confirmed-de-phone")

@@ -89,7 +89,7 @@ def tap_check_in(page: Any) -> str:
 
 
 def test_registration_check_in_draw_start_cards_and_personal_links(
-    live_server, browser, desktop, tmp_path
+    live_server, browser, desktop, phone, tmp_path
 ):
     if not shutil.which("pdftoppm"):
         if os.environ.get("REQUIRE_BROWSER"):
@@ -114,7 +114,8 @@ def test_registration_check_in_draw_start_cards_and_personal_links(
     desk.wait_for_url(re.compile(rf"/turnier/{SLUG}/"))
 
     # 2. Twelve players register on their phones: ten places, then the waiting list in order
-    context, page = new_phone(browser)
+    # (``next_phone``: one player's phone after the other's, as the server tells phones apart)
+    page = phone
     links = {name: register_online(page, base, *name) for name in ONLINE}
     next_phone(page)
     page.goto(f"{base}/turnier/{SLUG}/teilnehmer/")
@@ -140,7 +141,6 @@ def test_registration_check_in_draw_start_cards_and_personal_links(
     assert "Sie sind angemeldet." in page.inner_text("main")
     page.goto(links[second_waiting])
     assert "Warteliste, Platz 1" in page.inner_text("main")
-    context.close()
 
     # 3. The morning: two desks check in at once; two registered players never come
     registered = [name for name in ONLINE[: CAPACITY + 1] if name != cancelling]
@@ -214,14 +214,13 @@ def test_registration_check_in_draw_start_cards_and_personal_links(
     assert len(decoded) == len(coming) + 1
     # each player opens their code on a phone and reads their table and seat
     by_link = {f"{base}{e.get_link_url()}": e for e in present}
-    context, page = new_phone(browser)
     for code in decoded:
+        next_phone(page)
         page.goto(code)
         seat = Seat.objects.get(entry=by_link[code], round__number=1)
         heading = page.inner_text("#seat-heading")
         assert heading == f"Durchgang 1: Tisch {seat.table.number}, Platz {seat.position + 1}"
         assert page.locator("ol.mates li").count() == seat.table.seats.count()
-    context.close()
 
     # 6. One phone enters the table's games through the link on a player's own page ...
     # (a table of four: the games below are four-player Cego games)
@@ -241,7 +240,6 @@ def test_registration_check_in_draw_start_cards_and_personal_links(
     with entering.expect_navigation():
         entering.click("form.hand-in button")
     # ... and each player confirms on a phone of their own, through their personal link
-    context, page = new_phone(browser)
     for i, player in enumerate(players):
         next_phone(page)
         page.goto(f"{base}{player.get_link_url()}")
@@ -251,7 +249,6 @@ def test_registration_check_in_draw_start_cards_and_personal_links(
         assert done in page.inner_text("main")
         if i == len(players) - 1:
             shoot(page, "player-day-personal-de-phone")
-    context.close()
     entering_context.close()
 
     # 7. A lost phone: the desk reissues the link; the old one stops, the new card works
@@ -262,7 +259,7 @@ def test_registration_check_in_draw_start_cards_and_personal_links(
     with desk.expect_navigation():
         desk.click("button[name=action][value=reissue]")
     assert "alte" in desk.inner_text(".messages")
-    context, page = new_phone(browser)
+    next_phone(page)
     assert page.goto(old).status == 404
     desk.goto(f"{base}/turnier/{SLUG}/startkarten/?entry={lost.pk}")
     pdf = desk.pdf(format="A4", print_background=True, prefer_css_page_size=True)
@@ -271,7 +268,6 @@ def test_registration_check_in_draw_start_cards_and_personal_links(
     assert new != old
     assert page.goto(new).status == 200
     assert page.inner_text("h1") == str(lost.player)
-    context.close()
 
 
 def log_in_desk(page: Any, base: str) -> None:
@@ -281,7 +277,7 @@ def log_in_desk(page: Any, base: str) -> None:
 
 
 def test_a_known_name_typed_online_waits_for_the_desk_and_the_desk_joins_the_real_player(
-    live_server, browser, desktop
+    live_server, desktop, phone
 ):
     """Issue 43.1 and 43.2 as the public, the player and a thief live it: a stranger who types a
     known player's name, club and town gets a registration of their own and learns nothing about
@@ -298,7 +294,8 @@ def test_a_known_name_typed_online_waits_for_the_desk_and_the_desk_joins_the_rea
     event = make_event(name="Wintercup", slug="wintercup", registration_open=True)
 
     def register_as(town: str, category: str) -> tuple[str, str]:
-        context, page = new_phone(browser)
+        page = phone
+        next_phone(page)
         page.goto(f"{base}/turnier/{event.slug}/anmeldung/")
         page.fill("input[name=first_name]", "Egon")
         page.fill("input[name=last_name]", "Meier")
@@ -313,7 +310,6 @@ def test_a_known_name_typed_online_waits_for_the_desk_and_the_desk_joins_the_rea
         assert re.search(r"/m/[\w-]+/$", page.url), page.url  # registered at the first send
         seen += page.content()
         shown = page.inner_text("main")
-        context.close()
         assert str(known.uid) not in seen  # nobody's identifier handed out
         return page.url, shown
 
@@ -397,7 +393,7 @@ def confirm_by_hand(page: Any, position: int) -> str:
 
 
 def test_one_person_cannot_confirm_the_other_seats_each_confirms_their_own_or_the_scorer(
-    live_server, browser, desktop
+    live_server, browser, desktop, phone
 ):
     base = live_server.url
     event, table, seated = table_of_four(games=len(GAMES))
@@ -432,14 +428,13 @@ def test_one_person_cannot_confirm_the_other_seats_each_confirms_their_own_or_th
     thief_context.close()
 
     # each of three players confirms their own seat on their own personal link
-    context, page = new_phone(browser)
+    page = phone
     for position in (0, 1, 2):
         next_phone(page)
         page.goto(f"{base}{seated[position].get_link_url()}")
         with page.expect_navigation():
             page.click("form[action$='/confirm/'] button")
         assert "Sie haben diese Liste bestätigt." in page.inner_text("main")
-    context.close()
 
     # the fourth has no phone: the scorer confirms the seat on the player's word
     log_in(desktop, base, "schreiberin", PASSWORD)
@@ -459,14 +454,13 @@ def test_one_person_cannot_confirm_the_other_seats_each_confirms_their_own_or_th
         mine = desktop.locator("table.history tr", has_text=f"Bestätigung von {name}")
         assert "persönlicher Link" in mine.first.inner_text()
     # and the table's phones say the sheet is confirmed
-    context, page = new_phone(browser)
+    next_phone(page)
     page.goto(f"{base}{table.get_link_url()}")
     assert "Von allen Spielern bestätigt." in page.inner_text(".banner.ok")
-    context.close()
 
 
 def test_a_reissued_personal_link_takes_the_table_away_from_its_old_holder(
-    live_server, browser, desktop
+    live_server, browser, desktop, phone
 ):
     base = live_server.url
     event, table, seated = table_of_four(games=3)
@@ -498,16 +492,14 @@ def test_a_reissued_personal_link_takes_the_table_away_from_its_old_holder(
     assert "Dieser Tisch-Link stammt von einem persönlichen Link, der ersetzt worden ist" in said
     assert holder.locator("#hand-form").count() == 0
     holder_context.close()
-    context, page = new_phone(browser)
+    page = phone
     assert page.goto(revealed).status == 403
-    context.close()
 
     # the other players' access works as before: their own page's table link, and the printed one
-    context, page = new_phone(browser)
+    next_phone(page)
     page.goto(f"{base}{other.get_link_url()}")
     with page.expect_navigation():
         page.click("a.button.primary.big")
     assert "Spiel 2 gespeichert" in enter_game(page, GAMES[1])
     page.goto(f"{base}{table.get_link_url()}")
     assert page.locator("#hand-form").count() == 1
-    context.close()
