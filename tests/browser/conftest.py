@@ -9,7 +9,11 @@ visit into ``screenshots/``, for a person to look at (see docs/testing.md); no t
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -54,24 +58,101 @@ def browser():
         browser.close()
 
 
-@pytest.fixture
-def desktop(browser):
-    context = browser.new_context(viewport=DESKTOP, locale="de-DE", accept_downloads=True)
-    page = context.new_page()
+@pytest.fixture(scope="session")
+def windows(browser):
+    """The test process's open browser windows (Playwright pages), one of each kind, handed from
+    one test to the next (``window``): a new window with its first page costs Chromium several
+    times a page load in an open one (docs/testing.md)."""
+    opened: dict[str, Any] = {}
+    yield opened
+    for page in opened.values():
+        page.context.close()
+
+
+# what a page of the origin keeps beyond its cookies: its storages and its service worker
+_FORGET = """async () => {
+  sessionStorage.clear();
+  localStorage.clear();
+  if (navigator.serviceWorker) {
+    for (const registration of await navigator.serviceWorker.getRegistrations()) {
+      await registration.unregister();
+    }
+  }
+}"""
+
+
+def _hand_back(page: Any, options: dict[str, Any]) -> None:
+    """The window as a new one would be: no other page, no cookie, nothing stored for the sites
+    it opened, no route, online, its own size and screen media, a blank page."""
+    context = page.context
+    for other in context.pages:
+        if other is not page:
+            other.close()
+    parts = urlsplit(page.url)
+    if parts.scheme in ("http", "https"):
+        origin = f"{parts.scheme}://{parts.netloc}"
+        page.evaluate(_FORGET)
+        session = context.new_cdp_session(page)
+        session.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+        session.detach()
+    context.clear_cookies()
+    context.unroute_all()
+    page.unroute_all()
+    context.set_offline(False)
+    page.set_viewport_size(options["viewport"])
+    page.emulate_media(media="null")
+    page.goto("about:blank")
+
+
+@contextmanager
+def window(
+    windows: dict[str, Any], browser: Any, kind: str, init_script: str = "", **options: Any
+) -> Iterator[Any]:
+    """A browser window of this kind (the options of ``browser.new_context``, and a script
+    every page of it runs first, if any), as a new one: the one this process has open, handed
+    back clean after the test (``_hand_back``), or a new one. For a person who opens pages and
+    taps on them; a test that listens to the window removes its listener, and a window that
+    keeps games offline across pages, or whose test listens to all of it, is a new context."""
+    page = windows.get(kind)
+    if page is None or page.is_closed():
+        context = browser.new_context(**options)
+        if init_script:
+            context.add_init_script(path=init_script)
+        page = context.new_page()
+        windows[kind] = page
     page.set_default_timeout(15_000)
-    yield page
-    context.close()
+    try:
+        yield page
+    finally:
+        try:
+            _hand_back(page, options)
+        except Exception:
+            # a window the test left in a state that cannot be cleaned goes; the next is new
+            del windows[kind]
+            page.context.close()
 
 
 @pytest.fixture
-def phone(browser):
-    context = browser.new_context(
-        viewport=PHONE, locale="de-DE", is_mobile=True, has_touch=True, device_scale_factor=2
-    )
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    yield page
-    context.close()
+def desktop(browser, windows):
+    with window(
+        windows, browser, "desktop", viewport=DESKTOP, locale="de-DE", accept_downloads=True
+    ) as page:
+        yield page
+
+
+@pytest.fixture
+def phone(browser, windows):
+    with window(
+        windows,
+        browser,
+        "phone",
+        viewport=PHONE,
+        locale="de-DE",
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+    ) as page:
+        yield page
 
 
 # resolves once the browser has painted the page twice: a capture asked for before the first

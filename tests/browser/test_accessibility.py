@@ -10,14 +10,15 @@ same ``axe.run`` options, without sending its 570 KB to the browser again for ev
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import polib
 import pytest
 
-from tests.browser.conftest import PHONE, fits, log_in, shoot
+from tests.browser.conftest import PHONE, fits, log_in, shoot, window
 from tests.factories import make_round, make_user
 from tests.helpers.pairs import fixed_pair_event, play_pairs_round
 from tournament.demo import DEMO_PASSWORD, DEMO_USER, load_demo
@@ -87,15 +88,20 @@ def main_pages() -> dict[str, str]:
     }
 
 
-def axe_window(browser: Any, viewport: dict[str, int], locale: str = "de-DE") -> Any:
+@contextmanager
+def axe_window(
+    windows: dict[str, Any], browser: Any, viewport: dict[str, int], locale: str = "de-DE"
+) -> Iterator[Any]:
     """A browser window of this size and language (German unless ``locale`` says otherwise)
     whose every page has axe-core loaded, before the page's own scripts (axe-core only adds
     ``window.axe``)."""
     from axe_playwright_python.base import AXE_FILE_PATH
 
-    context = browser.new_context(viewport=viewport, locale=locale)
-    context.add_init_script(path=AXE_FILE_PATH)
-    return context
+    kind = f"axe-{locale}-{viewport['width']}"
+    with window(
+        windows, browser, kind, init_script=AXE_FILE_PATH, viewport=viewport, locale=locale
+    ) as page:
+        yield page
 
 
 def findings(page: Any, strict: Collection[str] = ()) -> list[dict]:
@@ -139,7 +145,7 @@ FITTING = (
 
 
 def test_every_main_page_reads_german_and_has_no_serious_or_critical_accessibility_violation(
-    live_server, browser
+    live_server, browser, windows
 ):
     """Both checks of the demo season's main pages in one pass, so that the demo season (hundreds
     of games played through the services) is loaded once and each page opened once a width: in
@@ -154,61 +160,60 @@ def test_every_main_page_reads_german_and_has_no_serious_or_critical_accessibili
     # axe-core runs inside the page: the test fails if it would fetch anything from outside
     outside: list[str] = []
     found = {}
+
+    def out(request: Any) -> None:
+        if not request.url.startswith(live_server.url):
+            outside.append(request.url)
+
     for width, viewport in WIDTHS.items():
-        context = axe_window(browser, viewport, locale="en-US")
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        page.on(
-            "request",
-            lambda request: (
-                outside.append(request.url) if not request.url.startswith(live_server.url) else None
-            ),
-        )
-        log_in(page, live_server.url, DEMO_USER, DEMO_PASSWORD)
-        for name, path in pages.items():
-            if name == "login":
-                context.clear_cookies()
-            response = page.goto(live_server.url + path)
-            assert response.status == 200, (width, path)
-            text = page.inner_text("body")
-            shown = [phrase for phrase in english if phrase in text]
-            assert shown == [], f"{path} shows English: {shown[:5]}"
-            if name in FITTING:
-                ok, culprits = fits(page, viewport["width"])
-                assert ok, f"{path} at {width} width: {culprits}"
-                shoot(page, f"{name}-de-{width}")
-            blocking = findings(page, STRICT_RULES if name in STRICT_PAGES else ())
-            if blocking:
-                found[f"{name} ({path}) at {width} width"] = describe(blocking)
-        context.close()
+        with axe_window(windows, browser, viewport, locale="en-US") as page:
+            page.on("request", out)
+            log_in(page, live_server.url, DEMO_USER, DEMO_PASSWORD)
+            for name, path in pages.items():
+                if name == "login":
+                    page.context.clear_cookies()
+                response = page.goto(live_server.url + path)
+                assert response.status == 200, (width, path)
+                text = page.inner_text("body")
+                shown = [phrase for phrase in english if phrase in text]
+                assert shown == [], f"{path} shows English: {shown[:5]}"
+                if name in FITTING:
+                    ok, culprits = fits(page, viewport["width"])
+                    assert ok, f"{path} at {width} width: {culprits}"
+                    shoot(page, f"{name}-de-{width}")
+                blocking = findings(page, STRICT_RULES if name in STRICT_PAGES else ())
+                if blocking:
+                    found[f"{name} ({path}) at {width} width"] = describe(blocking)
+            page.remove_listener("request", out)
     assert outside == []
     assert found == {}, "\n\n".join(f"{page}:\n{text}" for page, text in found.items())
 
 
 def assert_no_blocking_finding(
-    browser, live_server, pages: dict[str, str], user: str, strict: frozenset[str] = frozenset()
+    request: pytest.FixtureRequest,
+    pages: dict[str, str],
+    user: str,
+    strict: frozenset[str] = frozenset(),
 ) -> None:
     """Every page at both widths, logged in as ``user``: no serious or critical finding, nor one
-    of the ``strict`` rules."""
+    of the ``strict`` rules. ``request``: the test's, which asks for the live server and the
+    browser's windows."""
+    browser, windows = request.getfixturevalue("browser"), request.getfixturevalue("windows")
+    base = request.getfixturevalue("live_server").url
     found = {}
     for width, viewport in WIDTHS.items():
-        context = axe_window(browser, viewport)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        log_in(page, live_server.url, user, "pw-for-tests-only")
-        for name, path in pages.items():
-            response = page.goto(live_server.url + path)
-            assert response.status == 200, (width, path)
-            blocking = findings(page, strict)
-            if blocking:
-                found[f"{name} ({path}) at {width} width"] = describe(blocking)
-        context.close()
+        with axe_window(windows, browser, viewport) as page:
+            log_in(page, base, user, "pw-for-tests-only")
+            for name, path in pages.items():
+                response = page.goto(base + path)
+                assert response.status == 200, (width, path)
+                blocking = findings(page, strict)
+                if blocking:
+                    found[f"{name} ({path}) at {width} width"] = describe(blocking)
     assert found == {}, "\n\n".join(f"{page}:\n{text}" for page, text in found.items())
 
 
-def test_the_round_pages_of_ziege_with_their_swap_forms_have_no_serious_finding(
-    live_server, browser
-):
+def test_the_round_pages_of_ziege_with_their_swap_forms_have_no_serious_finding(request):
     """A drawn Ziege round in fixed pairs (the pair swap), one with drawn partners (the swap of
     two players), the pair ranking and a fixed pair's phone page, at both widths."""
     make_user("a11y-director", "pw-for-tests-only")
@@ -223,10 +228,10 @@ def test_the_round_pages_of_ziege_with_their_swap_forms_have_no_serious_finding(
         "pair-ranking": f"/turnier/{fixed.slug}/paare/rangliste/",
         "pair-phone": fixed.rounds.get(number=1).tables.first().get_link_url(),
     }
-    assert_no_blocking_finding(browser, live_server, pages, "a11y-director")
+    assert_no_blocking_finding(request, pages, "a11y-director")
 
 
-def test_the_players_day_pages_have_no_serious_finding(live_server, browser):
+def test_the_players_day_pages_have_no_serious_finding(request):
     """Issue 29's pages at both widths: the registration form, the participant list, the desk with
     a search, the start cards, and personal pages (on the waiting list, and seated at a table
     whose games are being played)."""
@@ -250,10 +255,10 @@ def test_the_players_day_pages_have_no_serious_finding(live_server, browser):
         "personal-waiting": waiting.get_link_url(),
         "personal-seated": seated.get_link_url(),
     }
-    assert_no_blocking_finding(browser, live_server, pages, "a11y-desk")
+    assert_no_blocking_finding(request, pages, "a11y-desk")
 
 
-def test_the_handbook_has_no_serious_finding(live_server, browser):
+def test_the_handbook_has_no_serious_finding(request):
     """Issue 31's handbook: every chapter of docs/handbuch (/hilfe/) and docs/guide (/help/) at
     both widths, read by a logged-in director; no heading skips a level (issue 43.11: the start
     page's headings did)."""
@@ -267,10 +272,10 @@ def test_the_handbook_has_no_serious_finding(live_server, browser):
     }
     assert len(pages) == 12, f"docs/handbuch and docs/guide should have 6 chapters each: {pages}"
     assert pages["de-index"] == "/hilfe/" and pages["en-index"] == "/help/"
-    assert_no_blocking_finding(browser, live_server, pages, "a11y-reader", strict=HEADINGS)
+    assert_no_blocking_finding(request, pages, "a11y-reader", strict=HEADINGS)
 
 
-def test_the_published_round_results_have_no_serious_finding(browser, tmp_path):
+def test_the_published_round_results_have_no_serious_finding(browser, windows, tmp_path):
     """Issue 43.11: the published season's copy of the round results, opened from the disk at
     both widths: no serious or critical finding, and no heading that skips a level."""
     import io
@@ -286,13 +291,10 @@ def test_the_published_round_results_have_no_serious_finding(browser, tmp_path):
     assert len(pages) == 4, "two events of one round each, in German and English"
     found = {}
     for width, viewport in WIDTHS.items():
-        context = axe_window(browser, viewport)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        for path in pages:
-            page.goto(path.resolve().as_uri())
-            blocking = findings(page, HEADINGS)
-            if blocking:
-                found[f"{path.relative_to(tmp_path)} at {width} width"] = describe(blocking)
-        context.close()
+        with axe_window(windows, browser, viewport) as page:
+            for path in pages:
+                page.goto(path.resolve().as_uri())
+                blocking = findings(page, HEADINGS)
+                if blocking:
+                    found[f"{path.relative_to(tmp_path)} at {width} width"] = describe(blocking)
     assert found == {}, "\n\n".join(f"{page}:\n{text}" for page, text in found.items())

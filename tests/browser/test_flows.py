@@ -151,10 +151,12 @@ def test_the_projector_shows_new_standings_without_a_reload(live_server, desktop
     make_entries(event, 4)
     table = make_round(event).tables.get()
     answers: list[int] = []
-    desktop.on(
-        "response",
-        lambda r: answers.append(r.status) if r.url.endswith("/beamer/zeilen/") else None,
-    )
+
+    def answered(response):
+        if response.url.endswith("/beamer/zeilen/"):
+            answers.append(response.status)
+
+    desktop.on("response", answered)
     desktop.goto(f"{live_server.url}/turnier/{event.slug}/beamer/?refresh=2")
     desktop.evaluate("window.__marker = 'same page'")
     first = desktop.inner_text("#rows")
@@ -170,6 +172,7 @@ def test_the_projector_shows_new_standings_without_a_reload(live_server, desktop
     assert desktop.evaluate("window.__marker") == "same page"  # refreshed in place
     assert re.search(r"Durchgang 1", desktop.inner_text("#status"))
     shoot(desktop, "projector-de-desktop")
+    desktop.remove_listener("response", answered)  # the window goes on to the next test
 
 
 def test_the_excel_download_opens_with_openpyxl(live_server, desktop, tmp_path):

@@ -24,12 +24,10 @@ def samples(monkeypatch):
     monkeypatch.setitem(handbook.BOOKS, "en", handbook.Book("en", SAMPLES / "guide", "guide"))
 
 
-def test_the_question_mark_of_a_directors_page_opens_its_section_on_a_phone(live_server, browser):
+def test_the_question_mark_of_a_directors_page_opens_its_section_on_a_phone(live_server, phone):
     make_user("help-director", "pw-for-tests-only")
     table = make_table()
-    context = browser.new_context(viewport=PHONE, locale="de-DE", is_mobile=True, has_touch=True)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
+    page = phone
     log_in(page, live_server.url, "help-director", "pw-for-tests-only")
     page.goto(f"{live_server.url}/tisch/{table.pk}/")
     question = page.get_by_role("link", name="Hilfe zu dieser Seite")
@@ -46,13 +44,12 @@ def test_the_question_mark_of_a_directors_page_opens_its_section_on_a_phone(live
     ok, culprits = fits(page, PHONE["width"])
     assert ok, culprits
     shoot(page, "handbook-phone-section")
-    context.close()
 
 
 @pytest.mark.parametrize(("name", "viewport"), [("phone", PHONE), ("wide", WIDE)])
-def test_a_chapter_reads_well_at_phone_and_desktop_width(live_server, browser, name, viewport):
-    context = browser.new_context(viewport=viewport, locale="de-DE")
-    page = context.new_page()
+def test_a_chapter_reads_well_at_phone_and_desktop_width(live_server, desktop, name, viewport):
+    page = desktop
+    page.set_viewport_size(viewport)
     page.goto(f"{live_server.url}/hilfe/3-during-play/")
     ok, culprits = fits(page, viewport["width"])
     assert ok, culprits
@@ -60,12 +57,11 @@ def test_a_chapter_reads_well_at_phone_and_desktop_width(live_server, browser, n
     menu = page.get_by_role("navigation", name="Kapitel des Handbuchs")
     assert menu.get_by_role("link", name="Während des Spiels").get_attribute("aria-current")
     shoot(page, f"handbook-{name}")
-    context.close()
 
 
-def test_a_printed_chapter_is_the_text_without_the_menus(live_server, browser):
-    context = browser.new_context(viewport=WIDE, locale="de-DE")
-    page = context.new_page()
+def test_a_printed_chapter_is_the_text_without_the_menus(live_server, desktop):
+    page = desktop
+    page.set_viewport_size(WIDE)
     page.goto(f"{live_server.url}/hilfe/3-during-play/")
     page.emulate_media(media="print")
     assert not page.locator("header.site").is_visible()
@@ -78,4 +74,3 @@ def test_a_printed_chapter_is_the_text_without_the_menus(live_server, browser):
     )
     assert after == '" (" attr(href) ")"' or "/turnier/beispiel/rangliste/" in after
     shoot(page, "handbook-print")
-    context.close()

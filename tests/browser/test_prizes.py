@@ -143,7 +143,7 @@ def test_the_organiser_enters_prizes_and_fees_finishes_and_prints(live_server, d
 
 
 @pytest.mark.parametrize("width", [1366, 360])
-def test_the_prize_giving_and_the_fee_list_fit_a_laptop_and_a_phone(live_server, browser, width):
+def test_the_prize_giving_and_the_fee_list_fit_a_laptop_and_a_phone(live_server, desktop, width):
     event, _entries = played_event()
 
     FeeCategory.objects.create(event=event, name="Voll", amount_cents=1500)
@@ -152,8 +152,8 @@ def test_the_prize_giving_and_the_fee_list_fit_a_laptop_and_a_phone(live_server,
     Prize.objects.create(event=event, ranking="last", goods="Wurstsalat")
     events.finish_event(event=event)
     make_user("kasse", "prizes-test-2026")
-    context = browser.new_context(viewport={"width": width, "height": 800}, locale="de-DE")
-    page = context.new_page()
+    page = desktop
+    page.set_viewport_size({"width": width, "height": 800})
     log_in(page, live_server.url, "kasse", "prizes-test-2026")
     base = f"{live_server.url}/turnier/{event.slug}"
     pages = [("/preisverteilung/", "prize-giving"), ("/startgeld/", "fees"), ("/preise/", "prizes")]
@@ -171,7 +171,6 @@ def test_the_prize_giving_and_the_fee_list_fit_a_laptop_and_a_phone(live_server,
                  .filter(t => t.getBoundingClientRect().right > window.innerWidth + 1).length"""
         )
         assert cut == 0, (name, cut)
-    context.close()
 
 
 def test_the_prize_giving_says_why_a_player_in_line_has_another_prize(

@@ -74,9 +74,9 @@ def test_the_published_season_opens_from_the_disk_with_no_broken_link_and_no_req
     context.close()
 
 
-def test_the_published_standings_read_well_on_a_phone_and_in_print(browser, site):
-    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="de-DE")
-    page = context.new_page()
+def test_the_published_standings_read_well_on_a_phone_and_in_print(desktop, site):
+    page = desktop
+    page.set_viewport_size({"width": 360, "height": 740})
     page.goto((site / "de" / "turnier" / "turnier-triberg" / "rangliste.html").resolve().as_uri())
     # no sideways scrolling of the whole page on a phone: wide tables scroll in their own box
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
@@ -84,4 +84,3 @@ def test_the_published_standings_read_well_on_a_phone_and_in_print(browser, site
     page.emulate_media(media="print")
     assert not page.locator("header.site").is_visible()
     assert page.locator("table").first.is_visible()
-    context.close()

@@ -72,14 +72,15 @@ def money_table() -> tuple[Event, int]:
     return event, table.pk
 
 
-def page_at(browser, width: int, language: str, base: str):
-    context = browser.new_context(
-        viewport={"width": width, "height": 800}, locale="de-DE", is_mobile=width < 600
+def page_at(request, device: str, language: str, base: str):
+    """The phone or the laptop of the browser tests (``tests/browser/conftest.py``), reading
+    ``language``."""
+    page = request.getfixturevalue(device)
+    page.set_viewport_size({"width": WIDTHS[device], "height": 800})
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": base}]
     )
-    context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": base}])
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    return context, page
+    return page
 
 
 def no_sideways_scrolling(page) -> bool:
@@ -88,12 +89,12 @@ def no_sideways_scrolling(page) -> bool:
 
 @pytest.mark.parametrize("language", ["de", "en"])
 def test_the_rating_and_the_table_settlement_fit_a_phone_and_a_laptop(
-    live_server, browser, language
+    live_server, request, language
 ):
     rated_cego_season()
     _event, table = money_table()
     for device, width in WIDTHS.items():
-        context, page = page_at(browser, width, language, live_server.url)
+        page = page_at(request, device, language, live_server.url)
         page.goto(f"{live_server.url}/wertung/")
         assert page.locator("table.rating tbody tr").count() == len(NAMES)
         assert no_sideways_scrolling(page), f"rating page scrolls sideways at {width}"
@@ -102,13 +103,12 @@ def test_the_rating_and_the_table_settlement_fit_a_phone_and_a_laptop(
         assert page.locator("li.transfer").count() >= 3
         assert no_sideways_scrolling(page), f"table settlement scrolls sideways at {width}"
         shoot(page, f"settlement-table-{language}-{device}")
-        context.close()
 
 
-def test_the_organiser_prints_the_events_settlement(live_server, browser):
+def test_the_organiser_prints_the_events_settlement(live_server, request):
     event, _table = money_table()
     make_user("kasse", "money-test-2026")
-    context, page = page_at(browser, WIDTHS["desktop"], "de", live_server.url)
+    page = page_at(request, "desktop", "de", live_server.url)
     log_in(page, live_server.url, "kasse", "money-test-2026")
     page.goto(f"{live_server.url}/turnier/{event.slug}/")
     page.click("text=Abrechnung")
@@ -116,4 +116,3 @@ def test_the_organiser_prints_the_events_settlement(live_server, browser):
     # the event's transfers and the table's: one table, so the same ones twice
     assert page.locator("li.transfer").count() % 2 == 0
     shoot(page, "settlement-event-de")
-    context.close()

@@ -103,11 +103,10 @@ def test_the_rule_card_reads_on_a_phone(live_server, phone):
     shoot(phone, "rule-card-phone")
 
 
-def test_the_rule_card_on_a_laptop_screen_shows_both_cards(live_server, browser):
+def test_the_rule_card_on_a_laptop_screen_shows_both_cards(live_server, desktop):
     event = make_event("cego", rules={"bettel": 35})
-    context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="de-DE")
-    page = context.new_page()
+    page = desktop
+    page.set_viewport_size({"width": 1366, "height": 900})
     page.goto(f"{live_server.url}/turnier/{event.slug}/regelkarte/")
     assert page.locator("article.card").nth(1).is_visible()
     shoot(page, "rule-card-desktop")
-    context.close()
