@@ -155,6 +155,32 @@ def phone(browser, windows):
         yield page
 
 
+# the hall's phones: plain http:// on the hall's network, where no service worker runs
+HALL_PHONE = {
+    "viewport": PHONE,
+    "locale": "de-DE",
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+    "service_workers": "block",
+}
+
+
+@pytest.fixture
+def hall_phone(browser, windows):
+    """A phone at a table in the hall, whose games wait in its own storage while the network is
+    away (``static/js/table_queue.js``)."""
+    with window(windows, browser, "hall-phone", **HALL_PHONE) as page:
+        yield page
+
+
+@pytest.fixture
+def second_hall_phone(browser, windows):
+    """Another phone at the same table, open at the same time as ``hall_phone``."""
+    with window(windows, browser, "second-hall-phone", **HALL_PHONE) as page:
+        yield page
+
+
 # resolves once the browser has painted the page twice: a capture asked for before the first
 # frame is painted is what Chromium refuses with "Unable to capture screenshot"
 _PAINTED = """() => new Promise(done =>

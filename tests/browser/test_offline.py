@@ -27,20 +27,6 @@ def started(**event: Any) -> Table:
     return make_round(game).tables.get()
 
 
-def hall_phone(browser: Any) -> tuple[Any, Any]:
-    context = browser.new_context(
-        viewport=PHONE,
-        locale="de-DE",
-        is_mobile=True,
-        has_touch=True,
-        device_scale_factor=2,
-        service_workers="block",  # plain http:// on the hall's network
-    )
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    return context, page
-
-
 def type_game(page: Any, declarer: int, points: int, contract: str = "halbe") -> None:
     page.select_option("select[name=contract]", contract)
     page.select_option("select[name=declarer]", str(declarer))
@@ -59,10 +45,11 @@ def stored(table: Table) -> list[tuple[int, int, int]]:
     ]
 
 
-def test_three_games_entered_offline_are_stored_once_each_in_order(live_server, browser):
+def test_three_games_entered_offline_are_stored_once_each_in_order(live_server, hall_phone):
     table = started()
     url = f"{live_server.url}/t/{table.token}/"
-    context, page = hall_phone(browser)
+    page = hall_phone
+    context = page.context
     page.goto(url)
     context.set_offline(True)
     for i, (declarer, points) in enumerate(GAMES):
@@ -95,16 +82,16 @@ def test_three_games_entered_offline_are_stored_once_each_in_order(live_server, 
             expected[seat] += value
     totals = {e.pk: e.total for e in Entry.objects.standings(table.round.event)}
     assert [totals[pk] for pk in seats] == expected
-    context.close()
 
 
 def test_games_entered_offline_on_the_table_link_of_a_personal_page_are_stored(
-    live_server, browser
+    live_server, hall_phone
 ):
     # issue 43: the personal page opens the table under a key of its own; the queue is the same
     table = started()
     player = table.seats.get(position=0).entry
-    context, page = hall_phone(browser)
+    page = hall_phone
+    context = page.context
     page.goto(f"{live_server.url}{player.get_link_url()}")
     with page.expect_navigation():
         page.click("a.button.primary.big")
@@ -122,12 +109,12 @@ def test_games_entered_offline_on_the_table_link_of_a_personal_page_are_stored(
     assert page.url == url
     assert queued(page, key) == []
     assert stored(table) == [(n + 1, d, p) for n, (d, p) in enumerate(GAMES[:2])]
-    context.close()
 
 
-def test_the_queue_names_a_ticked_box_by_its_label_not_its_field(live_server, browser):
+def test_the_queue_names_a_ticked_box_by_its_label_not_its_field(live_server, hall_phone):
     table = started()
-    context, page = hall_phone(browser)
+    page = hall_phone
+    context = page.context
     page.goto(f"{live_server.url}/t/{table.token}/")
     context.set_offline(True)
     page.select_option("select[name=contract]", "halbe")
@@ -139,12 +126,11 @@ def test_the_queue_names_a_ticked_box_by_its_label_not_its_field(live_server, br
     queue = page.inner_text("#queue")
     assert "nach Gegensolo" in queue  # what the phone shows beside the box
     assert "gegensolo" not in queue
-    context.close()
 
 
-def test_a_game_whose_answer_was_lost_is_stored_once(live_server, browser):
+def test_a_game_whose_answer_was_lost_is_stored_once(live_server, hall_phone):
     table = started()
-    context, page = hall_phone(browser)
+    page = hall_phone
     page.goto(f"{live_server.url}/t/{table.token}/")
     lost: list[int] = []
 
@@ -164,14 +150,16 @@ def test_a_game_whose_answer_was_lost_is_stored_once(live_server, browser):
     page.wait_for_selector(".messages li.success", timeout=30_000)
     assert queued(page, table.token) == []
     assert stored(table) == [(1, 1, 47)]
-    context.close()
 
 
-def test_a_game_another_phone_entered_meanwhile_is_shown_with_both_versions(live_server, browser):
+def test_a_game_another_phone_entered_meanwhile_is_shown_with_both_versions(
+    live_server, hall_phone, second_hall_phone
+):
     table = started()
     url = f"{live_server.url}/t/{table.token}/"
-    offline_context, offline = hall_phone(browser)
-    online_context, online = hall_phone(browser)
+    offline = hall_phone
+    offline_context = offline.context
+    online = second_hall_phone
     offline.goto(url)
     online.goto(url)
     offline_context.set_offline(True)
@@ -195,13 +183,12 @@ def test_a_game_another_phone_entered_meanwhile_is_shown_with_both_versions(live
         offline.click("#queue li.refused button.again")
     offline.wait_for_selector(".messages li.success")
     assert stored(table) == [(1, 2, 50), (2, 1, 47)]
-    offline_context.close()
-    online_context.close()
 
 
-def test_a_queued_game_for_a_round_closed_meanwhile_is_refused_visibly(live_server, browser):
+def test_a_queued_game_for_a_round_closed_meanwhile_is_refused_visibly(live_server, hall_phone):
     table = started(hands_per_round={"4": 1})
-    context, page = hall_phone(browser)
+    page = hall_phone
+    context = page.context
     page.goto(f"{live_server.url}/t/{table.token}/")
     context.set_offline(True)
     type_game(page, 1, 47)
@@ -223,13 +210,12 @@ def test_a_queued_game_for_a_round_closed_meanwhile_is_refused_visibly(live_serv
 
     assert TablePhone.objects.get(table=table).refused == 1
     assert [h.kind for h in table.hands.all()] == ["totals"]
-    context.close()
 
 
 @pytest.mark.parametrize("declarer", [1])
-def test_a_typing_error_is_shown_at_its_field_as_before(live_server, browser, declarer):
+def test_a_typing_error_is_shown_at_its_field_as_before(live_server, hall_phone, declarer):
     table = started()
-    context, page = hall_phone(browser)
+    page = hall_phone
     page.goto(f"{live_server.url}/t/{table.token}/")
     hands.record_hand(table=table, data=cego())  # so that the page is not the first
     page.reload()
@@ -241,7 +227,6 @@ def test_a_typing_error_is_shown_at_its_field_as_before(live_server, browser, de
     assert page.locator(".errorlist, .error").count() >= 1
     assert queued(page, table.token) == []
     assert table.hands.count() == 1
-    context.close()
 
 
 def test_over_https_the_page_itself_survives_a_reload_during_the_dropout(live_server, browser):
@@ -288,11 +273,12 @@ def declarers(page: Any) -> list[str]:
     )
 
 
-def test_offline_each_game_offers_its_own_declarers_at_a_five_seat_table(live_server, browser):
+def test_offline_each_game_offers_its_own_declarers_at_a_five_seat_table(live_server, hall_phone):
     from tests.factories import make_table
 
     table = make_table(players=5)
-    context, page = hall_phone(browser)
+    page = hall_phone
+    context = page.context
     page.goto(f"{live_server.url}/t/{table.token}/")
     assert declarers(page) == ["", "1", "2", "3", "4"]  # seat 0 deals game 1 and sits out
     context.set_offline(True)
@@ -310,11 +296,10 @@ def test_offline_each_game_offers_its_own_declarers_at_a_five_seat_table(live_se
         (1, 2),
         (2, 3),
     ]
-    context.close()
 
 
 def test_a_phone_online_on_an_old_page_shows_the_sheet_as_it_is_after_a_refusal(
-    live_server, browser
+    live_server, hall_phone
 ):
     """A phone on an old page sends game 1, which the scorer entered meanwhile: the game stays
     on this phone with both versions, and the page shows the sheet as it is now (the scorer's
@@ -322,13 +307,18 @@ def test_a_phone_online_on_an_old_page_shows_the_sheet_as_it_is_after_a_refusal(
     the form empty and no error before anyone typed, and without blaming a network it had."""
     table = started()
     url = f"{live_server.url}/t/{table.token}/"
-    stale_context, stale = hall_phone(browser)
+    stale = hall_phone
     stale.goto(url)
     scorer = hands.record_hand(table=table, data=cego("solo", 2, 50))  # the scorer's game 1
     type_game(stale, 1, 47)
     stale.wait_for_selector("#queue li.refused")
     previews: list[str] = []  # from here on: the page as loaded after the refusal
-    stale.on("request", lambda r: previews.append(r.url) if "/vorschau/" in r.url else None)
+
+    def asked(request: Any) -> None:
+        if "/vorschau/" in request.url:
+            previews.append(request.url)
+
+    stale.on("request", asked)
     refused = stale.inner_text("#queue li.refused")
     assert "Spiel 1 steht schon auf der Liste" in refused
     assert "Netz" not in refused
@@ -349,4 +339,4 @@ def test_a_phone_online_on_an_old_page_shows_the_sheet_as_it_is_after_a_refusal(
     assert stale.locator("#hand-form .live-error").count() == 0
     assert stale.input_value("select[name=contract]") == ""
     assert len(queued(stale, table.token)) == 1  # this phone's game 1, kept with the reason
-    stale_context.close()
+    stale.remove_listener("request", asked)  # the window goes on to the next test

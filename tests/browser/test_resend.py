@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.browser.test_offline import hall_phone, queued, started, stored, type_game
+from tests.browser.test_offline import queued, started, stored, type_game
 from tests.helpers.play import lose_games
 from tournament.models import Table
 from tournament.play import rounds
@@ -44,10 +44,10 @@ def marks(page: Any) -> list[str]:
     )
 
 
-def test_a_phone_sends_again_the_games_a_restored_server_lost_once_each(live_server, browser):
+def test_a_phone_sends_again_the_games_a_restored_server_lost_once_each(live_server, hall_phone):
     table = started(hands_per_round={"4": 4})
     url = f"{live_server.url}/t/{table.token}/"
-    context, page = hall_phone(browser)
+    page = hall_phone
     page.goto(url)
     enter_online(page, GAMES[:4])
     assert held(page, table.token) == [1, 2, 3, 4]
@@ -65,22 +65,27 @@ def test_a_phone_sends_again_the_games_a_restored_server_lost_once_each(live_ser
 
     # loaded again, the phone finds every game on the sheet and sends nothing
     sent: list[str] = []
-    page.on("request", lambda request: sent.append(request.url) if "/senden/" in request.url else 0)
+
+    def sending(request: Any) -> None:
+        if "/senden/" in request.url:
+            sent.append(request.url)
+
+    page.on("request", sending)
     page.reload()
     page.wait_for_load_state("networkidle")
     assert sent == []
+    page.remove_listener("request", sending)  # the window goes on to the next test
     assert table.hands.count() == 4
 
     # once the round is closed the phone forgets its games
     rounds.close_round(round=table.round)
     page.reload()
     assert page.evaluate(f"localStorage.getItem('cego-held:{table.token}')") is None
-    context.close()
 
 
-def test_a_phone_that_stayed_open_sends_the_lost_games_before_its_next_one(live_server, browser):
+def test_a_phone_that_stayed_open_sends_the_lost_games_before_its_next_one(live_server, hall_phone):
     table = started()
-    context, page = hall_phone(browser)
+    page = hall_phone
     page.goto(f"{live_server.url}/t/{table.token}/")
     enter_online(page, GAMES[:3])
     lose_games(table, 2, 3)  # the laptop was changed while the page stayed open on game 4
@@ -91,4 +96,3 @@ def test_a_phone_that_stayed_open_sends_the_lost_games_before_its_next_one(live_
     assert resent(table) == [2, 3]
     assert marks(page) == ["3", "2"]
     assert page.locator("#queue li").count() == 0
-    context.close()
