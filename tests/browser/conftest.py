@@ -110,9 +110,10 @@ def window(
 ) -> Iterator[Any]:
     """A browser window of this kind (the options of ``browser.new_context``, and a script
     every page of it runs first, if any), as a new one: the one this process has open, handed
-    back clean after the test (``_hand_back``), or a new one. For a person who opens pages and
-    taps on them; a test that listens to the window removes its listener, and a window that
-    keeps games offline across pages, or whose test listens to all of it, is a new context."""
+    back clean after the test (``_hand_back``), or a new one. A test that listens to the window
+    removes its listener at its end; a test that listens to or routes every page of its window
+    (the published site from the disk), or whose phones keep their games across two servers
+    (the laptop that dies), opens a context of its own."""
     page = windows.get(kind)
     if page is None or page.is_closed():
         context = browser.new_context(**options)
