@@ -81,9 +81,20 @@ _FORGET = """async () => {
 }"""
 
 
+def _handed_back(page: Any, options: dict[str, Any]) -> bool:
+    """The window made as a new one would be: no other page, no cookie, nothing stored for the
+    sites it opened, no route, online, its own size and screen media, a blank page. False where
+    the browser refused a step of it."""
+    from playwright.sync_api import Error
+
+    try:
+        _hand_back(page, options)
+    except Error:
+        return False
+    return True
+
+
 def _hand_back(page: Any, options: dict[str, Any]) -> None:
-    """The window as a new one would be: no other page, no cookie, nothing stored for the sites
-    it opened, no route, online, its own size and screen media, a blank page."""
     context = page.context
     for other in context.pages:
         if other is not page:
@@ -110,7 +121,7 @@ def window(
 ) -> Iterator[Any]:
     """A browser window of this kind (the options of ``browser.new_context``, and a script
     every page of it runs first, if any), as a new one: the one this process has open, handed
-    back clean after the test (``_hand_back``), or a new one. A test that listens to the window
+    back clean after the test (``_handed_back``), or a new one. A test that listens to the window
     removes its listener at its end; a test that listens to or routes every page of its window
     (the published site from the disk), or whose phones keep their games across two servers
     (the laptop that dies), opens a context of its own."""
@@ -125,10 +136,9 @@ def window(
     try:
         yield page
     finally:
-        try:
-            _hand_back(page, options)
-        except Exception:
-            # a window the test left in a state that cannot be cleaned goes; the next is new
+        # a window the test closed (a phone switched off), or left in a state that cannot be
+        # cleaned, goes with its context; the next test of its kind gets a new one
+        if page.is_closed() or not _handed_back(page, options):
             del windows[kind]
             page.context.close()
 
