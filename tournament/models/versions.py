@@ -11,7 +11,7 @@ again, the next write makes a version no cache and no phone has seen.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -45,12 +45,14 @@ def at_the_end() -> Iterator[None]:
         _write(events, seasons)
 
 
-def _bump(key: tuple[Any, ...], events: QuerySet, seasons: QuerySet) -> None:
+def _bump(key: tuple[Any, ...], rows: Callable[[], tuple[QuerySet, QuerySet]]) -> None:
+    """The versions of ``rows()`` (the events' and the seasons' queries) change now, or at the
+    end of the block, once a key: a block that holds the key already builds no query for it."""
     put_off = getattr(_put_off, "changes", None)
-    if put_off is not None:
-        put_off.setdefault(key, (events, seasons))
-    else:
-        _write(events, seasons)
+    if put_off is None:
+        _write(*rows())
+    elif key not in put_off:
+        put_off[key] = rows()
 
 
 def _write(events: QuerySet, seasons: QuerySet) -> None:
@@ -63,12 +65,12 @@ def _write(events: QuerySet, seasons: QuerySet) -> None:
 def changed(event: Any) -> None:
     """The event (an Event or its id) has changed: its version and its season's change."""
     pk = event if isinstance(event, int) else event.pk
-    _bump(("event", pk), Event.objects.filter(pk=pk), Season.objects.filter(events=pk))
+    _bump(("event", pk), lambda: (Event.objects.filter(pk=pk), Season.objects.filter(events=pk)))
 
 
 def season_changed(season: Any) -> None:
     pk = season if isinstance(season, int) else season.pk
-    _bump(("season", pk), Event.objects.none(), Season.objects.filter(pk=pk))
+    _bump(("season", pk), lambda: (Event.objects.none(), Season.objects.filter(pk=pk)))
 
 
 def _cached(instance: Model, name: str) -> Any:
@@ -89,26 +91,30 @@ def _event_id(instance: Model) -> int | None:
     return rnd.event_id if rnd is not None else None
 
 
-def _events_of(instance: Model) -> tuple[tuple[Any, ...], QuerySet] | None:
-    """The events a row belongs to, as a query (no row is read to find them), and a key for it:
-    the event's id where it is known, so that a block changes its event's version once."""
+def _events_of(instance: Model) -> tuple[tuple[Any, ...], Callable[[], QuerySet]] | None:
+    """The events a row belongs to, as a query made on demand (no row is read to find them),
+    and a key for it: the event's id where it is known, so that a block changes its event's
+    version once."""
     match instance:
         case models.Event():
-            return ("event", instance.pk), Event.objects.filter(pk=instance.pk)
+            pk = instance.pk
+            return ("event", pk), lambda: Event.objects.filter(pk=pk)
         case models.Entry() | models.Team() | models.Round() | models.LotDraw():
-            return ("event", instance.event_id), Event.objects.filter(pk=instance.event_id)
+            pk = instance.event_id
+            return ("event", pk), lambda: Event.objects.filter(pk=pk)
         case models.Player():
-            return ("player", instance.pk), Event.objects.filter(entries__player=instance.pk)
+            pk = instance.pk
+            return ("player", pk), lambda: Event.objects.filter(entries__player=pk)
     known = _event_id(instance)
     if known is not None:
-        return ("event", known), Event.objects.filter(pk=known)
+        return ("event", known), lambda: Event.objects.filter(pk=known)
     match instance:
         case models.Table() | models.Seat():
-            return ("round", instance.round_id), Event.objects.filter(rounds=instance.round_id)
+            pk = instance.round_id
+            return ("round", pk), lambda: Event.objects.filter(rounds=pk)
         case models.Hand() | models.Confirmation():
-            return ("table", instance.table_id), Event.objects.filter(
-                rounds__tables=instance.table_id
-            )
+            pk = instance.table_id
+            return ("table", pk), lambda: Event.objects.filter(rounds__tables=pk)
     return None
 
 
@@ -119,12 +125,16 @@ def _row_changed(instance: Model) -> None:
     found = _events_of(instance)
     if found is None:
         return
-    key, events = found
-    if isinstance(instance, Event):
-        seasons = Season.objects.filter(pk=instance.season_id)
-    else:
-        seasons = Season.objects.filter(events__in=events.values("pk"))
-    _bump(key, events, seasons)
+    key, events_of = found
+    season = instance.season_id if isinstance(instance, Event) else None
+
+    def rows() -> tuple[QuerySet, QuerySet]:
+        events = events_of()
+        if isinstance(instance, Event):
+            return events, Season.objects.filter(pk=season)
+        return events, Season.objects.filter(events__in=events.values("pk"))
+
+    _bump(key, rows)
 
 
 def _saved(sender: type[Model], instance: Model, raw: bool = False, **kwargs: Any) -> None:
