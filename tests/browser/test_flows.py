@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import io
 import re
-import time
 
 import pytest
 from openpyxl import Workbook, load_workbook
 
-from tests.browser.conftest import PHONE, fits, log_in, next_phone, shoot
+from tests.browser.conftest import DESKTOP, PHONE, fits, log_in, next_phone, shoot
 from tests.factories import cego, make_entries, make_event, make_round, make_user
 from tournament.models import Entry, Event, Hand, Table
 from tournament.play import hands
@@ -146,33 +145,40 @@ def test_a_table_link_on_a_phone_enters_three_games_and_every_player_confirms_on
     context.close()
 
 
-def test_the_projector_shows_new_standings_without_a_reload(live_server, desktop):
+def test_the_projector_shows_new_standings_without_a_reload(live_server, browser):
     event = make_event()
     make_entries(event, 4)
     table = make_round(event).tables.get()
-    answers: list[int] = []
+    # a window of its own whose clock the test moves on, 2 seconds (the projector's ``refresh``)
+    # at a time, instead of waiting them out (a clock, once set, stays with its window)
+    context = browser.new_context(viewport=DESKTOP, locale="de-DE")
+    desktop = context.new_page()
+    desktop.set_default_timeout(15_000)
+    desktop.clock.install()
 
-    def answered(response):
-        if response.url.endswith("/beamer/zeilen/"):
-            answers.append(response.status)
+    def asks(page) -> int:
+        """The status of the projector's next question to the server, 2 seconds on."""
+        with page.expect_response(lambda r: r.url.endswith("/beamer/zeilen/")) as answer:
+            page.clock.run_for(2_000)
+        return answer.value.status
 
-    desktop.on("response", answered)
     desktop.goto(f"{live_server.url}/turnier/{event.slug}/beamer/?refresh=2")
+    # from here on the projector's time moves only when the test moves it
+    desktop.clock.pause_at(desktop.evaluate("Date.now()") + 50)
     desktop.evaluate("window.__marker = 'same page'")
     first = desktop.inner_text("#rows")
     assert "+60" not in first
     # while nothing changes, the projector asks with the ETag of its rows and gets 304, no rows
-    deadline = time.monotonic() + 10
-    while len(answers) < 2 and time.monotonic() < deadline:
-        desktop.wait_for_timeout(250)
-    assert answers[:2] == [304, 304]
+    assert [asks(desktop), asks(desktop)] == [304, 304]
+    assert desktop.inner_text("#rows") == first
     hands.record_hand(table=table, data=cego("halbe", 0, 47))
+    assert asks(desktop) == 200
+    desktop.clock.resume()
     desktop.wait_for_function("document.querySelector('#rows').innerText.includes('+60')")
-    assert 200 in answers[2:]
     assert desktop.evaluate("window.__marker") == "same page"  # refreshed in place
     assert re.search(r"Durchgang 1", desktop.inner_text("#status"))
     shoot(desktop, "projector-de-desktop")
-    desktop.remove_listener("response", answered)  # the window goes on to the next test
+    context.close()
 
 
 def test_the_excel_download_opens_with_openpyxl(live_server, desktop, tmp_path):
